@@ -1,0 +1,235 @@
+"""SoC configuration: the single source of truth read from ``configs/<name>.toml``.
+
+Everything that depends on the configuration (SystemVerilog parameters, the C header,
+the linker script, the memory-map page) is generated from the ``SocConfig`` built here,
+so a config that does not make sense is rejected here, with a message naming the problem.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from couplet import paths
+from couplet.regs import IpRegs, load_ip_regs
+
+
+class ConfigError(Exception):
+    """The configuration file is missing, malformed or inconsistent."""
+
+
+# Below this there is no room for start-up code, picolibc's printf and a stack.
+MIN_SRAM_BYTES = 16 * 1024
+MIN_STACK_BYTES = 1024
+ADDR_LIMIT = 1 << 32
+
+# Peripherals every SoC has, in the order of their slave ports on the data bus.
+PERIPHERALS = ("clint", "simctrl")
+
+
+@dataclass(frozen=True)
+class Region:
+    """A contiguous address range on the data bus."""
+
+    name: str
+    base: int
+    size: int
+    description: str
+
+    @property
+    def end(self) -> int:
+        """One past the last byte."""
+        return self.base + self.size
+
+
+@dataclass(frozen=True)
+class SocConfig:
+    name: str
+    description: str
+    path: Path
+    clock_hz: int
+    mtime_divider: int
+    boot_addr: int
+    mtvec_addr: int
+    sram: Region
+    stack_size: int
+    peripherals: tuple[Region, ...]
+    ip_regs: dict[str, IpRegs]
+
+    @property
+    def mtime_hz(self) -> int:
+        return self.clock_hz // self.mtime_divider
+
+    @property
+    def regions(self) -> tuple[Region, ...]:
+        return (self.sram, *self.peripherals)
+
+    def peripheral(self, name: str) -> Region:
+        for region in self.peripherals:
+            if region.name == name:
+                return region
+        raise KeyError(name)
+
+
+def _take(table: dict[str, Any], key: str, kind: type, where: str) -> Any:
+    if key not in table:
+        raise ConfigError(f"{where}: missing key '{key}'")
+    value = table.pop(key)
+    # bool is an int in Python; a flag where a number belongs is still a mistake.
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        raise ConfigError(f"{where}.{key}: expected {kind.__name__}, got {value!r}")
+    return value
+
+
+def _table(doc: dict[str, Any], key: str, where: str) -> dict[str, Any]:
+    value = doc.pop(key, None)
+    if not isinstance(value, dict):
+        raise ConfigError(f"{where}: missing table [{key}]")
+    return value
+
+
+def _no_leftovers(table: dict[str, Any], where: str) -> None:
+    if table:
+        keys = ", ".join(sorted(table))
+        raise ConfigError(f"{where}: unknown key(s) {keys} (a typo?)")
+
+
+def resolve_config_path(name_or_path: str | Path) -> Path:
+    """A config is named (``default``) or given as a path to a ``.toml`` file."""
+    candidate = Path(name_or_path)
+    if candidate.suffix == ".toml" or candidate.exists():
+        return candidate.resolve()
+    return paths.CONFIGS_DIR / f"{name_or_path}.toml"
+
+
+def load_config(name_or_path: str | Path = "default") -> SocConfig:
+    path = resolve_config_path(name_or_path)
+    if not path.is_file():
+        known = ", ".join(sorted(p.stem for p in paths.CONFIGS_DIR.glob("*.toml")))
+        raise ConfigError(f"no configuration '{name_or_path}' ({path} does not exist; known: {known})")
+    try:
+        doc = tomllib.loads(path.read_text())
+    except tomllib.TOMLDecodeError as err:
+        raise ConfigError(f"{path}: not valid TOML: {err}") from err
+    return parse_config(doc, path)
+
+
+def parse_config(doc: dict[str, Any], path: Path) -> SocConfig:
+    where = path.name
+    soc = _table(doc, "soc", where)
+    name = _take(soc, "name", str, f"{where}[soc]")
+    description = _take(soc, "description", str, f"{where}[soc]")
+    clock_hz = _take(soc, "clock_hz", int, f"{where}[soc]")
+    mtime_divider = _take(soc, "mtime_divider", int, f"{where}[soc]")
+    _no_leftovers(soc, f"{where}[soc]")
+    if not name.isidentifier():
+        raise ConfigError(f"{where}[soc].name: '{name}' must be a C/SV identifier")
+    if clock_hz <= 0:
+        raise ConfigError(f"{where}[soc].clock_hz: must be positive, got {clock_hz}")
+    if mtime_divider < 1 or clock_hz % mtime_divider:
+        raise ConfigError(
+            f"{where}[soc].mtime_divider: must be >= 1 and divide clock_hz ({clock_hz}), got {mtime_divider}"
+        )
+
+    core = _table(doc, "core", where)
+    boot_addr = _take(core, "boot_addr", int, f"{where}[core]")
+    mtvec_addr = _take(core, "mtvec_addr", int, f"{where}[core]")
+    _no_leftovers(core, f"{where}[core]")
+
+    memory = _table(doc, "memory", where)
+    sram_t = _table(memory, "sram", f"{where}[memory]")
+    _no_leftovers(memory, f"{where}[memory]")
+    sram = Region(
+        "sram",
+        _take(sram_t, "base", int, f"{where}[memory.sram]"),
+        _take(sram_t, "size", int, f"{where}[memory.sram]"),
+        "On-chip SRAM: code, data, heap and stack",
+    )
+    stack_size = _take(sram_t, "stack_size", int, f"{where}[memory.sram]")
+    _no_leftovers(sram_t, f"{where}[memory.sram]")
+
+    periph_t = _table(doc, "peripheral", where)
+    ip_regs = {ip: load_ip_regs(ip) for ip in PERIPHERALS}
+    peripherals = []
+    for ip in PERIPHERALS:
+        table = periph_t.pop(ip, None)
+        if not isinstance(table, dict):
+            raise ConfigError(f"{where}: missing table [peripheral.{ip}]")
+        region = Region(
+            ip,
+            _take(table, "base", int, f"{where}[peripheral.{ip}]"),
+            _take(table, "size", int, f"{where}[peripheral.{ip}]"),
+            ip_regs[ip].description,
+        )
+        _no_leftovers(table, f"{where}[peripheral.{ip}]")
+        if region.size < ip_regs[ip].span:
+            raise ConfigError(
+                f"{where}[peripheral.{ip}].size: 0x{region.size:x} is smaller than the "
+                f"{ip} register span 0x{ip_regs[ip].span:x}"
+            )
+        peripherals.append(region)
+    _no_leftovers(periph_t, f"{where}[peripheral]")
+    _no_leftovers(doc, where)
+
+    config = SocConfig(
+        name=name,
+        description=description,
+        path=path,
+        clock_hz=clock_hz,
+        mtime_divider=mtime_divider,
+        boot_addr=boot_addr,
+        mtvec_addr=mtvec_addr,
+        sram=sram,
+        stack_size=stack_size,
+        peripherals=tuple(peripherals),
+        ip_regs=ip_regs,
+    )
+    _check_layout(config, where)
+    return config
+
+
+def _check_layout(config: SocConfig, where: str) -> None:
+    for region in config.regions:
+        if region.base % 4 or region.size % 4 or region.size <= 0:
+            raise ConfigError(
+                f"{where}: region '{region.name}' must have a word-aligned base and a positive "
+                f"word-multiple size (base 0x{region.base:x}, size 0x{region.size:x})"
+            )
+        if region.base < 0 or region.end > ADDR_LIMIT:
+            raise ConfigError(f"{where}: region '{region.name}' does not fit in the 32-bit address space")
+    for region in config.regions:
+        # The address decoder compares the bits above the size: regions are aligned powers of two.
+        if region.size & (region.size - 1) or region.base % region.size:
+            raise ConfigError(
+                f"{where}: region '{region.name}' must have a power-of-two size and a base aligned "
+                f"to it (base 0x{region.base:x}, size 0x{region.size:x})"
+            )
+    ordered = sorted(config.regions, key=lambda r: r.base)
+    for low, high in zip(ordered, ordered[1:]):
+        if high.base < low.end:
+            raise ConfigError(
+                f"{where}: regions '{low.name}' [0x{low.base:08x}, 0x{low.end:08x}) and "
+                f"'{high.name}' [0x{high.base:08x}, 0x{high.end:08x}) overlap"
+            )
+    if config.sram.size < MIN_SRAM_BYTES:
+        raise ConfigError(
+            f"{where}[memory.sram].size: 0x{config.sram.size:x} bytes is too small; "
+            f"at least 0x{MIN_SRAM_BYTES:x} ({MIN_SRAM_BYTES // 1024} KiB) is needed"
+        )
+    if config.stack_size < MIN_STACK_BYTES or config.stack_size % 16:
+        raise ConfigError(
+            f"{where}[memory.sram].stack_size: must be a multiple of 16 and at least {MIN_STACK_BYTES}"
+        )
+    if config.stack_size > config.sram.size // 2:
+        raise ConfigError(
+            f"{where}[memory.sram].stack_size: 0x{config.stack_size:x} leaves less than half "
+            f"of the 0x{config.sram.size:x}-byte SRAM for code and data"
+        )
+    # CV32E40X keeps only mtvec[31:7]: the trap vector is 128-byte aligned.
+    for key, addr, align in (("boot_addr", config.boot_addr, 4), ("mtvec_addr", config.mtvec_addr, 128)):
+        if not config.sram.base <= addr < config.sram.end or addr % align:
+            raise ConfigError(
+                f"{where}[core].{key}: 0x{addr:x} must be a {align}-byte aligned address inside the SRAM"
+            )
