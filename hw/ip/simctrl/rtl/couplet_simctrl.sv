@@ -1,0 +1,74 @@
+// Simulation control: a console byte stream and an exit register.
+//
+// The harness watches console_valid_o and exit_valid_o on each clock edge. On an FPGA the
+// console stream feeds a UART and the exit request is ignored. Writes must enable byte lane 0,
+// which carries the payload; anything else, and any other offset, is answered with an error.
+module couplet_simctrl
+  import simctrl_reg_pkg::*;
+(
+  input  logic        clk_i,
+  input  logic        rst_ni,
+
+  input  logic        req_i,
+  output logic        gnt_o,
+  input  logic [31:0] addr_i,
+  input  logic        we_i,
+  input  logic [3:0]  be_i,
+  input  logic [31:0] wdata_i,
+  output logic        rvalid_o,
+  output logic [31:0] rdata_o,
+  output logic        err_o,
+
+  output logic        console_valid_o,
+  output logic [7:0]  console_data_o,
+  output logic        exit_valid_o,
+  output logic [7:0]  exit_code_o
+);
+
+  logic is_console, is_exit, err_d;
+  assign is_console = (addr_i == 32'(SIMCTRL_CONSOLE_OFFSET));
+  assign is_exit    = (addr_i == 32'(SIMCTRL_EXIT_OFFSET));
+  // Reads of these write-only registers return zero; writes need byte lane 0.
+  assign err_d      = !(is_console || is_exit) || (we_i && !be_i[0]);
+
+  logic       rvalid_q, err_q;
+  logic       console_valid_q, exit_valid_q;
+  logic [7:0] console_data_q, exit_code_q;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      rvalid_q        <= 1'b0;
+      err_q           <= 1'b0;
+      console_valid_q <= 1'b0;
+      console_data_q  <= '0;
+      exit_valid_q    <= 1'b0;
+      exit_code_q     <= '0;
+    end else begin
+      rvalid_q        <= req_i;
+      err_q           <= req_i && err_d;
+      console_valid_q <= req_i && we_i && !err_d && is_console;
+      if (req_i && we_i && !err_d && is_console) begin
+        console_data_q <= wdata_i[7:0];
+      end
+      // The first exit request is kept: the harness may sample it at its own pace.
+      if (req_i && we_i && !err_d && is_exit && !exit_valid_q) begin
+        exit_valid_q <= 1'b1;
+        exit_code_q  <= wdata_i[7:0];
+      end
+    end
+  end
+
+  // Only byte lane 0 carries a payload.
+  logic unused_upper_lanes;
+  assign unused_upper_lanes = ^{be_i[3:1], wdata_i[31:8]};
+
+  assign gnt_o           = 1'b1;
+  assign rvalid_o        = rvalid_q;
+  assign rdata_o         = '0;
+  assign err_o           = err_q;
+  assign console_valid_o = console_valid_q;
+  assign console_data_o  = console_data_q;
+  assign exit_valid_o    = exit_valid_q;
+  assign exit_code_o     = exit_code_q;
+
+endmodule

@@ -1,0 +1,190 @@
+// Dual-port on-chip SRAM with OBI slave ports: port A serves instruction fetches, port B data.
+//
+// Both ports answer one cycle after the grant (a synchronous-read block RAM). Port B writes
+// honour the byte enables and carry out the core's atomics (OBI `atop`, CV32E40X user manual,
+// "Atomic instructions"): the core leaves AMO read-modify-write and LR/SC reservations to the
+// memory. An AMO takes two cycles: the grant reads the old word, the next cycle returns it and
+// writes the new one, and port B takes no request in that second cycle. The reservation of
+// LR/SC covers one word; any store to that word clears it. Port A is read-only: a write there
+// is a wiring mistake and gets an error.
+module couplet_sram #(
+  parameter int unsigned SizeBytes = 32'h1_0000
+) (
+  input  logic        clk_i,
+  input  logic        rst_ni,
+
+  input  logic        a_req_i,
+  output logic        a_gnt_o,
+  input  logic [31:0] a_addr_i,
+  input  logic        a_we_i,
+  output logic        a_rvalid_o,
+  output logic [31:0] a_rdata_o,
+  output logic        a_err_o,
+
+  input  logic        b_req_i,
+  output logic        b_gnt_o,
+  input  logic [31:0] b_addr_i,
+  input  logic        b_we_i,
+  input  logic [3:0]  b_be_i,
+  input  logic [31:0] b_wdata_i,
+  input  logic [5:0]  b_atop_i,
+  output logic        b_rvalid_o,
+  output logic [31:0] b_rdata_o,
+  output logic        b_err_o,
+  output logic        b_exokay_o
+);
+
+  localparam int unsigned Words    = SizeBytes / 4;
+  localparam int unsigned IdxWidth = $clog2(Words);
+
+  // OBI atop[4:0] codes when atop[5] is set (the RISC-V AMO funct5 values).
+  localparam logic [4:0] AtopAdd  = 5'b00000;
+  localparam logic [4:0] AtopSwap = 5'b00001;
+  localparam logic [4:0] AtopLr   = 5'b00010;
+  localparam logic [4:0] AtopSc   = 5'b00011;
+  localparam logic [4:0] AtopXor  = 5'b00100;
+  localparam logic [4:0] AtopOr   = 5'b01000;
+  localparam logic [4:0] AtopAnd  = 5'b01100;
+  localparam logic [4:0] AtopMin  = 5'b10000;
+  localparam logic [4:0] AtopMax  = 5'b10100;
+  localparam logic [4:0] AtopMinu = 5'b11000;
+  localparam logic [4:0] AtopMaxu = 5'b11100;
+
+  logic [31:0] mem_q [Words];
+
+  // The decoder sends the offset within the SRAM: the upper bits are zero, and accesses are
+  // word-wide (byte enables select the bytes), so neither end of the address is needed.
+  logic unused_addr_bits;
+  assign unused_addr_bits = ^{a_addr_i[31:IdxWidth+2], a_addr_i[1:0],
+                              b_addr_i[31:IdxWidth+2], b_addr_i[1:0]};
+
+  // ---------------------------------------------------------------- port A: instruction fetch
+  logic [IdxWidth-1:0] a_idx;
+  assign a_idx   = a_addr_i[IdxWidth+1:2];
+  assign a_gnt_o = 1'b1;
+
+  always_ff @(posedge clk_i) begin
+    if (a_req_i && !a_we_i) begin
+      a_rdata_o <= mem_q[a_idx];
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      a_rvalid_o <= 1'b0;
+      a_err_o    <= 1'b0;
+    end else begin
+      a_rvalid_o <= a_req_i;
+      a_err_o    <= a_req_i && a_we_i;
+    end
+  end
+
+  // ---------------------------------------------------------------- port B: data and atomics
+  logic [IdxWidth-1:0] b_idx;
+  assign b_idx = b_addr_i[IdxWidth+1:2];
+
+  logic is_excl, is_lr, is_sc, is_amo;
+  assign is_excl = b_atop_i[5];
+  assign is_lr   = is_excl && (b_atop_i[4:0] == AtopLr);
+  assign is_sc   = is_excl && (b_atop_i[4:0] == AtopSc);
+  assign is_amo  = is_excl && !is_lr && !is_sc;
+
+  // Second cycle of an AMO: the old word is on b_rdata_o, the new one is written.
+  logic                amo_busy_q;
+  logic [4:0]          amo_op_q;
+  logic [IdxWidth-1:0] amo_idx_q;
+  logic [31:0]         amo_operand_q;
+
+  logic                resv_valid_q, resv_valid_d;
+  logic [IdxWidth-1:0] resv_idx_q, resv_idx_d;
+
+  logic b_accept, sc_ok, do_write;
+  assign b_gnt_o  = !amo_busy_q;
+  assign b_accept = b_req_i && b_gnt_o;
+  assign sc_ok    = is_sc && resv_valid_q && (resv_idx_q == b_idx);
+  // A failed store-conditional writes nothing; an AMO writes in its second cycle.
+  assign do_write = b_accept && b_we_i && !is_amo && (!is_sc || sc_ok);
+
+  logic [31:0] amo_old, amo_new;
+  assign amo_old = b_rdata_o;
+  always_comb begin
+    unique case (amo_op_q)
+      AtopSwap: amo_new = amo_operand_q;
+      AtopAdd:  amo_new = amo_old + amo_operand_q;
+      AtopXor:  amo_new = amo_old ^ amo_operand_q;
+      AtopOr:   amo_new = amo_old | amo_operand_q;
+      AtopAnd:  amo_new = amo_old & amo_operand_q;
+      AtopMin:  amo_new = ($signed(amo_old) < $signed(amo_operand_q)) ? amo_old : amo_operand_q;
+      AtopMax:  amo_new = ($signed(amo_old) > $signed(amo_operand_q)) ? amo_old : amo_operand_q;
+      AtopMinu: amo_new = (amo_old < amo_operand_q) ? amo_old : amo_operand_q;
+      AtopMaxu: amo_new = (amo_old > amo_operand_q) ? amo_old : amo_operand_q;
+      default:  amo_new = amo_old;  // unknown code: leave memory as it was
+    endcase
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (amo_busy_q) begin
+      mem_q[amo_idx_q] <= amo_new;
+    end else if (do_write) begin
+      for (int unsigned i = 0; i < 4; i++) begin
+        if (b_be_i[i]) begin
+          mem_q[b_idx][8*i +: 8] <= b_wdata_i[8*i +: 8];
+        end
+      end
+    end
+    if (b_accept && (!b_we_i || is_amo)) begin
+      b_rdata_o <= mem_q[b_idx];
+    end
+  end
+
+  always_comb begin
+    resv_valid_d = resv_valid_q;
+    resv_idx_d   = resv_idx_q;
+    if (b_accept && is_lr) begin
+      resv_valid_d = 1'b1;
+      resv_idx_d   = b_idx;
+    end else if (b_accept && is_sc) begin
+      resv_valid_d = 1'b0;
+    end else if ((do_write && (b_idx == resv_idx_q)) || (amo_busy_q && (amo_idx_q == resv_idx_q))) begin
+      resv_valid_d = 1'b0;
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      b_rvalid_o    <= 1'b0;
+      b_err_o       <= 1'b0;
+      b_exokay_o    <= 1'b0;
+      amo_busy_q    <= 1'b0;
+      amo_op_q      <= AtopAdd;
+      amo_idx_q     <= '0;
+      amo_operand_q <= '0;
+      resv_valid_q  <= 1'b0;
+      resv_idx_q    <= '0;
+    end else begin
+      b_rvalid_o    <= b_accept;
+      b_err_o       <= 1'b0;
+      // exokay reports the success of LR and SC (and is set for AMOs, which always succeed).
+      b_exokay_o    <= b_accept && (is_lr || sc_ok || is_amo);
+      amo_busy_q    <= b_accept && is_amo;
+      if (b_accept && is_amo) begin
+        amo_op_q      <= b_atop_i[4:0];
+        amo_idx_q     <= b_idx;
+        amo_operand_q <= b_wdata_i;
+      end
+      resv_valid_q  <= resv_valid_d;
+      resv_idx_q    <= resv_idx_d;
+    end
+  end
+
+`ifdef VERILATOR
+  // Back door for the simulator's ELF loader: writes one word, before reset is released.
+  export "DPI-C" function couplet_sram_write_word;
+  function automatic void couplet_sram_write_word(input int unsigned index, input int unsigned data);
+    if (index < Words) begin
+      mem_q[index] = data;
+    end
+  endfunction
+`endif
+
+endmodule
