@@ -1,0 +1,5 @@
+import sys
+
+from couplet.cli import main
+
+sys.exit(main())

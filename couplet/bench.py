@@ -1,0 +1,59 @@
+"""`couplet bench`: measurements written to build/reports/ as JSON and Markdown."""
+
+from __future__ import annotations
+
+import statistics
+
+from couplet import firmware, log, simbuild, simulator
+from couplet.config import SocConfig
+from couplet.errors import CoupletError
+from couplet.results import markdown_table, write_report
+
+# Issue 2's goal for the default SoC on one core.
+SIM_SPEED_GOAL = 500_000
+
+
+def bench_sim(config: SocConfig, runs: int) -> int:
+    """Simulation speed: a CPU-bound firmware, run `runs` times, in simulated cycles per second."""
+    simbuild.build_sim(config)
+    elf = firmware.build_app(config, "bench_sim")
+    speeds = []
+    cycles = 0
+    for i in range(runs):
+        result = simulator.simulate(config, elf, capture=True)
+        if result.status != "exit" or result.exit_code != 0:
+            raise CoupletError(f"bench_sim failed: {result.status}, exit code {result.exit_code}")
+        cycles = result.cycles
+        speeds.append(result.cycles_per_second)
+        log.info(f"run {i + 1}/{runs}: {result.cycles:,} cycles in {result.seconds:.2f} s")
+    mean = statistics.mean(speeds)
+    stdev = statistics.stdev(speeds) if len(speeds) > 1 else 0.0
+    verdict = "meets" if mean >= SIM_SPEED_GOAL else "BELOW"
+    headers = ["config", "cycles per run", "runs", "M cycles/s (mean)", "std dev", "goal"]
+    rows = [[config.name, f"{cycles:,}", str(runs), f"{mean / 1e6:.3f}", f"{stdev / 1e6:.3f}",
+             f"{verdict} {SIM_SPEED_GOAL / 1e6:.1f} M"]]
+    print(log.table(headers, rows))
+    data = {
+        "config": config.name,
+        "cycles_per_run": cycles,
+        "cycles_per_second": speeds,
+        "mean": mean,
+        "stdev": stdev,
+        "goal": SIM_SPEED_GOAL,
+        "meets_goal": mean >= SIM_SPEED_GOAL,
+    }
+    markdown = (
+        f"# Simulation speed, configuration '{config.name}'\n\n"
+        "Verilator model, one thread, firmware `sw/apps/bench_sim`.\n\n" + markdown_table(headers, rows)
+    )
+    json_path, md_path = write_report(f"bench-sim-{config.name}", data, markdown)
+    log.info(f"written {json_path} and {md_path}")
+    return 0
+
+
+def run(what: str, config: SocConfig, runs: int) -> int:
+    if runs < 1:
+        raise CoupletError("--runs must be at least 1")
+    if what == "sim":
+        return bench_sim(config, runs)
+    raise CoupletError(f"unknown benchmark '{what}'")

@@ -1,0 +1,180 @@
+"""The `couplet` command: generate, build, simulate, run, lint, benchmark and demo."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from couplet import __version__, log
+
+
+def _add_config(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--config",
+        "-c",
+        default="default",
+        help="SoC configuration: a name from configs/ or a path to a .toml file (default: %(default)s)",
+    )
+
+
+def cmd_gen(args: argparse.Namespace) -> int:
+    from couplet import paths
+    from couplet.config import load_config
+    from couplet.generate import committed_outputs, write_config_outputs, write_if_changed
+
+    config = load_config(args.config)
+    out_dir = Path(args.out) if args.out else paths.config_build_dir(config.name) / "gen"
+    for kind, path in write_config_outputs(config, out_dir).items():
+        log.info(f"{kind:10s} {path}")
+    for path, text in committed_outputs(config).items():
+        if write_if_changed(path, text):
+            log.info(f"updated    {path.relative_to(paths.ROOT)}")
+    return 0
+
+
+def cmd_build(args: argparse.Namespace) -> int:
+    from couplet import firmware
+    from couplet.config import load_config
+
+    config = load_config(args.config)
+    elf = firmware.build_app(config, args.app, out=Path(args.output) if args.output else None)
+    print(elf)
+    return 0
+
+
+def cmd_flags(args: argparse.Namespace) -> int:
+    from couplet import firmware
+    from couplet.config import load_config
+
+    config = load_config(args.config)
+    sdk = firmware.build_sdk(config)
+    flags = {"cflags": sdk.cflags, "ldflags": sdk.ldflags, "libs": sdk.libs}
+    chosen = [k for k in flags if getattr(args, k)] or list(flags)
+    print(" ".join(" ".join(flags[k]) for k in chosen))
+    return 0
+
+
+def cmd_sim(args: argparse.Namespace) -> int:
+    from couplet import simulator
+    from couplet.config import load_config
+
+    config = load_config(args.config)
+    result = simulator.simulate(
+        config, Path(args.elf), max_cycles=args.max_cycles, trace=Path(args.trace) if args.trace else None
+    )
+    return result.exit_code
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    from couplet import firmware, simulator
+    from couplet.config import load_config
+
+    config = load_config(args.config)
+    elf = firmware.build_app(config, args.app)
+    result = simulator.simulate(
+        config, elf, max_cycles=args.max_cycles, trace=Path(args.trace) if args.trace else None
+    )
+    return result.exit_code
+
+
+def cmd_lint(args: argparse.Namespace) -> int:
+    from couplet import lint
+    from couplet.config import load_config
+
+    return lint.lint(load_config(args.config))
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    from couplet import bench
+    from couplet.config import load_config
+
+    return bench.run(args.what, load_config(args.config), runs=args.runs)
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    from couplet import demo
+    from couplet.config import load_config
+
+    return demo.run(load_config(args.config))
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="couplet",
+        description="couplet: a RISC-V IoT SoC with accelerators in every coupling style.",
+    )
+    parser.add_argument("--version", action="version", version=f"couplet {__version__}")
+    parser.add_argument("--verbose", "-v", action="store_true", help="show the tool commands as they run")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    p = sub.add_parser("gen", help="generate the SV package, C header, linker script and docs of a config")
+    _add_config(p)
+    p.add_argument("--out", help="output folder (default: build/<config>/gen)")
+    p.set_defaults(func=cmd_gen)
+
+    p = sub.add_parser("build", help="build a firmware app (a folder in sw/apps/ or a path) into an ELF")
+    _add_config(p)
+    p.add_argument("app", help="app name in sw/apps/, or a folder / .c file of your own")
+    p.add_argument("--output", "-o", help="where to write the ELF (default: build/<config>/apps/<app>.elf)")
+    p.set_defaults(func=cmd_build)
+
+    p = sub.add_parser("flags", help="print the compiler and linker flags for building against the SDK")
+    _add_config(p)
+    p.add_argument("--cflags", action="store_true")
+    p.add_argument("--ldflags", action="store_true")
+    p.add_argument("--libs", action="store_true")
+    p.set_defaults(func=cmd_flags)
+
+    for name, helptext in (
+        ("sim", "simulate an ELF on the SoC; exits with the program's exit code"),
+        ("run", "build an app from sw/apps/ and simulate it"),
+    ):
+        p = sub.add_parser(name, help=helptext)
+        _add_config(p)
+        if name == "sim":
+            p.add_argument("elf", help="a RISC-V 32-bit ELF linked for this configuration")
+            p.set_defaults(func=cmd_sim)
+        else:
+            p.add_argument("app", help="app name in sw/apps/, or a folder / .c file of your own")
+            p.set_defaults(func=cmd_run)
+        p.add_argument("--max-cycles", type=int, default=100_000_000, help="stop after N cycles (default: %(default)s)")
+        p.add_argument("--trace", help="write a waveform: FILE.fst or FILE.vcd")
+
+    p = sub.add_parser("lint", help="Verilator --lint-only -Wall over our RTL")
+    _add_config(p)
+    p.set_defaults(func=cmd_lint)
+
+    p = sub.add_parser("bench", help="run a benchmark and write JSON and Markdown to build/bench/")
+    _add_config(p)
+    p.add_argument("what", choices=["sim"], help="sim: simulation speed in cycles per second")
+    p.add_argument("--runs", type=int, default=3, help="repetitions (default: %(default)s)")
+    p.set_defaults(func=cmd_bench)
+
+    p = sub.add_parser("demo", help="build the SoC and the demo firmware, run it, report cycles")
+    _add_config(p)
+    p.set_defaults(func=cmd_demo)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    from couplet.config import ConfigError
+    from couplet.errors import EXIT_TOOL_ERROR, CoupletError
+    from couplet.paths import ToolError
+    from couplet.regs import RegsError
+
+    args = build_parser().parse_args(argv)
+    log.set_verbose(args.verbose)
+    try:
+        return int(args.func(args))
+    except (ConfigError, RegsError, ToolError, CoupletError) as err:
+        log.error(str(err))
+        return EXIT_TOOL_ERROR
+    except KeyboardInterrupt:
+        log.error("interrupted")
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

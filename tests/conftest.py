@@ -1,0 +1,50 @@
+"""Shared fixtures: the default configuration, its simulator (built once) and app runners."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from couplet import firmware, simbuild, simulator
+from couplet.config import SocConfig, load_config
+from couplet.simulator import SimResult
+
+
+@pytest.fixture(scope="session")
+def config() -> SocConfig:
+    return load_config("default")
+
+
+@pytest.fixture(scope="session")
+def sim_binary(config: SocConfig) -> Path:
+    return simbuild.build_sim(config)
+
+
+@pytest.fixture(scope="session")
+def build_app(config: SocConfig) -> Callable[[str], Path]:
+    def build(app: str) -> Path:
+        return firmware.build_app(config, app)
+
+    return build
+
+
+@pytest.fixture(scope="session")
+def run_app(config: SocConfig, sim_binary: Path, build_app: Callable[[str], Path]) -> Callable[..., SimResult]:
+    def run(app: str, max_cycles: int = 20_000_000) -> SimResult:
+        return simulator.simulate(config, build_app(app), max_cycles=max_cycles, capture=True)
+
+    return run
+
+
+def run_couplet(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    """The `couplet` command as a user runs it (same interpreter, so the venv's packages)."""
+    env = dict(os.environ)
+    env["NO_COLOR"] = "1"
+    return subprocess.run(
+        [sys.executable, "-m", "couplet", *args], capture_output=True, text=True, cwd=cwd, env=env, timeout=900
+    )

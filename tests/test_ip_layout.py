@@ -1,0 +1,18 @@
+"""Each IP's FuseSoC core file lists exactly the RTL the couplet build uses."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from couplet import paths, rtl
+
+
+@pytest.mark.parametrize("ip", rtl.SOC_IPS)
+def test_ip_core_file_lists_its_rtl(ip: str) -> None:
+    core = paths.IP_DIR / ip / f"{ip}.core"
+    listed = re.findall(r"^\s+- (rtl/\S+\.sv)$", core.read_text(), flags=re.M)
+    used = [str(p.relative_to(paths.IP_DIR / ip)) for p in rtl.ip_sources(ip)]
+    assert listed == used
+    assert (paths.IP_DIR / ip / "README.md").is_file(), f"{ip} has no README.md"
