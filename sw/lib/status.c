@@ -1,0 +1,23 @@
+#include <couplet/status.h>
+
+const char *couplet_status_name(couplet_status_t status) {
+  switch (status) {
+    case COUPLET_OK:
+      return "COUPLET_OK";
+    case COUPLET_ERR_ARG:
+      return "COUPLET_ERR_ARG";
+    case COUPLET_ERR_BUSY:
+      return "COUPLET_ERR_BUSY";
+    case COUPLET_ERR_TIMEOUT:
+      return "COUPLET_ERR_TIMEOUT";
+    case COUPLET_ERR_UNSUPPORTED:
+      return "COUPLET_ERR_UNSUPPORTED";
+    case COUPLET_ERR_STATE:
+      return "COUPLET_ERR_STATE";
+    case COUPLET_ERR_HW:
+      return "COUPLET_ERR_HW";
+    case COUPLET_STATUS_COUNT:
+    default:
+      return "COUPLET_STATUS_UNKNOWN";
+  }
+}
