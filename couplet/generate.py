@@ -191,9 +191,10 @@ def memory_map_markdown(config: SocConfig) -> str:
         )
     lines += [
         "",
-        "Any other address answers with a bus error: the core takes a load/store access fault",
-        "(mcause 5/7) or, for a fetch, an instruction access fault (mcause 1). Instruction fetches",
-        "are served by the SRAM only.",
+        "Any other address answers with a bus error. CV32E40X turns a data bus error into an",
+        "imprecise non-maskable interrupt (mcause `0x80000400` load, `0x80000401` store, taken at",
+        "`mtvec + 0x3C`) and an instruction fetch bus error into exception 48 (`0x30`). Instruction",
+        "fetches are served by the SRAM only.",
         "",
         f"The top {_size(config.stack_size)} of the SRAM hold the stack; the heap runs from the end",
         "of `.bss` up to the stack.",

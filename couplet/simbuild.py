@@ -90,6 +90,8 @@ def build_sim(config: SocConfig, trace: str = "") -> Path:
     log.debug(" ".join(command))
     proc = subprocess.run(command, capture_output=True, text=True, env=paths.verilator_env())
     if proc.returncode != 0 or not binary.exists():
-        raise BuildError(f"Verilator build failed:\n{proc.stdout[-4000:]}{proc.stderr[-8000:]}")
+        # The end of the output holds the first real error; the file list before it is noise.
+        tail = "\n".join((proc.stdout + proc.stderr).splitlines()[-25:])
+        raise BuildError(f"Verilator build failed (full command with --verbose):\n{tail}")
     stamp_file.write_text(stamp)
     return binary

@@ -34,11 +34,18 @@ def test_firmware_printf_output_is_exact(run_app: RunApp) -> None:
     assert result.exit_code == 0, result.console
     # The text sw/apps/test_printf/main.c promises in its header comment.
     expected = (
+        "test_printf: console and printf\n"
         "hello from couplet\n"
-        "int -42 unsigned 4294967254 hex deadbeef string couplet char Z\n"
-        "padded [   7] [0007] [7   ] [-7]\n"
-        "64-bit 18446744073709551615 -9223372036854775808\n"
-        "done\n"
+        "printf: -42 42 beef couplet Z\n"
+        "widths: [   42] [42   ] [00042] [  -7]\n"
+        "hex: 0xdeadbeef DEADBEEF 0x0000002a\n"
+        "64-bit: 1234567890123 -9223372036854775808 ffffffffffffffff\n"
+        "strings: [abc] [  abc] [abc  ] [ab]\n"
+        "char and percent: A 100%\n"
+        "puts adds a newline\n"
+        "raw console: 0x12345678 4294967295\n"
+        'snprintf: "n=17" returned 4\n'
+        "test_printf: PASS\n"
     )
     assert result.console == expected
 
@@ -55,3 +62,12 @@ def test_firmware_runaway_is_stopped(run_app: RunApp) -> None:
     assert result.exit_code == EXIT_TIMEOUT
     assert result.cycles == 200_000
     assert "spinning" in (result.console or "")
+
+
+def test_firmware_unhandled_trap_ends_the_program(run_app: RunApp) -> None:
+    """A bus error with no handler is reported and ends the run instead of hanging it."""
+    result = run_app("test_unhandled_trap")
+    assert result.status == "exit"
+    assert result.exit_code == 224, result.console  # the SDK's code for an unhandled load NMI
+    assert "unhandled NMI 1024" in (result.console or "")
+    assert "mcause=0x80000400" in (result.console or "")

@@ -5,8 +5,9 @@
 // "Atomic instructions"): the core leaves AMO read-modify-write and LR/SC reservations to the
 // memory. An AMO takes two cycles: the grant reads the old word, the next cycle returns it and
 // writes the new one, and port B takes no request in that second cycle. The reservation of
-// LR/SC covers one word; any store to that word clears it. Port A is read-only: a write there
-// is a wiring mistake and gets an error.
+// LR/SC covers one word; any store to that word clears it. An SC answers rdata 0 on success and
+// 1 on failure, as well as exokay, because this core version takes rd from rdata. Port A is
+// read-only: a write there is a wiring mistake and gets an error.
 module couplet_sram #(
   parameter int unsigned SizeBytes = 32'h1_0000
 ) (
@@ -132,7 +133,10 @@ module couplet_sram #(
         end
       end
     end
-    if (b_accept && (!b_we_i || is_amo)) begin
+    if (b_accept && is_sc) begin
+      // CV32E40X 0.6.0-19 writes an SC's rdata to rd (its RTL does not use exokay): 0 = success.
+      b_rdata_o <= {31'b0, !sc_ok};
+    end else if (b_accept && (!b_we_i || is_amo)) begin
       b_rdata_o <= mem_q[b_idx];
     end
   end
