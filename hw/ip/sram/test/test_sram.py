@@ -22,6 +22,7 @@ import cocotb
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[1] / "obi" / "test"))
 
+from couplet.cocotb_run import run_cocotb  # noqa: E402
 from obi_bfm import (  # noqa: E402
     AMO_RMW_OPS,
     ATOP_EXCL,
@@ -37,7 +38,6 @@ from obi_bfm import (  # noqa: E402
     assert_values,
     atop,
     merge,
-    run_with_seed,
 )
 
 SIZE_BYTES = 1024  # SizeBytes of this build
@@ -307,7 +307,7 @@ async def sram_random(dut):
 def test_sram() -> None:
     from couplet import rtl
 
-    run_with_seed(
+    run_cocotb(
         toplevel="couplet_sram",
         sources=rtl.ip_sources("sram"),
         test_file=__file__,
