@@ -125,10 +125,16 @@ def build_sdk(config: SocConfig) -> Sdk:
     compile_sources([paths.SW_DIR / "bsp" / s for s in BSP_SOURCES], build_dir / "bsp", sdk.cflags)
     lib_sources = sorted((paths.SW_DIR / "lib").glob("*.c"))
     lib_objects = compile_sources(lib_sources, build_dir / "lib", sdk.cflags)
+    # Rebuilt from scratch when an object is newer or the set of sources changed, so that the
+    # object of a deleted source cannot linger in the archive.
+    members_file = sdk.library.with_suffix(".members")
+    members = "\n".join(o.name for o in lib_objects)
     newest = max(o.stat().st_mtime for o in lib_objects)
-    if not sdk.library.exists() or sdk.library.stat().st_mtime < newest:
+    stale = not sdk.library.exists() or sdk.library.stat().st_mtime < newest
+    if stale or not members_file.exists() or members_file.read_text() != members:
         sdk.library.unlink(missing_ok=True)
         _run([paths.cross_tool("ar"), "rcs", str(sdk.library), *map(str, lib_objects)], "archiving libcouplet.a")
+        members_file.write_text(members)
     return sdk
 
 
