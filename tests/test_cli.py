@@ -171,3 +171,17 @@ def test_cli_demo_prints_table_and_writes_report(sim_binary: Path) -> None:
     data = json.loads(report.read_text())
     assert data["exit_code"] == 0 and data["workloads"]
     assert all(w["cycles"] > 0 for w in data["workloads"])
+
+
+def test_cli_build_rejects_program_too_large_for_sram(tmp_path: Path) -> None:
+    source = tmp_path / "huge.c"
+    source.write_text(
+        "#include <stdint.h>\n"
+        "static volatile uint8_t blob[512 * 1024] = {1};\n"  # twice the default SRAM
+        "int main(void) { return blob[12345]; }\n"
+    )
+    proc = run_couplet("build", str(source), "-o", str(tmp_path / "huge.elf"))
+    assert proc.returncode == EXIT_TOOL_ERROR
+    assert "linking huge failed" in proc.stderr
+    assert "region `sram' overflowed" in proc.stderr or "do not fit in the SRAM" in proc.stderr
+    assert not (tmp_path / "huge.elf").exists()
