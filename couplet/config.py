@@ -22,6 +22,8 @@ class ConfigError(Exception):
 
 # Below this there is no room for start-up code, picolibc's printf and a stack.
 MIN_SRAM_BYTES = 16 * 1024
+# On-chip memory: beyond this the simulator's memory image and an FPGA's block RAM run out.
+MAX_SRAM_BYTES = 16 * 1024 * 1024
 MIN_STACK_BYTES = 1024
 ADDR_LIMIT = 1 << 32
 
@@ -217,6 +219,11 @@ def _check_layout(config: SocConfig, where: str) -> None:
         raise ConfigError(
             f"{where}[memory.sram].size: 0x{config.sram.size:x} bytes is too small; "
             f"at least 0x{MIN_SRAM_BYTES:x} ({MIN_SRAM_BYTES // 1024} KiB) is needed"
+        )
+    if config.sram.size > MAX_SRAM_BYTES:
+        raise ConfigError(
+            f"{where}[memory.sram].size: 0x{config.sram.size:x} bytes is more than the "
+            f"{MAX_SRAM_BYTES // (1024 * 1024)} MiB an on-chip SRAM can have here"
         )
     if config.stack_size < MIN_STACK_BYTES or config.stack_size % 16:
         raise ConfigError(

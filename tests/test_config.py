@@ -123,3 +123,11 @@ def test_config_invalid_toml_rejected(tmp_path: Path) -> None:
     bad.write_text("[soc\nname = 1\n")
     with pytest.raises(ConfigError, match=r"not valid TOML"):
         load_config(bad)
+
+
+def test_config_sram_too_large_rejected() -> None:
+    doc = default_doc()
+    doc["memory"]["sram"]["base"] = 0x8000_0000
+    doc["memory"]["sram"]["size"] = 0x4000_0000  # 1 GiB
+    with pytest.raises(ConfigError, match=r"more than the 16 MiB"):
+        parse(doc)
