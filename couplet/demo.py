@@ -21,7 +21,7 @@ def run(config: SocConfig) -> int:
     console = result.console or ""
     print("---- firmware console ----")
     print(console.rstrip())
-    print("---- end of console ----")
+    print("---- end of console ----", flush=True)
     if result.status != "exit":
         log.error(f"the demo did not finish within the cycle limit ({result.cycles} cycles)")
         return 1
@@ -38,6 +38,7 @@ def run(config: SocConfig) -> int:
         f"whole run: {result.cycles:,} cycles, {result.instret:,} instructions retired, "
         f"{result.seconds:.2f} s wall time, {result.cycles_per_second / 1e6:.2f} M simulated cycles/s"
     )
+    sys.stdout.flush()  # keep the table ahead of the log lines when both go to one pipe
     data = {
         "config": config.name,
         "exit_code": result.exit_code,
@@ -52,5 +53,4 @@ def run(config: SocConfig) -> int:
     if result.exit_code != 0 or not measurements:
         log.error(f"the demo firmware failed (exit code {result.exit_code}, {len(measurements)} results)")
         return 1
-    sys.stdout.flush()
     return 0
