@@ -16,7 +16,9 @@ APT_PACKAGES=(
 PYTHON=/usr/bin/python3
 VENV=.venv
 
-say() { printf '\033[36mbootstrap:\033[0m %s\n' "$*" >&2; }
+say() {
+  if [ -t 2 ]; then printf '\033[36mbootstrap:\033[0m %s\n' "$*" >&2; else printf 'bootstrap: %s\n' "$*" >&2; fi
+}
 
 install_apt_packages() {
   local missing=() pkg
