@@ -56,27 +56,23 @@ def cmd_flags(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_sim(args: argparse.Namespace) -> int:
-    from couplet import simulator
-    from couplet.config import load_config
-
-    config = load_config(args.config)
-    result = simulator.simulate(
-        config, Path(args.elf), max_cycles=args.max_cycles, trace=Path(args.trace) if args.trace else None
-    )
-    return result.exit_code
-
-
-def cmd_run(args: argparse.Namespace) -> int:
+def _simulate(args: argparse.Namespace, build_first: bool) -> int:
+    """`sim` and `run`: the program's exit code becomes ours."""
     from couplet import firmware, simulator
     from couplet.config import load_config
 
     config = load_config(args.config)
-    elf = firmware.build_app(config, args.app)
-    result = simulator.simulate(
-        config, elf, max_cycles=args.max_cycles, trace=Path(args.trace) if args.trace else None
-    )
-    return result.exit_code
+    elf = firmware.build_app(config, args.app) if build_first else Path(args.elf)
+    trace = Path(args.trace) if args.trace else None
+    return simulator.simulate(config, elf, max_cycles=args.max_cycles, trace=trace).exit_code
+
+
+def cmd_sim(args: argparse.Namespace) -> int:
+    return _simulate(args, build_first=False)
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    return _simulate(args, build_first=True)
 
 
 def cmd_lint(args: argparse.Namespace) -> int:

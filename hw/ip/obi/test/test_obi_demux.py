@@ -11,17 +11,13 @@ Run: .venv/bin/python -m pytest hw/ip/obi/test -q   (COUPLET_TEST_SEED=<n> rerun
 
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 import cocotb
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
-
-from couplet.cocotb_run import run_cocotb  # noqa: E402
-from obi_bfm import (  # noqa: E402
+from couplet.cocotb_run import run_cocotb
+from hw.ip.obi.test.obi_bfm import (
     AMO_RMW_OPS,
     ATOP_EXCL,
     CORNER_WORDS,
@@ -38,6 +34,8 @@ from obi_bfm import (  # noqa: E402
     assert_values,
     atop,
 )
+
+HERE = Path(__file__).resolve().parent
 
 MAX_OUTSTANDING = 3  # the wrapper parameter this module builds with
 

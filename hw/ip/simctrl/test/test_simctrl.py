@@ -12,16 +12,10 @@ Run: .venv/bin/python -m pytest hw/ip/simctrl/test -q   (COUPLET_TEST_SEED=<n> r
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import cocotb
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parents[1] / "obi" / "test"))
-
-from couplet.cocotb_run import run_cocotb  # noqa: E402
-from obi_bfm import (  # noqa: E402
+from couplet.cocotb_run import run_cocotb
+from hw.ip.obi.test.obi_bfm import (
     ClockedTb,
     Monitor,
     ObiMaster,
