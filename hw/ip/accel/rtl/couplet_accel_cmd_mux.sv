@@ -1,0 +1,143 @@
+// NumIn command ports onto one accelerator command port, so that one accelerator instance can
+// be reached through several couplings (for example custom instructions and memory-mapped
+// registers).
+//
+// Commands pass through combinationally (no added cycle); when several inputs wait, the grant
+// goes round-robin, starting after the input served last. An input that is presented to the
+// accelerator and not yet taken stays selected until it is taken, so the command the
+// accelerator sees is stable while cmd_valid_o is high. Up to MaxInFlight commands may await
+// their responses; a FIFO of input numbers routes each response back to the input that sent
+// the command, in order. Responses never depend combinationally on commands, and commands never
+// on responses.
+module couplet_accel_cmd_mux
+  import couplet_accel_pkg::*;
+#(
+  parameter int unsigned NumIn       = 2,
+  parameter int unsigned MaxInFlight = 2
+) (
+  input  logic                    clk_i,
+  input  logic                    rst_ni,
+
+  // Inputs (the couplings)
+  input  logic [NumIn-1:0]        in_cmd_valid_i,
+  output logic [NumIn-1:0]        in_cmd_ready_o,
+  input  accel_cmd_t [NumIn-1:0]  in_cmd_i,
+  output logic [NumIn-1:0]        in_rsp_valid_o,
+  input  logic [NumIn-1:0]        in_rsp_ready_i,
+  output accel_rsp_t              in_rsp_o,        // shared: valid only for in_rsp_valid_o[i]
+
+  // Output (the accelerator)
+  output logic                    cmd_valid_o,
+  input  logic                    cmd_ready_i,
+  output accel_cmd_t              cmd_o,
+  input  logic                    rsp_valid_i,
+  output logic                    rsp_ready_o,
+  input  accel_rsp_t              rsp_i
+);
+
+  localparam int unsigned SelW = (NumIn > 1) ? $clog2(NumIn) : 1;
+  localparam int unsigned PtrW = (MaxInFlight > 1) ? $clog2(MaxInFlight) : 1;
+  localparam int unsigned CntW = $clog2(MaxInFlight + 1);
+
+  if (NumIn < 1 || MaxInFlight < 1) begin : gen_param_check
+    $error("couplet_accel_cmd_mux: NumIn and MaxInFlight must be at least 1");
+  end
+
+  typedef logic [SelW-1:0] sel_t;
+  typedef logic [PtrW-1:0] ptr_t;
+
+  // ------------------------------------------------------------------------------ arbitration
+  sel_t last_q, last_d;      // input served last; the search starts after it
+  logic lock_q, lock_d;      // a command is shown to the accelerator and not yet taken
+  sel_t lock_sel_q, lock_sel_d;
+
+  sel_t sel;
+  logic any_valid;
+
+  always_comb begin
+    sel       = '0;
+    any_valid = 1'b0;
+    // Walk the inputs from the one after last_q, wrapping; the first valid one wins.
+    for (int unsigned step = 1; step <= NumIn; step++) begin
+      int unsigned i;
+      i = int'(last_q) + step;
+      if (i >= NumIn) i -= NumIn;
+      if (in_cmd_valid_i[i] && !any_valid) begin
+        any_valid = 1'b1;
+        sel       = sel_t'(i);
+      end
+    end
+    if (lock_q) begin
+      any_valid = in_cmd_valid_i[lock_sel_q];
+      sel       = lock_sel_q;
+    end
+  end
+
+  // --------------------------------------------------------------------------- routing FIFO
+  sel_t [MaxInFlight-1:0] owner_q, owner_d;
+  ptr_t                   wr_q, wr_d, rd_q, rd_d;
+  logic [CntW-1:0]        count_q, count_d;
+
+  logic space, cmd_hs, rsp_hs;
+  sel_t owner;
+
+  assign space  = (count_q != CntW'(MaxInFlight));
+  assign owner  = owner_q[rd_q];
+
+  assign cmd_valid_o = any_valid && space;
+  assign cmd_o       = in_cmd_i[sel];
+  assign cmd_hs      = cmd_valid_o && cmd_ready_i;
+
+  assign rsp_ready_o = (count_q != '0) && in_rsp_ready_i[owner];
+  assign rsp_hs      = rsp_valid_i && rsp_ready_o;
+  assign in_rsp_o    = rsp_i;
+
+  always_comb begin
+    for (int unsigned i = 0; i < NumIn; i++) begin
+      in_cmd_ready_o[i] = space && cmd_ready_i && any_valid && (sel == sel_t'(i));
+      in_rsp_valid_o[i] = (count_q != '0) && rsp_valid_i && (owner == sel_t'(i));
+    end
+  end
+
+  function automatic ptr_t next_ptr(ptr_t ptr);
+    return (int'(ptr) == MaxInFlight - 1) ? '0 : ptr + ptr_t'(1);
+  endfunction
+
+  always_comb begin
+    owner_d    = owner_q;
+    wr_d       = wr_q;
+    rd_d       = rd_q;
+    count_d    = count_q;
+    last_d     = last_q;
+    lock_d     = cmd_valid_o && !cmd_ready_i;
+    lock_sel_d = sel;
+    if (cmd_hs) begin
+      owner_d[wr_q] = sel;
+      wr_d          = next_ptr(wr_q);
+      last_d        = sel;
+    end
+    if (rsp_hs) rd_d = next_ptr(rd_q);
+    count_d = count_q + CntW'(cmd_hs) - CntW'(rsp_hs);
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      owner_q    <= '0;
+      wr_q       <= '0;
+      rd_q       <= '0;
+      count_q    <= '0;
+      last_q     <= sel_t'(NumIn - 1);  // input 0 goes first
+      lock_q     <= 1'b0;
+      lock_sel_q <= '0;
+    end else begin
+      owner_q    <= owner_d;
+      wr_q       <= wr_d;
+      rd_q       <= rd_d;
+      count_q    <= count_d;
+      last_q     <= last_d;
+      lock_q     <= lock_d;
+      lock_sel_q <= lock_sel_d;
+    end
+  end
+
+endmodule
