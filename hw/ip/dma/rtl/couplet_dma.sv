@@ -1,0 +1,152 @@
+// couplet_dma: the memory mover of the coupling layer (docs/coupling.md, hw/ip/dma/README.md).
+//
+// One engine (couplet_dma_engine) serves two sources of jobs:
+//   - the job port, driven by an accelerator that accesses memory itself (coprocessor with
+//     memory access); job_done_o / job_err_o answer each of its jobs;
+//   - two descriptor slots in the registers (couplet_dma_regs), armed by software (loose
+//     coupling with double buffering); their end sets STATUS bits and may raise irq_o.
+// Jobs run one at a time. When the engine is free and both sources wait, the source that did
+// not run the previous job goes first, so neither can starve the other; a source that waits
+// alone starts at once. A new job starts two cycles after the previous one ended.
+//
+// abort_o is a one-cycle pulse telling the accelerator to drop everything of the current job:
+// a partially received input block, computation in flight and output words not yet taken. It
+// comes with the end of any job that ended with an error (bus error or ABORT), and when
+// software writes ABORT while no job runs, so ABORT also serves as a soft reset of the stream
+// state. After abort_o the next job starts with empty streams on both sides.
+module couplet_dma
+  import couplet_accel_pkg::*;
+#(
+  parameter int unsigned InFifoDepth    = 8,
+  parameter int unsigned OutFifoDepth   = 2,
+  parameter int unsigned MaxOutstanding = 4
+) (
+  input  logic        clk_i,
+  input  logic        rst_ni,
+
+  // OBI slave: registers.
+  input  logic        req_i,
+  output logic        gnt_o,
+  input  logic [31:0] addr_i,
+  input  logic        we_i,
+  input  logic [3:0]  be_i,
+  input  logic [31:0] wdata_i,
+  output logic        rvalid_o,
+  output logic [31:0] rdata_o,
+  output logic        err_o,
+
+  // OBI master: memory.
+  output logic        m_req_o,
+  input  logic        m_gnt_i,
+  output logic [31:0] m_addr_o,
+  output logic        m_we_o,
+  output logic [3:0]  m_be_o,
+  output logic [31:0] m_wdata_o,
+  input  logic        m_rvalid_i,
+  input  logic [31:0] m_rdata_i,
+  input  logic        m_err_i,
+
+  // Job port (the accelerator drives it).
+  input  logic        job_valid_i,
+  output logic        job_ready_o,
+  input  dma_job_t    job_i,
+  output logic        job_done_o,
+  output logic        job_err_o,
+
+  // Word streams (mirrored accelerator view).
+  output logic        in_valid_o,
+  input  logic        in_ready_i,
+  output logic [31:0] in_data_o,
+  input  logic        out_valid_i,
+  output logic        out_ready_o,
+  input  logic [31:0] out_data_i,
+
+  output logic        abort_o,
+  output logic        irq_o
+);
+
+  logic     slot_valid, slot_start, slot_end, abort_req;
+  dma_job_t slot_job;
+  logic     eng_start, eng_busy, eng_done, eng_err;
+  dma_job_t eng_job;
+  logic     take_port;
+  logic     run_port_q, last_port_q;
+
+  couplet_dma_regs u_regs (
+    .clk_i          (clk_i),
+    .rst_ni         (rst_ni),
+    .req_i          (req_i),
+    .gnt_o          (gnt_o),
+    .addr_i         (addr_i),
+    .we_i           (we_i),
+    .be_i           (be_i),
+    .wdata_i        (wdata_i),
+    .rvalid_o       (rvalid_o),
+    .rdata_o        (rdata_o),
+    .err_o          (err_o),
+    .slot_valid_o   (slot_valid),
+    .slot_job_o     (slot_job),
+    .slot_start_i   (slot_start),
+    .slot_end_i     (slot_end),
+    .slot_end_err_i (eng_err),
+    .port_busy_i    (eng_busy && run_port_q),
+    .abort_o        (abort_req),
+    .irq_o          (irq_o)
+  );
+
+  // The job port is ready when the engine is free, unless a slot waits and the job port ran
+  // the previous job; ready therefore never depends on job_valid_i. No job starts in the cycle
+  // ABORT takes effect.
+  assign job_ready_o = !eng_busy && !abort_req && 1'b1;
+  assign take_port   = job_valid_i && job_ready_o;
+  assign slot_start  = !eng_busy && !abort_req && slot_valid && !take_port;
+  assign eng_start   = take_port || slot_start;
+  assign eng_job     = take_port ? job_i : slot_job;
+
+  assign slot_end   = eng_done && !run_port_q;
+  assign job_done_o = eng_done && run_port_q;
+  assign job_err_o  = job_done_o && eng_err;
+  // An abort written in the cycle a job ends without error still reaches the accelerator.
+  assign abort_o    = (eng_done && eng_err) || (abort_req && (!eng_busy || eng_done));
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      run_port_q  <= 1'b0;
+      last_port_q <= 1'b0;
+    end else if (eng_start) begin
+      run_port_q  <= take_port;
+      last_port_q <= take_port;
+    end
+  end
+
+  couplet_dma_engine #(
+    .InFifoDepth    (InFifoDepth),
+    .OutFifoDepth   (OutFifoDepth),
+    .MaxOutstanding (MaxOutstanding)
+  ) u_engine (
+    .clk_i       (clk_i),
+    .rst_ni      (rst_ni),
+    .start_i     (eng_start),
+    .job_i       (eng_job),
+    .abort_i     (abort_req),
+    .busy_o      (eng_busy),
+    .done_o      (eng_done),
+    .err_o       (eng_err),
+    .m_req_o     (m_req_o),
+    .m_gnt_i     (m_gnt_i),
+    .m_addr_o    (m_addr_o),
+    .m_we_o      (m_we_o),
+    .m_be_o      (m_be_o),
+    .m_wdata_o   (m_wdata_o),
+    .m_rvalid_i  (m_rvalid_i),
+    .m_rdata_i   (m_rdata_i),
+    .m_err_i     (m_err_i),
+    .in_valid_o  (in_valid_o),
+    .in_ready_i  (in_ready_i),
+    .in_data_o   (in_data_o),
+    .out_valid_i (out_valid_i),
+    .out_ready_o (out_ready_o),
+    .out_data_i  (out_data_i)
+  );
+
+endmodule

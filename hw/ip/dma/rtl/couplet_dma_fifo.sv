@@ -1,0 +1,76 @@
+// Synchronous FIFO for the DMA's word buffers: first-word-fall-through (data_o is the oldest
+// entry while empty_o is low), any depth, and a flush that empties it in one cycle so that a
+// job ended by an error leaves nothing behind for the next job.
+//
+// Pushing while full or popping while empty is a caller bug; the flags make both easy to avoid
+// and the FIFO ignores such requests.
+module couplet_dma_fifo #(
+  parameter int unsigned Width = 32,
+  parameter int unsigned Depth = 4,
+  localparam int unsigned CntWidth = $clog2(Depth + 1)
+) (
+  input  logic                clk_i,
+  input  logic                rst_ni,
+  input  logic                flush_i,
+
+  input  logic                push_i,
+  input  logic [Width-1:0]    data_i,
+  output logic                full_o,
+
+  input  logic                pop_i,
+  output logic [Width-1:0]    data_o,
+  output logic                empty_o,
+
+  output logic [CntWidth-1:0] count_o
+);
+
+  localparam int unsigned PtrWidth = (Depth > 1) ? $clog2(Depth) : 1;
+  typedef logic [PtrWidth-1:0] ptr_t;
+
+  function automatic ptr_t ptr_inc(ptr_t ptr);
+    return (ptr == ptr_t'(Depth - 1)) ? '0 : ptr + ptr_t'(1);
+  endfunction
+
+  logic [Width-1:0]    mem_q [Depth];
+  ptr_t                wptr_q, rptr_q;
+  logic [CntWidth-1:0] count_q;
+
+  logic do_push, do_pop;
+  assign full_o  = (count_q == CntWidth'(Depth));
+  assign empty_o = (count_q == '0);
+  assign do_push = push_i && !full_o;
+  assign do_pop  = pop_i && !empty_o;
+  assign data_o  = mem_q[rptr_q];
+  assign count_o = count_q;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      wptr_q  <= '0;
+      rptr_q  <= '0;
+      count_q <= '0;
+    end else if (flush_i) begin
+      wptr_q  <= '0;
+      rptr_q  <= '0;
+      count_q <= '0;
+    end else begin
+      if (do_push) begin
+        wptr_q <= ptr_inc(wptr_q);
+      end
+      if (do_pop) begin
+        rptr_q <= ptr_inc(rptr_q);
+      end
+      if (do_push && !do_pop) begin
+        count_q <= count_q + CntWidth'(1);
+      end else if (!do_push && do_pop) begin
+        count_q <= count_q - CntWidth'(1);
+      end
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (do_push) begin
+      mem_q[wptr_q] <= data_i;
+    end
+  end
+
+endmodule

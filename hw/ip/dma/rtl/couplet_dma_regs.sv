@@ -1,0 +1,291 @@
+// The DMA's registers (OBI slave): two descriptor slots, their arming order, status and
+// interrupt. Offsets come from dma_reg_pkg, generated from data/dma.toml.
+//
+// A slot is armed by GO and offered to the engine (slot_valid_o, slot_job_o);
+// when both are armed, the one armed first goes first. The engine's start disarms it and
+// marks it busy; its end clears busy and sets the sticky DONE (and ERR) bits. A slot's
+// registers are copied into the engine when its job starts, so software may reprogram a busy
+// slot; an armed one refuses writes and GO (sticky REFUSED bit), so the job software armed is
+// the job that runs.
+//
+// Registers take 32-bit accesses with byte enables; the request is granted at once and
+// answered in the next cycle; an offset with no register answers with an error.
+module couplet_dma_regs
+  import couplet_accel_pkg::*;
+  import dma_reg_pkg::*;
+(
+  input  logic        clk_i,
+  input  logic        rst_ni,
+
+  input  logic        req_i,
+  output logic        gnt_o,
+  input  logic [31:0] addr_i,
+  input  logic        we_i,
+  input  logic [3:0]  be_i,
+  input  logic [31:0] wdata_i,
+  output logic        rvalid_o,
+  output logic [31:0] rdata_o,
+  output logic        err_o,
+
+  output logic        slot_valid_o,   // a slot is armed
+  output dma_job_t    slot_job_o,     // the job of the slot to run next
+  input  logic        slot_start_i,   // the engine takes that slot
+  input  logic        slot_end_i,     // the busy slot's job ended
+  input  logic        slot_end_err_i, // ... with an error
+  input  logic        port_busy_i,    // a job from the job port runs (STATUS only)
+  output logic        abort_o,        // one cycle after ABORT was written
+  output logic        irq_o
+);
+
+  localparam int unsigned NumSlots = 2;
+
+  // CTRL bits.
+  localparam int unsigned CtrlAbort = 2;
+  // STATUS bits of slot k, at 8 * k.
+  localparam int unsigned StArmed   = 0;
+  localparam int unsigned StBusy    = 1;
+  localparam int unsigned StDone    = 2;
+  localparam int unsigned StErr     = 3;
+  localparam int unsigned StRefused = 4;
+  localparam int unsigned StPort    = 16;
+
+  typedef logic [29:0] word_t;
+
+  word_t [NumSlots-1:0] src_q, src_d, dst_q, dst_d, len_q, len_d, out_len_q, out_len_d;
+  logic  [NumSlots-1:0] armed_q, armed_d, busy_q, busy_d, done_q, done_d, err_q, err_d;
+  logic  [NumSlots-1:0] refused_q, refused_d, irq_en_q, irq_en_d;
+  logic                 older_q, older_d;  // with both armed: the one armed first
+  logic                 abort_q, abort_d;
+  logic                 rvalid_q, err_rsp_q, err_rsp_d;
+  logic [31:0]          rdata_q, rdata_d;
+
+  logic [31:0] wmask, wbits;
+  always_comb begin
+    for (int unsigned i = 0; i < 4; i++) begin
+      wmask[8*i +: 8] = {8{be_i[i]}};
+    end
+  end
+  assign wbits = wdata_i & wmask;
+
+  // A 30-bit address or length field (bits 31:2) after a byte-enable write.
+  function automatic word_t merge_word(word_t old_value, word_t new_value, word_t mask);
+    return (old_value & ~mask) | (new_value & mask);
+  endfunction
+
+  logic [31:0] status;
+  always_comb begin
+    status = '0;
+    for (int unsigned k = 0; k < NumSlots; k++) begin
+      status[8*k + StArmed]   = armed_q[k];
+      status[8*k + StBusy]    = busy_q[k];
+      status[8*k + StDone]    = done_q[k];
+      status[8*k + StErr]     = err_q[k];
+      status[8*k + StRefused] = refused_q[k];
+    end
+    status[StPort] = port_busy_i;
+  end
+
+  // ---------------------------------------------------------------- bus access
+  logic                access;
+  logic [NumSlots-1:0] go, slot_write;
+  logic                abort_write;
+  logic [1:0]          slot_field;  // 0 SRC, 1 DST, 2 LEN, 3 OUT_LEN
+  logic                ctrl_write, status_write, irq_en_write;
+
+  assign access = req_i;  // always granted
+
+  always_comb begin
+    rdata_d      = '0;
+    err_rsp_d    = 1'b0;
+    slot_write   = '0;
+    slot_field   = 2'd0;
+    ctrl_write   = 1'b0;
+    status_write = 1'b0;
+    irq_en_write = 1'b0;
+    if (access) begin
+      unique case (addr_i)
+        32'(DMA_SLOT0_SRC_OFFSET): begin
+          rdata_d = {src_q[0], 2'b00};
+          slot_write[0] = we_i;
+          slot_field = 2'd0;
+        end
+        32'(DMA_SLOT0_DST_OFFSET): begin
+          rdata_d = {dst_q[0], 2'b00};
+          slot_write[0] = we_i;
+          slot_field = 2'd1;
+        end
+        32'(DMA_SLOT0_LEN_OFFSET): begin
+          rdata_d = {len_q[0], 2'b00};
+          slot_write[0] = we_i;
+          slot_field = 2'd2;
+        end
+        32'(DMA_SLOT0_OUT_LEN_OFFSET): begin
+          rdata_d = {out_len_q[0], 2'b00};
+          slot_write[0] = we_i;
+          slot_field = 2'd3;
+        end
+        32'(DMA_SLOT1_SRC_OFFSET): begin
+          rdata_d = {src_q[1], 2'b00};
+          slot_write[1] = we_i;
+          slot_field = 2'd0;
+        end
+        32'(DMA_SLOT1_DST_OFFSET): begin
+          rdata_d = {dst_q[1], 2'b00};
+          slot_write[1] = we_i;
+          slot_field = 2'd1;
+        end
+        32'(DMA_SLOT1_LEN_OFFSET): begin
+          rdata_d = {len_q[1], 2'b00};
+          slot_write[1] = we_i;
+          slot_field = 2'd2;
+        end
+        32'(DMA_SLOT1_OUT_LEN_OFFSET): begin
+          rdata_d = {out_len_q[1], 2'b00};
+          slot_write[1] = we_i;
+          slot_field = 2'd3;
+        end
+        32'(DMA_CTRL_OFFSET):       ctrl_write = we_i;
+        32'(DMA_STATUS_OFFSET): begin
+          rdata_d      = status;
+          status_write = we_i;
+        end
+        32'(DMA_IRQ_ENABLE_OFFSET): begin
+          rdata_d      = {30'b0, irq_en_q};
+          irq_en_write = we_i;
+        end
+        default: err_rsp_d = 1'b1;
+      endcase
+    end
+  end
+
+  assign abort_write = ctrl_write && wbits[CtrlAbort];
+  assign go          = (ctrl_write && !abort_write) ? wbits[NumSlots-1:0] : '0;
+
+  // ---------------------------------------------------------------- slots
+  logic                slot_idx;  // the slot to run next
+  logic [NumSlots-1:0] start, accept, stays;
+  always_comb begin
+    start = '0;
+    start[slot_idx] = slot_start_i && slot_valid_o;
+  end
+
+  always_comb begin
+    src_d     = src_q;
+    dst_d     = dst_q;
+    len_d     = len_q;
+    out_len_d = out_len_q;
+    armed_d   = armed_q;
+    busy_d    = busy_q;
+    done_d    = done_q;
+    err_d     = err_q;
+    refused_d = refused_q;
+    irq_en_d  = irq_en_q;
+    older_d   = older_q;
+    abort_d   = abort_write;
+
+    if (irq_en_write) begin
+      irq_en_d = wbits[NumSlots-1:0] | (irq_en_q & ~wmask[NumSlots-1:0]);
+    end
+
+    for (int unsigned k = 0; k < NumSlots; k++) begin
+      // W1C first, so that an event in the same cycle is not lost.
+      if (status_write) begin
+        done_d[k]    = done_q[k] & ~wbits[8*k + StDone];
+        err_d[k]     = err_q[k] & ~wbits[8*k + StErr];
+        refused_d[k] = refused_q[k] & ~wbits[8*k + StRefused];
+      end
+      if (slot_write[k]) begin
+        if (armed_q[k]) begin
+          refused_d[k] = 1'b1;
+        end else begin
+          unique case (slot_field)
+            2'd0: src_d[k] = merge_word(src_q[k], wdata_i[31:2], wmask[31:2]);
+            2'd1: dst_d[k] = merge_word(dst_q[k], wdata_i[31:2], wmask[31:2]);
+            2'd2: begin
+              len_d[k]     = merge_word(len_q[k], wdata_i[31:2], wmask[31:2]);
+              out_len_d[k] = len_d[k];
+            end
+            default: out_len_d[k] = merge_word(out_len_q[k], wdata_i[31:2], wmask[31:2]);
+          endcase
+        end
+      end
+      accept[k] = go[k] && !armed_q[k];
+      stays[k]  = armed_q[k] && !start[k];
+      if (go[k] && armed_q[k]) begin
+        refused_d[k] = 1'b1;
+      end
+      armed_d[k] = (stays[k] || accept[k]) && !abort_write;
+      if (start[k]) begin
+        busy_d[k] = 1'b1;
+      end else if (slot_end_i && busy_q[k]) begin
+        busy_d[k] = 1'b0;
+        done_d[k] = 1'b1;
+        if (slot_end_err_i) begin
+          err_d[k] = 1'b1;
+        end
+      end
+    end
+
+    if (accept[0] && accept[1]) begin
+      older_d = 1'b0;
+    end else if (accept[0]) begin
+      older_d = stays[1];
+    end else if (accept[1]) begin
+      older_d = !stays[0];
+    end
+  end
+
+  assign slot_valid_o = |armed_q;
+  assign slot_idx     = (&armed_q) ? older_q : armed_q[1];
+
+  always_comb begin
+    slot_job_o.src     = {src_q[slot_idx], 2'b00};
+    slot_job_o.dst     = {dst_q[slot_idx], 2'b00};
+    slot_job_o.in_len  = {len_q[slot_idx], 2'b00};
+    slot_job_o.out_len = {out_len_q[slot_idx], 2'b00};
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      src_q     <= '0;
+      dst_q     <= '0;
+      len_q     <= '0;
+      out_len_q <= '0;
+      armed_q   <= '0;
+      busy_q    <= '0;
+      done_q    <= '0;
+      err_q     <= '0;
+      refused_q <= '0;
+      irq_en_q  <= '0;
+      older_q   <= 1'b0;
+      abort_q   <= 1'b0;
+      rvalid_q  <= 1'b0;
+      rdata_q   <= '0;
+      err_rsp_q <= 1'b0;
+    end else begin
+      src_q     <= src_d;
+      dst_q     <= dst_d;
+      len_q     <= len_d;
+      out_len_q <= out_len_d;
+      armed_q   <= armed_d;
+      busy_q    <= busy_d;
+      done_q    <= done_d;
+      err_q     <= err_d;
+      refused_q <= refused_d;
+      irq_en_q  <= irq_en_d;
+      older_q   <= older_d;
+      abort_q   <= abort_d;
+      rvalid_q  <= access;
+      rdata_q   <= rdata_d;
+      err_rsp_q <= err_rsp_d;
+    end
+  end
+
+  assign gnt_o    = 1'b1;
+  assign rvalid_o = rvalid_q;
+  assign rdata_o  = rdata_q;
+  assign err_o    = err_rsp_q;
+  assign abort_o  = abort_q;
+  assign irq_o    = |(done_q & irq_en_q);
+
+endmodule
