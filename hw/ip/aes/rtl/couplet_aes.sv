@@ -1,0 +1,725 @@
+// AES accelerator: registers, commands, block cipher modes, word streams and interrupt around
+// couplet_aes_core (hw/ip/aes/README.md). One RTL serves every coupling: the command port
+// (custom instructions or memory-mapped registers through an adapter), the DMA's job port
+// (MEM action) and the word streams (MEM jobs and DMA descriptor jobs alike).
+//
+// Blocks come from two sources, never mixed in flight: a DIN block (started by a command, its
+// result goes to DOUT) and stream blocks (four input words, result to the output stream). Every
+// block that enters the core gets an entry in a small in-order queue holding what its result is
+// XORed with (the IV for CBC decryption, the input for CTR/CFB/OFB) and where it goes. Blocks of
+// ECB, CTR, CBC-decrypt and CFB-decrypt are independent (the next IV is known when a block
+// enters), so with the UNROLLED core several are in flight; CBC-encrypt, CFB-encrypt and OFB
+// need the previous result first and run one block at a time.
+//
+// Command timing: a command is taken when the response register is free (or drained in the same
+// cycle) and answered in the next cycle, except a DOUT read while a DIN block is in flight
+// (answered the cycle after the block leaves the core) and MEM (answered the cycle after
+// job_done_i). While such an answer is pending, and while the key is being expanded, no command
+// is taken (bounded: core latency, key expansion 7-10 cycles, or the job).
+module couplet_aes
+  import couplet_accel_pkg::*;
+  import couplet_aes_pkg::*;
+  import aes_reg_pkg::*;
+#(
+  parameter aes_arch_e Arch = AesArchRolled
+) (
+  input  logic        clk_i,
+  input  logic        rst_ni,
+
+  input  logic        cmd_valid_i,
+  output logic        cmd_ready_o,
+  input  accel_cmd_t  cmd_i,
+  output logic        rsp_valid_o,
+  input  logic        rsp_ready_i,
+  output accel_rsp_t  rsp_o,
+
+  output logic        job_valid_o,
+  input  logic        job_ready_i,
+  output dma_job_t    job_o,
+  input  logic        job_done_i,
+  input  logic        job_err_i,
+  input  logic        dma_abort_i,
+
+  input  logic        in_valid_i,
+  output logic        in_ready_o,
+  input  logic [31:0] in_data_i,
+  output logic        out_valid_o,
+  input  logic        out_ready_i,
+  output logic [31:0] out_data_o,
+
+  output logic        irq_o
+);
+
+  // ---------------------------------------------------------------- register map
+  // Command index = byte offset / 4.
+  function automatic logic [7:0] reg_index(logic [6:0] offset);
+    return 8'(offset >> 2);
+  endfunction
+
+  // AccelOpExec indexes.
+  localparam logic [6:0] ActStart   = 7'd0;
+  localparam logic [6:0] ActExpand  = 7'd1;
+  localparam logic [6:0] ActZeroize = 7'd2;
+  localparam logic [6:0] ActMem     = 7'd3;
+
+  // Status codes of actions.
+  localparam logic [31:0] CodeOk     = 32'd0;
+  localparam logic [31:0] CodeBusy   = 32'd1;
+  localparam logic [31:0] CodeNoKey  = 32'd2;
+  localparam logic [31:0] CodeBadLen = 32'd3;
+  localparam logic [31:0] CodeBusErr = 32'd4;
+
+  localparam logic [31:0] MaxJobBytes = 32'h0010_0000;
+
+  typedef enum logic [3:0] {
+    RegNone, RegKey, RegIv, RegDin, RegDout, RegCtrl, RegStatus, RegLen, RegCmd
+  } reg_e;
+
+  typedef struct packed {
+    reg_e       kind;
+    logic [2:0] sub;  // word within KEY, IV, DIN, DOUT
+  } reg_sel_t;
+
+  // 8-bit index: the second register of a WRITE2 at index 127 is 128, which does not exist.
+  function automatic reg_sel_t decode_index(logic [7:0] idx);
+    reg_sel_t sel;
+    unique case (idx)
+      reg_index(AES_KEY0_OFFSET):  sel = '{RegKey, 3'd0};
+      reg_index(AES_KEY1_OFFSET):  sel = '{RegKey, 3'd1};
+      reg_index(AES_KEY2_OFFSET):  sel = '{RegKey, 3'd2};
+      reg_index(AES_KEY3_OFFSET):  sel = '{RegKey, 3'd3};
+      reg_index(AES_KEY4_OFFSET):  sel = '{RegKey, 3'd4};
+      reg_index(AES_KEY5_OFFSET):  sel = '{RegKey, 3'd5};
+      reg_index(AES_KEY6_OFFSET):  sel = '{RegKey, 3'd6};
+      reg_index(AES_KEY7_OFFSET):  sel = '{RegKey, 3'd7};
+      reg_index(AES_IV0_OFFSET):   sel = '{RegIv, 3'd0};
+      reg_index(AES_IV1_OFFSET):   sel = '{RegIv, 3'd1};
+      reg_index(AES_IV2_OFFSET):   sel = '{RegIv, 3'd2};
+      reg_index(AES_IV3_OFFSET):   sel = '{RegIv, 3'd3};
+      reg_index(AES_DIN0_OFFSET):  sel = '{RegDin, 3'd0};
+      reg_index(AES_DIN1_OFFSET):  sel = '{RegDin, 3'd1};
+      reg_index(AES_DIN2_OFFSET):  sel = '{RegDin, 3'd2};
+      reg_index(AES_DIN3_OFFSET):  sel = '{RegDin, 3'd3};
+      reg_index(AES_DOUT0_OFFSET): sel = '{RegDout, 3'd0};
+      reg_index(AES_DOUT1_OFFSET): sel = '{RegDout, 3'd1};
+      reg_index(AES_DOUT2_OFFSET): sel = '{RegDout, 3'd2};
+      reg_index(AES_DOUT3_OFFSET): sel = '{RegDout, 3'd3};
+      reg_index(AES_CTRL_OFFSET):   sel = '{RegCtrl, 3'd0};
+      reg_index(AES_STATUS_OFFSET): sel = '{RegStatus, 3'd0};
+      reg_index(AES_LEN_OFFSET):    sel = '{RegLen, 3'd0};
+      reg_index(AES_CMD_OFFSET):    sel = '{RegCmd, 3'd0};
+      default:                      sel = '{RegNone, 3'd0};
+    endcase
+    return sel;
+  endfunction
+
+  typedef struct packed {
+    logic         irq_en;   // [6]
+    aes_key_len_e key_len;  // [5:4]
+    logic         decrypt;  // [3]
+    aes_mode_e    mode;     // [2:0]
+  } ctrl_t;
+
+  // An unsupported mode or key length leaves that field as it was, so the register always holds
+  // a setting the datapath implements and software can read back what it got.
+  function automatic ctrl_t ctrl_legalize(logic [6:0] value, aes_key_len_e old_key_len,
+                                          aes_mode_e old_mode);
+    ctrl_t c;
+    c.irq_en  = value[6];
+    c.decrypt = value[3];
+    c.key_len = (value[5:4] == 2'd3) ? old_key_len : aes_key_len_e'(value[5:4]);
+    c.mode    = (value[2:0] > 3'd4) ? old_mode : aes_mode_e'(value[2:0]);
+    return c;
+  endfunction
+
+  // CTR: the whole block is a big-endian counter (byte 15 least significant), SP 800-38A B.1.
+  function automatic logic [127:0] ctr_inc(logic [127:0] block);
+    logic [127:0] be, r;
+    for (int unsigned i = 0; i < 16; i++) be[8*(15-i) +: 8] = block[8*i +: 8];
+    be = be + 128'd1;
+    for (int unsigned i = 0; i < 16; i++) r[8*i +: 8] = be[8*(15-i) +: 8];
+    return r;
+  endfunction
+
+  // ---------------------------------------------------------------- state
+  logic [7:0][31:0] key_q, key_d;
+  logic [3:0][31:0] iv_q, iv_d;
+  logic [3:0][31:0] din_q, din_d;
+  logic [3:0][31:0] dout_q, dout_d;
+  ctrl_t            ctrl_q, ctrl_d;
+  logic [31:0]      len_q, len_d;
+  // The key registers have been expanded since they (or the key length) last changed.
+  logic             key_set_q, key_set_d;
+  logic             dout_valid_q, dout_valid_d;
+  logic [7:3]       sticky_q, sticky_d;  // STATUS[7:3]
+  logic             din_busy_q, din_busy_d;
+
+  logic             rsp_valid_q, rsp_valid_d;
+  accel_rsp_t       rsp_q, rsp_d;
+  logic             pend_dout_q, pend_dout_d;  // a DOUT read waits for the DIN block
+  logic [1:0]       pend_sub_q, pend_sub_d;
+  logic             mem_busy_q, mem_busy_d;    // a MEM job from its command to job_done_i
+  logic             job_valid_q, job_valid_d;
+  dma_job_t         job_q, job_d;
+
+  // Input stream: up to three words collecting, plus one complete block waiting for the core.
+  logic [2:0][31:0] col_q, col_d;
+  logic [1:0]       col_cnt_q, col_cnt_d;
+  logic [127:0]     blk_q, blk_d;
+  logic             blk_valid_q, blk_valid_d;
+
+  // Output stream: the words of one result block, word 0 first.
+  logic [3:0][31:0] obuf_q, obuf_d;
+  logic [2:0]       obuf_cnt_q, obuf_cnt_d;
+
+  // Blocks in the core, oldest first. UNROLLED: a block enters every 4 cycles at most (the input
+  // stream moves a word per cycle) and stays at most 14 (+1 for the output handshake), so four
+  // entries keep the pipeline busy; the other datapaths hold one block.
+  localparam int unsigned QDepth = (Arch == AesArchUnrolled) ? 4 : 1;
+  localparam int unsigned QPtrW  = (QDepth > 1) ? $clog2(QDepth) : 1;
+  localparam int unsigned QCntW  = $clog2(QDepth + 1);
+  logic [QDepth-1:0][127:0] q_post_q, q_post_d;  // XORed into the core's result
+  logic [QDepth-1:0]        q_dout_q, q_dout_d;  // result goes to DOUT (else the stream)
+  logic [QDepth-1:0]        q_drop_q, q_drop_d;  // discard the result (the DMA aborted the job)
+  logic [QPtrW-1:0]         q_wptr_q, q_wptr_d, q_rptr_q, q_rptr_d;
+  logic [QCntW-1:0]         q_cnt_q, q_cnt_d;
+
+  function automatic logic [QPtrW-1:0] q_ptr_inc(logic [QPtrW-1:0] ptr);
+    return (ptr == QPtrW'(QDepth - 1)) ? '0 : ptr + QPtrW'(1);
+  endfunction
+
+  // ---------------------------------------------------------------- core
+  logic         core_key_valid, core_key_ready, core_clear;
+  logic         core_in_valid, core_in_ready, core_decrypt;
+  logic [127:0] core_in_data;
+  logic         core_out_valid, core_out_ready;
+  logic [127:0] core_out_data;
+  logic         core_busy;
+
+  couplet_aes_core #(
+    .Arch (Arch)
+  ) u_core (
+    .clk_i,
+    .rst_ni,
+    .key_valid_i (core_key_valid),
+    .key_i       (key_q),
+    .key_len_i   (ctrl_q.key_len),
+    .key_ready_o (core_key_ready),
+    .clear_i     (core_clear),
+    .in_valid_i  (core_in_valid),
+    .in_ready_o  (core_in_ready),
+    .decrypt_i   (core_decrypt),
+    .in_data_i   (core_in_data),
+    .out_valid_o (core_out_valid),
+    .out_ready_i (core_out_ready),
+    .out_data_o  (core_out_data),
+    .busy_o      (core_busy)
+  );
+
+  logic key_ready, expanding, stream_busy, busy;
+  assign key_ready   = key_set_q && core_key_ready;
+  assign expanding   = key_set_q && !core_key_ready;
+  assign stream_busy = (col_cnt_q != '0) || blk_valid_q || (q_cnt_q != '0) || (obuf_cnt_q != '0);
+  assign busy        = expanding || din_busy_q || stream_busy || mem_busy_q || core_busy;
+
+  // One mode datapath for both sources; CTRL cannot change while a block is in flight.
+  logic serial;
+  assign serial = (ctrl_q.mode == AesModeOfb) ||
+                  (!ctrl_q.decrypt && (ctrl_q.mode == AesModeCbc || ctrl_q.mode == AesModeCfb));
+
+  logic         issue_din;     // the command in this cycle starts a DIN block
+  logic [127:0] issue_blk;     // input block of the block entering the core
+  logic [127:0] issue_post;
+  logic         issue_iv_upd;  // modes whose next IV is known when a block enters
+  logic [127:0] issue_iv;
+
+  always_comb begin
+    core_in_data = issue_blk;
+    core_decrypt = 1'b0;
+    issue_post   = '0;
+    issue_iv_upd = 1'b0;
+    issue_iv     = iv_q;
+    unique case (ctrl_q.mode)
+      AesModeCbc: begin
+        core_decrypt = ctrl_q.decrypt;
+        if (ctrl_q.decrypt) begin
+          issue_post   = iv_q;
+          issue_iv_upd = 1'b1;
+          issue_iv     = issue_blk;
+        end else begin
+          core_in_data = issue_blk ^ iv_q;
+        end
+      end
+      AesModeCtr: begin
+        core_in_data = iv_q;
+        issue_post   = issue_blk;
+        issue_iv_upd = 1'b1;
+        issue_iv     = ctr_inc(iv_q);
+      end
+      AesModeCfb: begin
+        core_in_data = iv_q;
+        issue_post   = issue_blk;
+        issue_iv_upd = ctrl_q.decrypt;
+        issue_iv     = issue_blk;
+      end
+      AesModeOfb: begin
+        core_in_data = iv_q;
+        issue_post   = issue_blk;
+      end
+      default: begin  // ECB
+        core_decrypt = ctrl_q.decrypt;
+      end
+    endcase
+  end
+
+  // A complete stream block enters when the key is ready and, in a serial mode, the previous
+  // block has left. Without a key it leaves as zeros (STATUS[4]), so a DMA job never hangs.
+  logic stream_go, zero_go, core_in_fire, core_out_fire;
+  assign stream_go = blk_valid_q && key_ready && !din_busy_q && (q_cnt_q != QCntW'(QDepth)) &&
+                     (!serial || q_cnt_q == '0);
+  assign zero_go   = blk_valid_q && !key_set_q && (q_cnt_q == '0) && (obuf_cnt_q == '0);
+  assign core_in_valid = issue_din || stream_go;
+  assign core_in_fire  = core_in_valid && core_in_ready;
+
+  logic         head_dout, head_drop, obuf_free;
+  logic [127:0] result;
+  assign head_dout = q_dout_q[q_rptr_q];
+  assign head_drop = q_drop_q[q_rptr_q];
+  assign result    = core_out_data ^ q_post_q[q_rptr_q];
+  assign obuf_free = (obuf_cnt_q == '0) || (obuf_cnt_q == 3'd1 && out_ready_i);
+  assign core_out_ready = (q_cnt_q != '0) && (head_dout || head_drop || obuf_free);
+  assign core_out_fire  = core_out_valid && core_out_ready;
+
+  logic din_done;
+  assign din_done = core_out_fire && head_dout;
+
+  // ---------------------------------------------------------------- commands
+  logic cmd_fire;
+  assign cmd_ready_o = !pend_dout_q && !mem_busy_q && !expanding && (!rsp_valid_q || rsp_ready_i);
+  assign cmd_fire    = cmd_valid_i && cmd_ready_o;
+
+  logic [31:0] status_word;
+  assign status_word = {24'd0, sticky_q, dout_valid_q, key_ready, busy};
+
+  logic        cmd_err, cmd_pend, refuse_busy, refuse_nokey, bad_len;
+  logic [31:0] cmd_data;
+  logic [7:3]  w1c;
+  logic        act_start, act_expand, act_zeroize, act_mem;
+  logic        expand_go, zeroize_go, mem_go;
+  logic        iv_wr;
+  logic [3:0][31:0] iv_wdata;
+
+  always_comb begin
+    reg_sel_t sel;
+    logic [1:0]  slots;
+    logic [31:0] value;
+
+    cmd_err      = 1'b0;
+    cmd_pend     = 1'b0;
+    cmd_data     = '0;
+    refuse_busy  = 1'b0;
+    refuse_nokey = 1'b0;
+    bad_len      = 1'b0;
+    w1c          = '0;
+    act_start    = 1'b0;
+    act_expand   = 1'b0;
+    act_zeroize  = 1'b0;
+    act_mem      = 1'b0;
+    issue_din    = 1'b0;
+    expand_go    = 1'b0;
+    zeroize_go   = 1'b0;
+    mem_go       = 1'b0;
+    iv_wr        = 1'b0;
+    iv_wdata     = iv_q;
+    key_d        = key_q;
+    din_d        = din_q;
+    ctrl_d       = ctrl_q;
+    len_d        = len_q;
+    key_set_d    = key_set_q;
+    pend_sub_d   = pend_sub_q;
+    sel          = '0;
+    value        = '0;
+    slots        = 2'b00;
+
+    unique case (cmd_i.op)
+      AccelOpRead: begin
+        sel = decode_index({1'b0, cmd_i.index});
+        unique case (sel.kind)
+          RegIv:     cmd_data = iv_q[sel.sub[1:0]];
+          RegDout: begin
+            if (1'b0) begin
+              cmd_data = result[32*sel.sub[1:0] +: 32];
+            end else if (din_busy_q) begin
+              cmd_pend   = 1'b1;
+              pend_sub_d = sel.sub[1:0];
+            end else begin
+              cmd_data = dout_q[sel.sub[1:0]];
+            end
+          end
+          RegCtrl:   cmd_data = 32'(ctrl_q);
+          RegStatus: cmd_data = status_word;
+          RegLen:    cmd_data = len_q;
+          RegKey, RegDin, RegCmd: cmd_data = '0;  // write-only
+          default:   cmd_err = 1'b1;
+        endcase
+      end
+      AccelOpWrite, AccelOpWrite2: begin
+        slots = (cmd_i.op == AccelOpWrite2) ? 2'b11 : 2'b01;
+        // Every addressed register must be writable, else the command does nothing.
+        for (int unsigned s = 0; s < 2; s++) begin
+          sel = decode_index({1'b0, cmd_i.index} + 8'(s));
+          if (slots[s] && (sel.kind == RegNone || sel.kind == RegDout)) cmd_err = 1'b1;
+        end
+        for (int unsigned s = 0; s < 2; s++) begin
+          sel   = decode_index({1'b0, cmd_i.index} + 8'(s));
+          value = (s == 0) ? cmd_i.op_a : cmd_i.op_b;
+          if (slots[s] && !cmd_err) begin
+            unique case (sel.kind)
+              RegKey: begin
+                if (busy) begin
+                  refuse_busy = 1'b1;
+                end else begin
+                  key_d[sel.sub] = value;
+                  key_set_d      = 1'b0;
+                end
+              end
+              RegIv: begin
+                if (busy) begin
+                  refuse_busy = 1'b1;
+                end else begin
+                  iv_wr                   = 1'b1;
+                  iv_wdata[sel.sub[1:0]] = value;
+                end
+              end
+              RegDin: begin
+                din_d[sel.sub[1:0]] = value;
+                if (sel.sub[1:0] == 2'd3) act_start = 1'b1;
+              end
+              RegCtrl: begin
+                if (busy) begin
+                  refuse_busy = 1'b1;
+                end else begin
+                  ctrl_d = ctrl_legalize(value[6:0], ctrl_q.key_len, ctrl_q.mode);
+                  if (ctrl_d.key_len != ctrl_q.key_len) key_set_d = 1'b0;
+                end
+              end
+              RegStatus: w1c = value[7:3];
+              RegLen: begin
+                if (busy) begin
+                  refuse_busy = 1'b1;
+                end else begin
+                  len_d = value;
+                end
+              end
+              RegCmd: begin
+                if (value[2]) begin
+                  act_zeroize = 1'b1;
+                end else if (value[1]) begin
+                  act_expand = 1'b1;
+                end else if (value[0]) begin
+                  act_start = 1'b1;
+                end
+              end
+              default: ;
+            endcase
+          end
+        end
+      end
+      AccelOpExec: begin
+        unique case (cmd_i.index)
+          ActStart:   act_start   = 1'b1;
+          ActExpand:  act_expand  = 1'b1;
+          ActZeroize: act_zeroize = 1'b1;
+          ActMem:     act_mem     = 1'b1;
+          default:    cmd_err     = 1'b1;
+        endcase
+      end
+      default: cmd_err = 1'b1;
+    endcase
+
+    // Actions. Only an AccelOpExec answers with the status code; a write answers 0 and leaves the
+    // refusal in STATUS.
+    if (act_start) begin
+      if (!key_ready) begin
+        refuse_nokey = 1'b1;
+        cmd_data     = CodeNoKey;
+      end else if (busy || !core_in_ready) begin
+        refuse_busy = 1'b1;
+        cmd_data    = CodeBusy;
+      end else begin
+        issue_din = 1'b1;
+      end
+    end
+    if (act_expand || act_zeroize) begin
+      if (busy) begin
+        refuse_busy = 1'b1;
+        cmd_data    = CodeBusy;
+      end else begin
+        expand_go  = act_expand;
+        zeroize_go = act_zeroize;
+      end
+    end
+    if (act_mem) begin
+      if (len_q == '0 || len_q[3:0] != 4'd0 || len_q > MaxJobBytes) begin
+        bad_len  = 1'b1;
+        cmd_data = CodeBadLen;
+      end else if (!key_ready) begin
+        refuse_nokey = 1'b1;
+        cmd_data     = CodeNoKey;
+      end else if (busy) begin
+        refuse_busy = 1'b1;
+        cmd_data    = CodeBusy;
+      end else begin
+        mem_go   = 1'b1;
+        cmd_pend = 1'b1;
+      end
+    end
+    if (cmd_i.op != AccelOpExec) cmd_data = cmd_err ? '0 : cmd_data;
+    if (cmd_i.op == AccelOpWrite || cmd_i.op == AccelOpWrite2) cmd_data = '0;
+
+    if (expand_go) key_set_d = 1'b1;
+    if (zeroize_go) begin
+      key_d     = '0;
+      din_d     = '0;
+      ctrl_d    = '0;
+      key_set_d = 1'b0;
+    end
+
+    // Nothing of a command takes effect unless it is taken.
+    if (!cmd_fire) begin
+      cmd_err      = 1'b0;
+      cmd_pend     = 1'b0;
+      refuse_busy  = 1'b0;
+      refuse_nokey = 1'b0;
+      bad_len      = 1'b0;
+      w1c          = '0;
+      issue_din    = 1'b0;
+      expand_go    = 1'b0;
+      zeroize_go   = 1'b0;
+      mem_go       = 1'b0;
+      iv_wr        = 1'b0;
+      key_d        = key_q;
+      din_d        = din_q;
+      ctrl_d       = ctrl_q;
+      len_d        = len_q;
+      key_set_d    = key_set_q;
+      pend_sub_d   = pend_sub_q;
+    end
+  end
+
+  assign issue_blk      = issue_din ? din_d : blk_q;
+  assign core_key_valid = expand_go;
+  assign core_clear     = zeroize_go;
+
+  // ---------------------------------------------------------------- next state
+  always_comb begin
+    iv_d         = iv_q;
+    dout_d       = dout_q;
+    dout_valid_d = dout_valid_q;
+    sticky_d     = sticky_q & ~w1c;
+    din_busy_d   = din_busy_q;
+    rsp_valid_d  = rsp_valid_q && !rsp_ready_i;
+    rsp_d        = rsp_q;
+    pend_dout_d  = pend_dout_q;
+    mem_busy_d   = mem_busy_q;
+    job_valid_d  = job_valid_q && !job_ready_i;
+    job_d        = job_q;
+    col_d        = col_q;
+    col_cnt_d    = col_cnt_q;
+    blk_d        = blk_q;
+    blk_valid_d  = blk_valid_q;
+    obuf_d       = obuf_q;
+    obuf_cnt_d   = obuf_cnt_q;
+    q_post_d     = q_post_q;
+    q_dout_d     = q_dout_q;
+    q_drop_d     = q_drop_q;
+    q_wptr_d     = q_wptr_q;
+    q_rptr_d     = q_rptr_q;
+    q_cnt_d      = q_cnt_q;
+
+    // Responses.
+    if (cmd_fire && !cmd_pend) begin
+      rsp_valid_d = 1'b1;
+      rsp_d.data  = cmd_data;
+      rsp_d.err   = cmd_err;
+    end
+    if (cmd_fire && cmd_i.op == AccelOpRead && cmd_pend) pend_dout_d = 1'b1;
+    if (pend_dout_q && din_done) begin
+      pend_dout_d = 1'b0;
+      rsp_valid_d = 1'b1;
+      rsp_d.data  = result[32*pend_sub_q +: 32];
+      rsp_d.err   = 1'b0;
+    end
+
+    // Sticky status; an event in the same cycle as its W1C write wins.
+    if (refuse_busy)  sticky_d[3] = 1'b1;
+    if (refuse_nokey) sticky_d[4] = 1'b1;
+    if (din_done)     sticky_d[5] = 1'b1;
+    if (bad_len)      sticky_d[7] = 1'b1;
+
+    // MEM job.
+    if (mem_go) begin
+      mem_busy_d  = 1'b1;
+      job_valid_d = 1'b1;
+      job_d       = '{src: cmd_i.op_a, dst: cmd_i.op_b, in_len: len_q, out_len: len_q};
+    end
+    if (mem_busy_q && !job_valid_q && job_done_i) begin
+      mem_busy_d  = 1'b0;
+      rsp_valid_d = 1'b1;
+      rsp_d.data  = job_err_i ? CodeBusErr : CodeOk;
+      rsp_d.err   = 1'b0;
+      if (job_err_i) sticky_d[6] = 1'b1;
+    end
+
+    // Input stream.
+    if (in_valid_i && in_ready_o) begin
+      if (col_cnt_q == 2'd3) begin
+        blk_d       = {in_data_i, col_q[2], col_q[1], col_q[0]};
+        blk_valid_d = 1'b1;
+        col_cnt_d   = '0;
+      end else begin
+        col_d[col_cnt_q] = in_data_i;
+        col_cnt_d        = col_cnt_q + 2'd1;
+      end
+    end
+    if ((stream_go && core_in_ready) || zero_go) blk_valid_d = 1'b0;
+    if (zero_go) sticky_d[4] = 1'b1;
+
+    // Blocks entering the core.
+    if (core_in_fire) begin
+      q_post_d[q_wptr_q] = issue_post;
+      q_dout_d[q_wptr_q] = issue_din;
+      q_drop_d[q_wptr_q] = 1'b0;
+      q_wptr_d           = q_ptr_inc(q_wptr_q);
+      if (issue_iv_upd) iv_d = issue_iv;
+      if (issue_din) begin
+        din_busy_d   = 1'b1;
+        dout_valid_d = 1'b0;
+      end
+    end
+
+    // Output stream; a pop shifts zeros in, so no word lingers after it left.
+    if (out_valid_o && out_ready_i) begin
+      obuf_d     = {32'd0, obuf_q[3:1]};
+      obuf_cnt_d = obuf_cnt_q - 3'd1;
+    end
+
+    // Blocks leaving the core.
+    if (core_out_fire) begin
+      q_rptr_d = q_ptr_inc(q_rptr_q);
+      unique case (ctrl_q.mode)
+        AesModeOfb: iv_d = core_out_data;
+        AesModeCbc, AesModeCfb: if (!ctrl_q.decrypt) iv_d = result;
+        default: ;
+      endcase
+      if (head_dout) begin
+        dout_d       = result;
+        dout_valid_d = 1'b1;
+        din_busy_d   = 1'b0;
+      end else if (!head_drop) begin
+        obuf_d     = result;
+        obuf_cnt_d = 3'd4;
+      end
+    end
+    if (zero_go) begin
+      obuf_d     = '0;
+      obuf_cnt_d = 3'd4;
+    end
+    q_cnt_d = q_cnt_q + QCntW'(core_in_fire) - QCntW'(core_out_fire);
+
+    // A DMA abort ends the job: partial input, queued output and blocks in the core go away.
+    if (dma_abort_i) begin
+      col_cnt_d   = '0;
+      blk_valid_d = 1'b0;
+      obuf_cnt_d  = '0;
+      for (int unsigned i = 0; i < QDepth; i++) begin
+        if (!q_dout_d[i]) q_drop_d[i] = 1'b1;
+      end
+    end
+
+    if (iv_wr) iv_d = iv_wdata;
+    if (zeroize_go) begin
+      iv_d         = '0;
+      dout_d       = '0;
+      dout_valid_d = 1'b0;
+      col_d        = '0;
+      blk_d        = '0;
+      obuf_d       = '0;
+      q_post_d     = '0;
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      key_q        <= '0;
+      iv_q         <= '0;
+      din_q        <= '0;
+      dout_q       <= '0;
+      ctrl_q       <= '0;
+      len_q        <= '0;
+      key_set_q    <= 1'b0;
+      dout_valid_q <= 1'b0;
+      sticky_q     <= '0;
+      din_busy_q   <= 1'b0;
+      rsp_valid_q  <= 1'b0;
+      rsp_q        <= '0;
+      pend_dout_q  <= 1'b0;
+      pend_sub_q   <= '0;
+      mem_busy_q   <= 1'b0;
+      job_valid_q  <= 1'b0;
+      job_q        <= '0;
+      col_q        <= '0;
+      col_cnt_q    <= '0;
+      blk_q        <= '0;
+      blk_valid_q  <= 1'b0;
+      obuf_q       <= '0;
+      obuf_cnt_q   <= '0;
+      q_post_q     <= '0;
+      q_dout_q     <= '0;
+      q_drop_q     <= '0;
+      q_wptr_q     <= '0;
+      q_rptr_q     <= '0;
+      q_cnt_q      <= '0;
+    end else begin
+      key_q        <= key_d;
+      iv_q         <= iv_d;
+      din_q        <= din_d;
+      dout_q       <= dout_d;
+      ctrl_q       <= ctrl_d;
+      len_q        <= len_d;
+      key_set_q    <= key_set_d;
+      dout_valid_q <= dout_valid_d;
+      sticky_q     <= sticky_d;
+      din_busy_q   <= din_busy_d;
+      rsp_valid_q  <= rsp_valid_d;
+      rsp_q        <= rsp_d;
+      pend_dout_q  <= pend_dout_d;
+      pend_sub_q   <= pend_sub_d;
+      mem_busy_q   <= mem_busy_d;
+      job_valid_q  <= job_valid_d;
+      job_q        <= job_d;
+      col_q        <= col_d;
+      col_cnt_q    <= col_cnt_d;
+      blk_q        <= blk_d;
+      blk_valid_q  <= blk_valid_d;
+      obuf_q       <= obuf_d;
+      obuf_cnt_q   <= obuf_cnt_d;
+      q_post_q     <= q_post_d;
+      q_dout_q     <= q_dout_d;
+      q_drop_q     <= q_drop_d;
+      q_wptr_q     <= q_wptr_d;
+      q_rptr_q     <= q_rptr_d;
+      q_cnt_q      <= q_cnt_d;
+    end
+  end
+
+  assign rsp_valid_o = rsp_valid_q;
+  assign rsp_o       = rsp_q;
+  assign job_valid_o = job_valid_q;
+  assign job_o       = job_q;
+  assign in_ready_o  = (col_cnt_q != 2'd3) || !blk_valid_q;
+  assign out_valid_o = obuf_cnt_q != '0;
+  assign out_data_o  = obuf_q[0];
+  assign irq_o       = sticky_q[5] && ctrl_q.irq_en;
+
+endmodule

@@ -1,0 +1,256 @@
+// AES block cipher: key expansion in hardware and encryption or decryption of one 128-bit
+// block at a time (FIPS-197), in one of three datapaths chosen by Arch:
+//
+//   AesArchRolled    one round per cycle, one block in flight; a result after Nr cycles.
+//   AesArchPartial   two rounds per cycle (Nr is even), one block in flight; Nr/2 cycles.
+//   AesArchUnrolled  a pipeline of 14 round stages; one block per cycle, latency Nr cycles.
+//
+// Cycle 0 is the cycle in which in_valid_i && in_ready_o; it runs the initial AddRoundKey and
+// the first round (two with PARTIAL) on in_data_i, so out_valid_o rises in cycle Nr (Nr/2 for
+// PARTIAL) unless the pipeline was stalled. Decryption is the straightforward inverse cipher
+// with the stored round keys used in reverse order; decrypt_i travels with its block.
+//
+// ROLLED and PARTIAL take a new block only when idle (in_ready_o = key ready && !busy_o).
+// UNROLLED stalls all of its stages while a result waits (out_valid_o && !out_ready_i), so
+// in_ready_o depends combinationally on out_ready_i there.
+//
+// key_valid_i and clear_i are accepted only while busy_o is low (the user guarantees it).
+// clear_i zeroes the key schedule and every data register.
+module couplet_aes_core
+  import couplet_aes_pkg::*;
+#(
+  parameter aes_arch_e Arch = AesArchRolled
+) (
+  input  logic         clk_i,
+  input  logic         rst_ni,
+
+  input  logic         key_valid_i,
+  input  logic [255:0] key_i,
+  input  aes_key_len_e key_len_i,
+  output logic         key_ready_o,
+
+  input  logic         clear_i,
+
+  input  logic         in_valid_i,
+  output logic         in_ready_o,
+  input  logic         decrypt_i,
+  input  logic [127:0] in_data_i,
+
+  output logic         out_valid_o,
+  input  logic         out_ready_i,
+  output logic [127:0] out_data_o,
+
+  output logic         busy_o
+);
+
+  // ---------------------------------------------------------------- key schedule
+  logic [AesMaxRounds:0][127:0] round_keys;
+  aes_key_len_e                 key_len;
+  logic                         key_busy, key_ready;
+
+  couplet_aes_key_expand u_key_expand (
+    .clk_i,
+    .rst_ni,
+    .key_valid_i,
+    .key_i,
+    .key_len_i,
+    .clear_i,
+    .busy_o       (key_busy),
+    .ready_o      (key_ready),
+    .key_len_o    (key_len),
+    .round_keys_o (round_keys)
+  );
+
+  // Indexed by a 4-bit round number; entry 15 only pads the table to a power of two.
+  logic [15:0][127:0] rk;
+  assign rk = {128'h0, round_keys};
+
+  logic [3:0] num_rounds;
+  assign num_rounds = aes_num_rounds(key_len);
+
+  // The key added before the first round: round key 0, or round key Nr when decrypting.
+  logic [127:0] in_keyed;
+  assign in_keyed = in_data_i ^ (decrypt_i ? rk[num_rounds] : rk[0]);
+
+  logic blocks_busy;
+  assign busy_o      = key_busy || blocks_busy;
+  assign key_ready_o = key_ready;
+
+  if (Arch == AesArchUnrolled) begin : gen_unrolled
+    // Stage s holds a block after round s; stage 1 takes the block straight from the input.
+    // Only stages up to Nr carry blocks: the valid bit is not passed beyond stage Nr.
+    logic [AesMaxRounds:1][127:0] state_q;
+    logic [AesMaxRounds:1]        valid_q, valid_d;
+    logic [AesMaxRounds-1:1]      dec_q;
+    logic                         advance, accept;
+
+    assign out_valid_o = valid_q[num_rounds];
+    assign out_data_o  = state_q[num_rounds];
+    assign advance     = !out_valid_o || out_ready_i;
+    assign in_ready_o  = key_ready && advance;
+    assign accept      = in_valid_i && in_ready_o;
+    assign blocks_busy = |valid_q;
+
+    for (genvar s = 1; s <= AesMaxRounds; s++) begin : gen_stage
+      logic [127:0] stage_in, stage_key, stage_out;
+      logic         stage_dec;
+      if (s == 1) begin : gen_first
+        assign stage_in  = in_keyed;
+        assign stage_dec = decrypt_i;
+      end else begin : gen_next
+        assign stage_in  = state_q[s-1];
+        assign stage_dec = dec_q[s-1];
+      end
+      // For stages beyond Nr, which carry no block, num_rounds - s wraps around: a don't care.
+      assign stage_key = stage_dec ? rk[num_rounds - 4'(s)] : rk[s];
+
+      couplet_aes_round u_round (
+        .state_i     (stage_in),
+        .round_key_i (stage_key),
+        .decrypt_i   (stage_dec),
+        .last_i      (num_rounds == 4'(s)),
+        .state_o     (stage_out)
+      );
+
+      // Data registers load only with a block, so bubbles do not toggle them.
+      always_ff @(posedge clk_i or negedge rst_ni) begin
+        if (!rst_ni) begin
+          state_q[s] <= '0;
+        end else if (clear_i) begin
+          state_q[s] <= '0;
+        end else if (advance && valid_d[s]) begin
+          state_q[s] <= stage_out;
+        end
+      end
+
+      // The direction travels with the block to the next stage.
+      if (s < AesMaxRounds) begin : gen_dec
+        always_ff @(posedge clk_i or negedge rst_ni) begin
+          if (!rst_ni) begin
+            dec_q[s] <= 1'b0;
+          end else if (clear_i) begin
+            dec_q[s] <= 1'b0;
+          end else if (advance && valid_d[s]) begin
+            dec_q[s] <= stage_dec;
+          end
+        end
+      end
+    end
+
+    always_comb begin
+      valid_d[1] = accept;
+      for (int unsigned s = 2; s <= AesMaxRounds; s++) begin
+        valid_d[s] = valid_q[s-1] && (4'(s) <= num_rounds);
+      end
+    end
+
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        valid_q <= '0;
+      end else if (clear_i) begin
+        valid_q <= '0;
+      end else if (advance) begin
+        valid_q <= valid_d;
+      end
+    end
+
+  end else begin : gen_iterative
+    localparam int unsigned Step = (Arch == AesArchPartial) ? 2 : 1;
+
+    // round_q is the round key index of the next round: counting up from 1 when encrypting,
+    // down from Nr-1 when decrypting. The last round of a block uses round key Nr or 0.
+    // The cycle that accepts a block already runs its first round(s) on the input.
+    logic [127:0] state_q, state_d;
+    logic [3:0]   round_q, round_d;
+    logic         dec_q, dec_d;
+    logic         run_q, run_d;
+    logic         done_q, done_d;
+    logic         accept;
+
+    assign in_ready_o  = key_ready && !run_q && !done_q;
+    assign accept      = in_valid_i && in_ready_o;
+    assign out_valid_o = done_q;
+    assign out_data_o  = state_q;
+    assign blocks_busy = run_q || done_q;
+
+    logic [127:0] first_in;
+    logic [3:0]   first_idx;
+    logic         first_dec;
+    assign first_in  = accept ? in_keyed : state_q;
+    assign first_dec = accept ? decrypt_i : dec_q;
+    assign first_idx = !accept ? round_q : decrypt_i ? num_rounds - 4'd1 : 4'd1;
+
+    // The rounds of one cycle: the first, and with PARTIAL the second, whose output is the
+    // step's. Nr is even, so with two rounds per cycle the last round is always the second.
+    logic [127:0] first_out, step_out;
+    logic         first_last, step_last;
+    assign first_last = first_dec ? (first_idx == 4'd0) : (first_idx == num_rounds);
+
+    couplet_aes_round u_round_first (
+      .state_i     (first_in),
+      .round_key_i (rk[first_idx]),
+      .decrypt_i   (first_dec),
+      .last_i      (first_last),
+      .state_o     (first_out)
+    );
+
+    if (Step == 2) begin : gen_second
+      logic [3:0]   idx;
+      logic [127:0] second_out;
+      assign idx       = first_dec ? first_idx - 4'd1 : first_idx + 4'd1;
+      assign step_last = first_dec ? (idx == 4'd0) : (idx == num_rounds);
+
+      couplet_aes_round u_round_second (
+        .state_i     (first_out),
+        .round_key_i (rk[idx]),
+        .decrypt_i   (first_dec),
+        .last_i      (step_last),
+        .state_o     (second_out)
+      );
+      assign step_out = second_out;
+    end else begin : gen_single
+      assign step_out  = first_out;
+      assign step_last = first_last;
+    end
+
+    always_comb begin
+      state_d = state_q;
+      round_d = round_q;
+      dec_d   = dec_q;
+      run_d   = run_q;
+      done_d  = done_q;
+      if (clear_i) begin
+        state_d = '0;
+        round_d = '0;
+        dec_d   = 1'b0;
+        run_d   = 1'b0;
+        done_d  = 1'b0;
+      end else if (accept || run_q) begin
+        state_d = step_out;
+        dec_d   = first_dec;
+        round_d = first_dec ? first_idx - 4'(Step) : first_idx + 4'(Step);
+        run_d   = !step_last;
+        done_d  = step_last;
+      end else if (done_q && out_ready_i) begin
+        done_d = 1'b0;
+      end
+    end
+
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        state_q <= '0;
+        round_q <= '0;
+        dec_q   <= 1'b0;
+        run_q   <= 1'b0;
+        done_q  <= 1'b0;
+      end else begin
+        state_q <= state_d;
+        round_q <= round_d;
+        dec_q   <= dec_d;
+        run_q   <= run_d;
+        done_q  <= done_d;
+      end
+    end
+  end
+
+endmodule

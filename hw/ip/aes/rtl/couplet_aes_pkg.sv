@@ -1,0 +1,162 @@
+// Types and pure functions of the AES accelerator (FIPS-197).
+//
+// Byte i of a block, word or key is bits [8*i +: 8]; byte 0 is FIPS-197's first byte. A block
+// is four columns (words), column c in bits [32*c +: 32], and row r of a column is its byte r, so
+// state byte s[r,c] is block byte r + 4*c, as in FIPS-197 section 3.4.
+package couplet_aes_pkg;
+
+  typedef enum logic [1:0] {
+    AesArchRolled   = 2'd0,
+    AesArchPartial  = 2'd1,
+    AesArchUnrolled = 2'd2
+  } aes_arch_e;
+
+  typedef enum logic [1:0] {
+    AesKey128 = 2'd0,
+    AesKey192 = 2'd1,
+    AesKey256 = 2'd2
+  } aes_key_len_e;
+
+  typedef enum logic [2:0] {
+    AesModeEcb = 3'd0,
+    AesModeCbc = 3'd1,
+    AesModeCtr = 3'd2,
+    AesModeCfb = 3'd3,
+    AesModeOfb = 3'd4
+  } aes_mode_e;
+
+  // The largest schedule (AES-256): 15 round keys of 4 words. Only the core's hierarchy uses
+  // these; designs that import the package for the S-box alone would see them as unused.
+  /* verilator lint_off UNUSEDPARAM */
+  localparam int unsigned AesMaxRounds   = 14;
+  localparam int unsigned AesMaxKeyWords = 4 * (AesMaxRounds + 1);
+  /* verilator lint_on UNUSEDPARAM */
+
+  // Number of rounds Nr. The unused encoding 2'd3 maps to AES-256 so that it stays in range.
+  function automatic logic [3:0] aes_num_rounds(aes_key_len_e key_len);
+    unique case (key_len)
+      AesKey128: return 4'd10;
+      AesKey192: return 4'd12;
+      default:   return 4'd14;
+    endcase
+  endfunction
+
+  // Key expansion iterations (each produces Nk words): ceil((4*(Nr+1) - Nk) / Nk).
+  function automatic logic [3:0] aes_key_iterations(aes_key_len_e key_len);
+    unique case (key_len)
+      AesKey128: return 4'd10;
+      AesKey192: return 4'd8;
+      default:   return 4'd7;
+    endcase
+  endfunction
+
+  // Rcon of key expansion iteration `iter` (0-based), i.e. x^iter in GF(2^8).
+  function automatic logic [7:0] aes_rcon(logic [3:0] iter);
+    unique case (iter)
+      4'd0:    return 8'h01;
+      4'd1:    return 8'h02;
+      4'd2:    return 8'h04;
+      4'd3:    return 8'h08;
+      4'd4:    return 8'h10;
+      4'd5:    return 8'h20;
+      4'd6:    return 8'h40;
+      4'd7:    return 8'h80;
+      4'd8:    return 8'h1b;
+      4'd9:    return 8'h36;
+      default: return 8'h00;
+    endcase
+  endfunction
+
+  // Multiplication by x in GF(2^8) modulo x^8 + x^4 + x^3 + x + 1.
+  function automatic logic [7:0] aes_xtime(logic [7:0] b);
+    return {b[6:0], 1'b0} ^ (b[7] ? 8'h1b : 8'h00);
+  endfunction
+
+  // Multiplication by x^2.
+  function automatic logic [7:0] aes_x4time(logic [7:0] b);
+    return aes_xtime(aes_xtime(b));
+  endfunction
+
+  function automatic logic [31:0] aes_mix_column(logic [31:0] a);
+    logic [7:0] a0, a1, a2, a3;
+    logic [7:0] b0, b1, b2, b3;
+    a0 = a[7:0];
+    a1 = a[15:8];
+    a2 = a[23:16];
+    a3 = a[31:24];
+    // {02}a ^ {03}b = xtime(a ^ b) ^ b
+    b0 = aes_xtime(a0 ^ a1) ^ a1 ^ a2 ^ a3;
+    b1 = aes_xtime(a1 ^ a2) ^ a2 ^ a3 ^ a0;
+    b2 = aes_xtime(a2 ^ a3) ^ a3 ^ a0 ^ a1;
+    b3 = aes_xtime(a3 ^ a0) ^ a0 ^ a1 ^ a2;
+    return {b3, b2, b1, b0};
+  endfunction
+
+  // InvMixColumns = MixColumns after multiplying the column by {04}x^2 + {05}
+  // ("The Design of Rijndael", 4.1.3); it lets decryption share the MixColumns XOR tree.
+  function automatic logic [31:0] aes_inv_mix_pre(logic [31:0] a);
+    logic [7:0] u, v;
+    u = aes_x4time(a[7:0] ^ a[23:16]);
+    v = aes_x4time(a[15:8] ^ a[31:24]);
+    return a ^ {v, u, v, u};
+  endfunction
+
+  function automatic logic [127:0] aes_mix_columns(logic [127:0] s);
+    logic [127:0] r;
+    for (int unsigned c = 0; c < 4; c++) begin
+      r[32*c +: 32] = aes_mix_column(s[32*c +: 32]);
+    end
+    return r;
+  endfunction
+
+  function automatic logic [127:0] aes_inv_mix_pre_columns(logic [127:0] s);
+    logic [127:0] r;
+    for (int unsigned c = 0; c < 4; c++) begin
+      r[32*c +: 32] = aes_inv_mix_pre(s[32*c +: 32]);
+    end
+    return r;
+  endfunction
+
+  // ShiftRows: s'[r,c] = s[r, (c + r) mod 4].
+  function automatic logic [127:0] aes_shift_rows(logic [127:0] s);
+    logic [127:0] r;
+    for (int unsigned c = 0; c < 4; c++) begin
+      for (int unsigned row = 0; row < 4; row++) begin
+        r[8*(row + 4*c) +: 8] = s[8*(row + 4*((c + row) % 4)) +: 8];
+      end
+    end
+    return r;
+  endfunction
+
+  // InvShiftRows: s'[r,c] = s[r, (c - r) mod 4].
+  function automatic logic [127:0] aes_inv_shift_rows(logic [127:0] s);
+    logic [127:0] r;
+    for (int unsigned c = 0; c < 4; c++) begin
+      for (int unsigned row = 0; row < 4; row++) begin
+        r[8*(row + 4*c) +: 8] = s[8*(row + 4*((c + 4 - row) % 4)) +: 8];
+      end
+    end
+    return r;
+  endfunction
+
+  // RotWord: [a0, a1, a2, a3] -> [a1, a2, a3, a0].
+  function automatic logic [31:0] aes_rot_word(logic [31:0] w);
+    return {w[7:0], w[31:8]};
+  endfunction
+
+  function automatic logic [7:0] aes_rotl8(logic [7:0] b, int unsigned n);
+    return (b << n) | (b >> (8 - n));
+  endfunction
+
+  // The affine map of SubBytes, b_i ^ b_(i+4) ^ b_(i+5) ^ b_(i+6) ^ b_(i+7) ^ c_i with
+  // c = {63}, written as rotations (FIPS-197 5.1.1).
+  function automatic logic [7:0] aes_affine(logic [7:0] b);
+    return b ^ aes_rotl8(b, 1) ^ aes_rotl8(b, 2) ^ aes_rotl8(b, 3) ^ aes_rotl8(b, 4) ^ 8'h63;
+  endfunction
+
+  // Its inverse: b_(i+2) ^ b_(i+5) ^ b_(i+7) ^ d_i with d = {05}.
+  function automatic logic [7:0] aes_inv_affine(logic [7:0] b);
+    return aes_rotl8(b, 1) ^ aes_rotl8(b, 3) ^ aes_rotl8(b, 6) ^ 8'h05;
+  endfunction
+
+endpackage

@@ -1,0 +1,116 @@
+// The RV32 scalar-crypto AES instructions (Zkne aes32esi/aes32esmi, Zknd aes32dsi/aes32dsmi,
+// RISC-V Cryptography Extensions Vol. I v1.0.1, sections 3.3-3.6) as a command-port accelerator.
+//
+// The X-IF adapter claims the R-type encodings on opcode OP (0110011) with funct3 000 and
+// funct7 = {bs[1:0], 1, d, m, 0, 1} (d: decrypt, m: with MixColumns) and passes them on raw:
+// op = funct3, index = funct7, op_a = rs1, op_b = rs2. Every other op/index answers err, which
+// the adapter turns into an illegal-instruction exception.
+//
+//   rd = rs1 ^ rol32(f(rs2 byte bs), 8 * bs)
+//   f = S-box (esi), S-box + MixColumns column (esmi), inverse S-box (dsi),
+//       inverse S-box + InvMixColumns column (dsmi)
+//
+// The result is registered: a command taken in cycle t is answered in cycle t + 1, whatever the
+// data, so execution time does not depend on secrets (a requirement of Zkn).
+module couplet_aes_zkn
+  import couplet_accel_pkg::*;
+  import couplet_aes_pkg::*;
+(
+  input  logic       clk_i,
+  input  logic       rst_ni,
+
+  input  logic       cmd_valid_i,
+  output logic       cmd_ready_o,
+  input  accel_cmd_t cmd_i,
+
+  output logic       rsp_valid_o,
+  input  logic       rsp_ready_i,
+  output accel_rsp_t rsp_o
+);
+
+  // funct7[4:0] of the four instructions; funct7[6:5] is bs.
+  localparam logic [4:0] Funct5Esi  = 5'b10001;
+  localparam logic [4:0] Funct5Esmi = 5'b10011;
+  localparam logic [4:0] Funct5Dsi  = 5'b10101;
+  localparam logic [4:0] Funct5Dsmi = 5'b10111;
+
+  logic       known, decrypt, mix;
+  logic [1:0] bs;
+  logic [7:0] sbox_in, s, x2, x4, x8;
+  logic [31:0] column, rotated;
+
+  // The op field carries funct3 raw here, not a register-style accel_op_e.
+  always_comb begin
+    known   = 1'b0;
+    decrypt = 1'b0;
+    mix     = 1'b0;
+    if (cmd_i.op == 3'b000) begin
+      unique case (cmd_i.index[4:0])
+        Funct5Esi:  known = 1'b1;
+        Funct5Esmi: begin known = 1'b1; mix = 1'b1; end
+        Funct5Dsi:  begin known = 1'b1; decrypt = 1'b1; end
+        Funct5Dsmi: begin known = 1'b1; decrypt = 1'b1; mix = 1'b1; end
+        default:    known = 1'b0;
+      endcase
+    end
+  end
+
+  assign bs      = cmd_i.index[6:5];
+  assign sbox_in = cmd_i.op_b[8*bs +: 8];
+
+  couplet_aes_sbox u_sbox (
+    .inv_i (decrypt),
+    .data_i(sbox_in),
+    .data_o(s)
+  );
+
+  assign x2 = aes_xtime(s);
+  assign x4 = aes_xtime(x2);
+  assign x8 = aes_xtime(x4);
+
+  // The column a byte at row 0 contributes: MixColumns coefficients {02,01,01,03} for rows
+  // 0..3, InvMixColumns {0e,09,0d,0b}; rotating by 8*bs moves it to row bs.
+  always_comb begin
+    unique case ({mix, decrypt})
+      2'b10:   column = {x2 ^ s, s, s, x2};
+      2'b11:   column = {x8 ^ x2 ^ s, x8 ^ x4 ^ s, x8 ^ s, x8 ^ x4 ^ x2};
+      default: column = {24'h0, s};
+    endcase
+  end
+
+  always_comb begin
+    unique case (bs)
+      2'd0:    rotated = column;
+      2'd1:    rotated = {column[23:0], column[31:24]};
+      2'd2:    rotated = {column[15:0], column[31:16]};
+      default: rotated = {column[7:0], column[31:8]};
+    endcase
+  end
+
+  logic       rsp_valid_q;
+  accel_rsp_t rsp_q, rsp_d;
+
+  assign cmd_ready_o = !rsp_valid_q || rsp_ready_i;
+
+  // Unknown encodings answer data 0 rather than a partial result.
+  assign rsp_d = known ? '{data: cmd_i.op_a ^ rotated, err: 1'b0}
+                       : '{data: 32'h0, err: 1'b1};
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      rsp_valid_q <= 1'b0;
+      rsp_q       <= '0;
+    end else begin
+      if (cmd_valid_i && cmd_ready_o) begin
+        rsp_valid_q <= 1'b1;
+        rsp_q       <= rsp_d;
+      end else if (rsp_ready_i) begin
+        rsp_valid_q <= 1'b0;
+      end
+    end
+  end
+
+  assign rsp_valid_o = rsp_valid_q;
+  assign rsp_o       = rsp_q;
+
+endmodule
