@@ -29,6 +29,51 @@ ADDR_LIMIT = 1 << 32
 
 # Peripherals every SoC has, in the order of their slave ports on the data bus.
 PERIPHERALS = ("clint", "simctrl")
+# Register windows that exist only when an accelerator coupling needs them, in bus order after
+# the fixed peripherals: the AES registers (mmio coupling, and the control side of dma) and the
+# DMA engine's descriptor registers (dma coupling).
+OPTIONAL_PERIPHERALS = ("aes", "dma")
+
+AES_ARCHS = ("rolled", "partial", "unrolled")
+# How the AES accelerator can be attached. "mem" and "tight" share one custom opcode; "mem"
+# adds the DMA engine as the accelerator's memory master.
+AES_COUPLINGS = ("tight", "mem", "mmio", "dma", "zkn")
+AES_BACKENDS = ("soft", "tight", "mem", "mmio", "mmio_irq", "dma", "zkn")
+# The backend a coupling makes available, and the register windows it needs.
+_AES_BACKEND_NEEDS = {"tight": "tight", "mem": "mem", "mmio": "mmio", "mmio_irq": "mmio", "dma": "dma", "zkn": "zkn"}
+_AES_COUPLING_WINDOWS = {"mmio": ("aes",), "dma": ("aes", "dma")}
+CUSTOM_OPCODES = (0x0B, 0x2B, 0x5B, 0x7B)  # custom-0..3
+
+
+@dataclass(frozen=True)
+class AesConfig:
+    """The AES accelerator of a SoC: its datapath and the couplings it is reachable through."""
+
+    arch: str
+    couplings: tuple[str, ...]
+    default_backend: str
+    custom: int  # custom-N opcode of the tight and mem couplings
+
+    def has(self, coupling: str) -> bool:
+        return coupling in self.couplings
+
+    @property
+    def needs_dma_engine(self) -> bool:
+        return self.has("mem") or self.has("dma")
+
+    @property
+    def needs_xif_port(self) -> bool:
+        return self.has("tight") or self.has("mem")
+
+    @property
+    def backends(self) -> tuple[str, ...]:
+        """Backends available in this SoC, the software one first."""
+        # A coupling brings the simpler one it is built on: mem is tight plus a memory master,
+        # dma is the register window plus the DMA engine.
+        couplings = set(self.couplings)
+        couplings |= {"tight"} if self.has("mem") else set()
+        couplings |= {"mmio"} if self.has("dma") else set()
+        return tuple(b for b in AES_BACKENDS if b == "soft" or _AES_BACKEND_NEEDS[b] in couplings)
 
 
 @dataclass(frozen=True)
@@ -59,6 +104,7 @@ class SocConfig:
     stack_size: int
     peripherals: tuple[Region, ...]
     ip_regs: dict[str, IpRegs]
+    aes: AesConfig | None = None
 
     @property
     def mtime_hz(self) -> int:
@@ -152,13 +198,28 @@ def parse_config(doc: dict[str, Any], path: Path) -> SocConfig:
     stack_size = _take(sram_t, "stack_size", int, f"{where}[memory.sram]")
     _no_leftovers(sram_t, f"{where}[memory.sram]")
 
+    accel_t = doc.pop("accelerator", {})
+    if not isinstance(accel_t, dict):
+        raise ConfigError(f"{where}: [accelerator] must be a table")
+    aes = _parse_aes(accel_t.pop("aes"), f"{where}[accelerator.aes]") if "aes" in accel_t else None
+    _no_leftovers(accel_t, f"{where}[accelerator]")
+    windows = sorted({w for c in (aes.couplings if aes else ()) for w in _AES_COUPLING_WINDOWS.get(c, ())},
+                     key=OPTIONAL_PERIPHERALS.index)
+
     periph_t = _table(doc, "peripheral", where)
-    ip_regs = {ip: load_ip_regs(ip) for ip in PERIPHERALS}
+    wanted = (*PERIPHERALS, *windows)
+    ip_regs = {ip: load_ip_regs(ip) for ip in wanted}
     peripherals = []
-    for ip in PERIPHERALS:
+    for ip in OPTIONAL_PERIPHERALS:
+        if ip in periph_t and ip not in windows:
+            raise ConfigError(
+                f"{where}: [peripheral.{ip}] is given but no coupling in [accelerator] uses it"
+            )
+    for ip in wanted:
         table = periph_t.pop(ip, None)
         if not isinstance(table, dict):
-            raise ConfigError(f"{where}: missing table [peripheral.{ip}]")
+            why = "" if ip in PERIPHERALS else " (the [accelerator] couplings need it)"
+            raise ConfigError(f"{where}: missing table [peripheral.{ip}]{why}")
         region = Region(
             ip,
             _take(table, "base", int, f"{where}[peripheral.{ip}]"),
@@ -187,9 +248,36 @@ def parse_config(doc: dict[str, Any], path: Path) -> SocConfig:
         stack_size=stack_size,
         peripherals=tuple(peripherals),
         ip_regs=ip_regs,
+        aes=aes,
     )
     _check_layout(config, where)
     return config
+
+
+def _parse_aes(table: Any, where: str) -> AesConfig:
+    if not isinstance(table, dict):
+        raise ConfigError(f"{where}: must be a table")
+    arch = _take(table, "arch", str, where)
+    couplings = _take(table, "couplings", list, where)
+    default_backend = _take(table, "default_backend", str, where)
+    custom = table.pop("custom_opcode", 0)
+    _no_leftovers(table, where)
+    if arch not in AES_ARCHS:
+        raise ConfigError(f"{where}.arch: '{arch}' is not one of {', '.join(AES_ARCHS)}")
+    for coupling in couplings:
+        if coupling not in AES_COUPLINGS:
+            raise ConfigError(f"{where}.couplings: '{coupling}' is not one of {', '.join(AES_COUPLINGS)}")
+    if len(set(couplings)) != len(couplings) or not couplings:
+        raise ConfigError(f"{where}.couplings: list each coupling once, at least one")
+    if not isinstance(custom, int) or isinstance(custom, bool) or not 0 <= custom < len(CUSTOM_OPCODES):
+        raise ConfigError(f"{where}.custom_opcode: must be 0..3 (custom-0..custom-3), got {custom!r}")
+    aes = AesConfig(arch, tuple(c for c in AES_COUPLINGS if c in couplings), default_backend, custom)
+    if default_backend not in aes.backends:
+        raise ConfigError(
+            f"{where}.default_backend: '{default_backend}' is not available with couplings "
+            f"{', '.join(aes.couplings)} (available: {', '.join(aes.backends)})"
+        )
+    return aes
 
 
 def _check_layout(config: SocConfig, where: str) -> None:

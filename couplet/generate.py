@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from couplet import paths
-from couplet.config import SocConfig
+from couplet.config import AES_ARCHS, CUSTOM_OPCODES, SocConfig
 from couplet.regs import ACCESS, IpRegs
 
 # The core's fast interrupts (mip bits 16..31) are reserved for accelerators.
@@ -20,6 +20,43 @@ IRQ_MTI = 7
 IRQ_MEI = 11
 IRQ_FAST_FIRST = 16
 IRQ_FAST_COUNT = 16
+
+# Zkne/Zknd aes32* (opcode OP, funct3 0, funct7 = bs:2 | 10xx1): the bits that are fixed.
+ZKN_MASK = 0x3200_707F
+ZKN_MATCH = 0x2200_0033
+# A custom-N port claims every R-type instruction of its major opcode.
+OPCODE_MASK = 0x0000_007F
+
+
+def data_slaves(config: SocConfig) -> list[str]:
+    """Data-bus slave ports in decoder order: SRAM, then the peripherals as the config lists them."""
+    return [r.name for r in config.regions]
+
+
+def xif_ports(config: SocConfig) -> list[tuple[str, int, int]]:
+    """(name, mask, match) of each CV-X-IF adapter port."""
+    ports: list[tuple[str, int, int]] = []
+    aes = config.aes
+    if aes and aes.needs_xif_port:
+        ports.append(("aes", OPCODE_MASK, CUSTOM_OPCODES[aes.custom]))
+    if aes and aes.has("zkn"):
+        ports.append(("zkn", ZKN_MASK, ZKN_MATCH))
+    return ports
+
+
+def accel_irqs(config: SocConfig) -> list[str]:
+    """Accelerator interrupt sources, in the order of the fast interrupt lines from 16."""
+    irqs: list[str] = []
+    if config.aes and (config.aes.has("mmio") or config.aes.has("dma")):
+        irqs.append("aes")
+    if config.aes and config.aes.needs_dma_engine:
+        irqs.append("dma")
+    return irqs
+
+
+def _sv_array(width: str, values: list[int]) -> str:
+    # Packed arrays list the highest index first.
+    return "{" + ", ".join(f"{width}'h{v:0{int(width) // 4}X}" for v in reversed(values)) + "}"
 
 
 def banner(comment: str, what: str) -> str:
@@ -45,10 +82,51 @@ def sv_config_package(config: SocConfig) -> str:
         f"  localparam logic [31:0] BootAddr     = 32'h{config.boot_addr:08X};",
         f"  localparam logic [31:0] MtvecAddr    = 32'h{config.mtvec_addr:08X};",
     ]
-    for region in config.regions:
-        camel = region.name.capitalize()
-        lines.append(f"  localparam logic [31:0] {camel}Base{' ' * (8 - len(camel))}= 32'h{region.base:08X};")
-        lines.append(f"  localparam logic [31:0] {camel}Size{' ' * (8 - len(camel))}= 32'h{region.size:08X};")
+    # The SRAM also serves instruction fetches; every other region is only in the arrays below.
+    lines.append(f"  localparam logic [31:0] SramBase     = 32'h{config.sram.base:08X};")
+    lines.append(f"  localparam logic [31:0] SramSize     = 32'h{config.sram.size:08X};")
+    slaves = data_slaves(config)
+    regions = {r.name: r for r in config.regions}
+    lines += [
+        "",
+        "  // Data-bus slave ports of the address decoder, in port order.",
+        f"  localparam int unsigned NumDataSlaves = {len(slaves)};",
+        f"  localparam logic [NumDataSlaves-1:0][31:0] DataBase = {_sv_array('32', [regions[n].base for n in slaves])};",
+        f"  localparam logic [NumDataSlaves-1:0][31:0] DataSize = {_sv_array('32', [regions[n].size for n in slaves])};",
+        f"  localparam logic [NumDataSlaves-1:0] DataAtomics = {len(slaves)}'b{'0' * (len(slaves) - 1)}1;  // SRAM only",
+    ]
+    for name in ("sram", "clint", "simctrl", "aes", "dma"):
+        index = slaves.index(name) if name in slaves else 0
+        lines.append(f"  localparam int unsigned DataIdx{name.capitalize()} = {index};")
+    aes = config.aes
+    ports = xif_ports(config)
+    irqs = accel_irqs(config)
+    flags = {
+        "AesEnable": aes is not None,
+        "AesTight": bool(aes and aes.has("tight")),
+        "AesMem": bool(aes and aes.has("mem")),
+        "AesMmio": bool(aes and aes.has("mmio")),
+        "AesDma": bool(aes and aes.has("dma")),
+        "AesZkn": bool(aes and aes.has("zkn")),
+        "DmaEnable": bool(aes and aes.needs_dma_engine),
+    }
+    lines += ["", "  // Accelerators and their couplings."]
+    lines += [f"  localparam bit {name} = 1'b{int(value)};" for name, value in flags.items()]
+    lines.append(f"  localparam int unsigned AesArch = {AES_ARCHS.index(aes.arch) if aes else 0};  // {', '.join(f'{i} {a}' for i, a in enumerate(AES_ARCHS))}")
+    lines += [
+        "",
+        "  // CV-X-IF adapter ports: an instruction goes to the first port whose mask/match it fits.",
+        f"  localparam int unsigned NumXifPorts = {len(ports)};",
+        f"  localparam int unsigned XifArrayLen = {max(1, len(ports))};  // NumXifPorts, at least 1 for the array types",
+        f"  localparam logic [XifArrayLen-1:0][31:0] XifMask = {_sv_array('32', [p[1] for p in ports] or [0])};",
+        f"  localparam logic [XifArrayLen-1:0][31:0] XifMatch = {_sv_array('32', [p[2] for p in ports] or [0])};",
+    ]
+    names = [p[0] for p in ports]
+    for name in ("aes", "zkn"):
+        lines.append(f"  localparam int unsigned XifIdx{name.capitalize()} = {names.index(name) if name in names else 0};")
+    lines += ["", "  // Accelerator interrupts: line n drives mip bit 16 + n."]
+    for name in ("aes", "dma"):
+        lines.append(f"  localparam int unsigned IrqIdx{name.capitalize()} = {irqs.index(name) if name in irqs else 0};")
     lines.append("endpackage")
     return "\n".join(lines) + "\n"
 
@@ -77,10 +155,29 @@ def c_config_header(config: SocConfig) -> str:
         f"#define COUPLET_IRQ_EXTERNAL {IRQ_MEI}u",
         f"#define COUPLET_IRQ_ACCEL_FIRST {IRQ_FAST_FIRST}u",
         f"#define COUPLET_IRQ_ACCEL_COUNT {IRQ_FAST_COUNT}u",
-        "",
-        "#endif  // COUPLET_SOC_CONFIG_H_",
     ]
+    for index, name in enumerate(accel_irqs(config)):
+        lines.append(f"#define COUPLET_IRQ_{name.upper()} {IRQ_FAST_FIRST + index}u")
+    lines += ["", *_c_aes_lines(config), "", "#endif  // COUPLET_SOC_CONFIG_H_"]
     return "\n".join(lines) + "\n"
+
+
+def _c_aes_lines(config: SocConfig) -> list[str]:
+    aes = config.aes
+    lines = ["// AES accelerator: which couplings this SoC has (couplet/aes.h picks the backends)."]
+    lines.append(f"#define COUPLET_AES_PRESENT {int(aes is not None)}")
+    # A coupling brings the simpler one it is built on: mem is tight plus a memory master, dma
+    # is the register window plus the DMA engine.
+    for coupling in ("tight", "mem", "mmio", "dma", "zkn"):
+        present = bool(aes and coupling in aes.backends)
+        lines.append(f"#define COUPLET_AES_HAS_{coupling.upper()} {int(present)}")
+    if aes:
+        lines += [
+            f'#define COUPLET_AES_ARCH "{aes.arch}"',
+            f"#define COUPLET_AES_CUSTOM_OPCODE 0x{CUSTOM_OPCODES[aes.custom]:02x}",
+            f"#define COUPLET_AES_DEFAULT_BACKEND COUPLET_AES_BACKEND_{aes.default_backend.upper()}",
+        ]
+    return lines
 
 
 def linker_script(config: SocConfig) -> str:
@@ -205,9 +302,27 @@ def memory_map_markdown(config: SocConfig) -> str:
         "|---|---|",
         f"| {IRQ_MSI} | machine software interrupt (CLINT `msip`) |",
         f"| {IRQ_MTI} | machine timer interrupt (CLINT `mtime >= mtimecmp`) |",
-        f"| {IRQ_FAST_FIRST}..{IRQ_FAST_FIRST + IRQ_FAST_COUNT - 1} | reserved for accelerators |",
+    ]
+    irqs = accel_irqs(config)
+    for index, name in enumerate(irqs):
+        lines.append(f"| {IRQ_FAST_FIRST + index} | {name} accelerator/engine done |")
+    first_free = IRQ_FAST_FIRST + len(irqs)
+    lines += [
+        f"| {first_free}..{IRQ_FAST_FIRST + IRQ_FAST_COUNT - 1} | reserved for accelerators |",
         "",
     ]
+    if config.aes:
+        aes = config.aes
+        lines += [
+            "## Accelerators",
+            "",
+            f"AES ({aes.arch}), couplings: {', '.join(aes.couplings)}; "
+            f"`couplet_aes_init()` uses the `{aes.default_backend}` backend.",
+        ]
+        if aes.needs_xif_port:
+            lines.append(f"Custom instructions of the tight/mem couplings use custom-{aes.custom} "
+                         f"(opcode 0x{CUSTOM_OPCODES[aes.custom]:02x}).")
+        lines.append("")
     for region in config.peripherals:
         regs = config.ip_regs[region.name]
         lines += [f"## {region.name} registers (base `{_hex(region.base)}`)", ""]

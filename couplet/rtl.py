@@ -77,12 +77,15 @@ def core_sources(simulation: bool = True) -> list[Path]:
 
 
 def ip_sources(ip: str) -> list[Path]:
-    """An IP's RTL: generated packages first, then its modules."""
+    """An IP's RTL: generated packages first, then its own packages, then its modules."""
     ip_dir = paths.IP_DIR / ip / "rtl"
-    return sorted((ip_dir / "autogen").glob("*_pkg.sv")) + sorted(ip_dir.glob("*.sv"))
+    packages = sorted(ip_dir.glob("*_pkg.sv"))
+    modules = sorted(p for p in ip_dir.glob("*.sv") if p not in packages)
+    return sorted((ip_dir / "autogen").glob("*_pkg.sv")) + packages + modules
 
 
-SOC_IPS = ("obi", "sram", "clint", "simctrl")
+# In compile order: the coupling layer's package (accel) before the IPs that import it.
+SOC_IPS = ("obi", "sram", "clint", "simctrl", "accel", "dma", "aes")
 
 
 def soc_sources(config_pkg: Path) -> list[Path]:

@@ -1,0 +1,270 @@
+// The AES accelerator with the front doors of the couplings a configuration selects.
+//
+// One couplet_aes instance serves every selected coupling (docs/coupling.md):
+//   - tight / mem: a command port from the CV-X-IF adapter (xif_*);
+//   - mmio / dma:  its registers on the data bus through couplet_reg_adapter (aes_*);
+//   - mem / dma:   the DMA engine, fed by the accelerator's job port (mem) and by its own
+//                  descriptor registers (dma_*), moving words over the OBI master port (m_*).
+// When several command sources exist, couplet_accel_cmd_mux merges them. Absent couplings
+// leave their ports unused and cost no logic.
+module couplet_aes_tile
+  import couplet_accel_pkg::*;
+#(
+  parameter int unsigned Arch  = 0,     // couplet_aes_pkg::aes_arch_e
+  parameter bit          Xif   = 1'b1,  // tight or mem coupling
+  parameter bit          Regs  = 1'b1,  // mmio or dma coupling
+  parameter bit          Dma   = 1'b1   // mem or dma coupling: the DMA engine exists
+) (
+  input  logic        clk_i,
+  input  logic        rst_ni,
+
+  // Command port from the CV-X-IF adapter.
+  input  logic        xif_cmd_valid_i,
+  output logic        xif_cmd_ready_o,
+  input  accel_cmd_t  xif_cmd_i,
+  output logic        xif_rsp_valid_o,
+  input  logic        xif_rsp_ready_i,
+  output accel_rsp_t  xif_rsp_o,
+
+  // OBI slave: the AES registers.
+  input  logic        aes_req_i,
+  output logic        aes_gnt_o,
+  input  logic [31:0] aes_addr_i,
+  input  logic        aes_we_i,
+  input  logic [3:0]  aes_be_i,
+  input  logic [31:0] aes_wdata_i,
+  output logic        aes_rvalid_o,
+  output logic [31:0] aes_rdata_o,
+  output logic        aes_err_o,
+
+  // OBI slave: the DMA descriptor registers.
+  input  logic        dma_req_i,
+  output logic        dma_gnt_o,
+  input  logic [31:0] dma_addr_i,
+  input  logic        dma_we_i,
+  input  logic [3:0]  dma_be_i,
+  input  logic [31:0] dma_wdata_i,
+  output logic        dma_rvalid_o,
+  output logic [31:0] dma_rdata_o,
+  output logic        dma_err_o,
+
+  // OBI master of the DMA engine.
+  output logic        m_req_o,
+  input  logic        m_gnt_i,
+  output logic [31:0] m_addr_o,
+  output logic        m_we_o,
+  output logic [3:0]  m_be_o,
+  output logic [31:0] m_wdata_o,
+  input  logic        m_rvalid_i,
+  input  logic [31:0] m_rdata_i,
+  input  logic        m_err_i,
+
+  output logic        aes_irq_o,
+  output logic        dma_irq_o
+);
+
+  localparam int unsigned NumCmd = int'(Xif) + int'(Regs);
+
+  // ------------------------------------------------------------------------ command sources
+  logic       reg_cmd_valid, reg_cmd_ready, reg_rsp_valid, reg_rsp_ready;
+  accel_cmd_t reg_cmd;
+  accel_rsp_t reg_rsp;
+
+  if (Regs) begin : g_regs
+    couplet_reg_adapter u_reg_adapter (
+      .clk_i       (clk_i),
+      .rst_ni      (rst_ni),
+      .req_i       (aes_req_i),
+      .gnt_o       (aes_gnt_o),
+      .addr_i      (aes_addr_i),
+      .we_i        (aes_we_i),
+      .be_i        (aes_be_i),
+      .wdata_i     (aes_wdata_i),
+      .rvalid_o    (aes_rvalid_o),
+      .rdata_o     (aes_rdata_o),
+      .err_o       (aes_err_o),
+      .cmd_valid_o (reg_cmd_valid),
+      .cmd_ready_i (reg_cmd_ready),
+      .cmd_o       (reg_cmd),
+      .rsp_valid_i (reg_rsp_valid),
+      .rsp_ready_o (reg_rsp_ready),
+      .rsp_i       (reg_rsp)
+    );
+  end else begin : g_no_regs
+    assign aes_gnt_o     = 1'b0;
+    assign aes_rvalid_o  = 1'b0;
+    assign aes_rdata_o   = '0;
+    assign aes_err_o     = 1'b0;
+    assign reg_cmd_valid = 1'b0;
+    assign reg_cmd       = '0;
+    assign reg_rsp_ready = 1'b1;
+    logic unused_aes_bus;
+    assign unused_aes_bus = ^{aes_req_i, aes_addr_i, aes_we_i, aes_be_i, aes_wdata_i};
+  end
+
+  // Merge the sources into the accelerator's one command port.
+  logic       cmd_valid, cmd_ready, rsp_valid, rsp_ready;
+  accel_cmd_t cmd;
+  accel_rsp_t rsp;
+
+  if (NumCmd == 2) begin : g_mux
+    logic [1:0]       in_cmd_valid, in_cmd_ready, in_rsp_valid, in_rsp_ready;
+    accel_cmd_t [1:0] in_cmd;
+    accel_rsp_t       in_rsp;  // shared; in_rsp_valid says whose it is
+    assign in_cmd_valid = {reg_cmd_valid, xif_cmd_valid_i};
+    assign in_cmd       = {reg_cmd, xif_cmd_i};
+    assign in_rsp_ready = {reg_rsp_ready, xif_rsp_ready_i};
+    assign xif_cmd_ready_o = in_cmd_ready[0];
+    assign reg_cmd_ready   = in_cmd_ready[1];
+    assign xif_rsp_valid_o = in_rsp_valid[0];
+    assign reg_rsp_valid   = in_rsp_valid[1];
+    assign xif_rsp_o       = in_rsp;
+    assign reg_rsp         = in_rsp;
+
+    couplet_accel_cmd_mux #(
+      .NumIn (2)
+    ) u_cmd_mux (
+      .clk_i           (clk_i),
+      .rst_ni          (rst_ni),
+      .in_cmd_valid_i  (in_cmd_valid),
+      .in_cmd_ready_o  (in_cmd_ready),
+      .in_cmd_i        (in_cmd),
+      .in_rsp_valid_o  (in_rsp_valid),
+      .in_rsp_ready_i  (in_rsp_ready),
+      .in_rsp_o        (in_rsp),
+      .cmd_valid_o     (cmd_valid),
+      .cmd_ready_i     (cmd_ready),
+      .cmd_o           (cmd),
+      .rsp_valid_i     (rsp_valid),
+      .rsp_ready_o     (rsp_ready),
+      .rsp_i           (rsp)
+    );
+  end else if (Xif) begin : g_xif_only
+    assign cmd_valid       = xif_cmd_valid_i;
+    assign cmd             = xif_cmd_i;
+    assign xif_cmd_ready_o = cmd_ready;
+    assign xif_rsp_valid_o = rsp_valid;
+    assign xif_rsp_o       = rsp;
+    assign rsp_ready       = xif_rsp_ready_i;
+    assign reg_cmd_ready   = 1'b0;
+    assign reg_rsp_valid   = 1'b0;
+    assign reg_rsp         = '0;
+  end else begin : g_regs_only
+    assign cmd_valid       = reg_cmd_valid;
+    assign cmd             = reg_cmd;
+    assign reg_cmd_ready   = cmd_ready;
+    assign reg_rsp_valid   = rsp_valid;
+    assign reg_rsp         = rsp;
+    assign rsp_ready       = reg_rsp_ready;
+    assign xif_cmd_ready_o = 1'b0;
+    assign xif_rsp_valid_o = 1'b0;
+    assign xif_rsp_o       = '0;
+  end
+
+  if (!Xif) begin : g_no_xif
+    logic unused_xif;
+    assign unused_xif = ^{xif_cmd_valid_i, xif_cmd_i, xif_rsp_ready_i};
+  end
+
+  // ------------------------------------------------------------------------ accelerator + DMA
+  logic        job_valid, job_ready, job_done, job_err, dma_abort;
+  dma_job_t    job;
+  logic        in_valid, in_ready, out_valid, out_ready;
+  logic [31:0] in_data, out_data;
+
+  couplet_aes #(
+    .Arch (couplet_aes_pkg::aes_arch_e'(Arch))
+  ) u_aes (
+    .clk_i       (clk_i),
+    .rst_ni      (rst_ni),
+    .cmd_valid_i (cmd_valid),
+    .cmd_ready_o (cmd_ready),
+    .cmd_i       (cmd),
+    .rsp_valid_o (rsp_valid),
+    .rsp_ready_i (rsp_ready),
+    .rsp_o       (rsp),
+    .job_valid_o (job_valid),
+    .job_ready_i (job_ready),
+    .job_o       (job),
+    .job_done_i  (job_done),
+    .job_err_i   (job_err),
+    .dma_abort_i (dma_abort),
+    .in_valid_i  (in_valid),
+    .in_ready_o  (in_ready),
+    .in_data_i   (in_data),
+    .out_valid_o (out_valid),
+    .out_ready_i (out_ready),
+    .out_data_o  (out_data),
+    .irq_o       (aes_irq_o)
+  );
+
+  if (Dma) begin : g_dma
+    couplet_dma u_dma (
+      .clk_i       (clk_i),
+      .rst_ni      (rst_ni),
+      .req_i       (dma_req_i),
+      .gnt_o       (dma_gnt_o),
+      .addr_i      (dma_addr_i),
+      .we_i        (dma_we_i),
+      .be_i        (dma_be_i),
+      .wdata_i     (dma_wdata_i),
+      .rvalid_o    (dma_rvalid_o),
+      .rdata_o     (dma_rdata_o),
+      .err_o       (dma_err_o),
+      .m_req_o     (m_req_o),
+      .m_gnt_i     (m_gnt_i),
+      .m_addr_o    (m_addr_o),
+      .m_we_o      (m_we_o),
+      .m_be_o      (m_be_o),
+      .m_wdata_o   (m_wdata_o),
+      .m_rvalid_i  (m_rvalid_i),
+      .m_rdata_i   (m_rdata_i),
+      .m_err_i     (m_err_i),
+      .job_valid_i (job_valid),
+      .job_ready_o (job_ready),
+      .job_i       (job),
+      .job_done_o  (job_done),
+      .job_err_o   (job_err),
+      .in_valid_o  (in_valid),
+      .in_ready_i  (in_ready),
+      .in_data_o   (in_data),
+      .out_valid_i (out_valid),
+      .out_ready_o (out_ready),
+      .out_data_i  (out_data),
+      .abort_o     (dma_abort),
+      .irq_o       (dma_irq_o)
+    );
+  end else begin : g_no_dma
+    // Without an engine a MEM action must still end: its job is taken and, one cycle later,
+    // finished with an error, which the accelerator reports as a bus error status.
+    logic job_done_q;
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        job_done_q <= 1'b0;
+      end else begin
+        job_done_q <= job_valid && !job_done_q;
+      end
+    end
+    assign job_ready    = !job_done_q;
+    assign job_done     = job_done_q;
+    assign job_err      = 1'b1;
+    assign dma_abort    = 1'b0;
+    assign in_valid     = 1'b0;
+    assign in_data      = '0;
+    assign out_ready    = 1'b1;
+    assign dma_gnt_o    = 1'b0;
+    assign dma_rvalid_o = 1'b0;
+    assign dma_rdata_o  = '0;
+    assign dma_err_o    = 1'b0;
+    assign m_req_o      = 1'b0;
+    assign m_addr_o     = '0;
+    assign m_we_o       = 1'b0;
+    assign m_be_o       = '0;
+    assign m_wdata_o    = '0;
+    assign dma_irq_o    = 1'b0;
+    logic unused_dma;
+    assign unused_dma = ^{dma_req_i, dma_addr_i, dma_we_i, dma_be_i, dma_wdata_i, m_gnt_i,
+                          m_rvalid_i, m_rdata_i, m_err_i, job, in_ready, out_valid, out_data};
+  end
+
+endmodule
