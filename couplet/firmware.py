@@ -123,7 +123,8 @@ def build_sdk(config: SocConfig) -> Sdk:
         linker_script=generated["linker"],
     )
     compile_sources([paths.SW_DIR / "bsp" / s for s in BSP_SOURCES], build_dir / "bsp", sdk.cflags)
-    lib_sources = sorted((paths.SW_DIR / "lib").glob("*.c"))
+    # Each service may keep its files in a folder of its own (sw/lib/aes/).
+    lib_sources = sorted((paths.SW_DIR / "lib").rglob("*.c"))
     lib_objects = compile_sources(lib_sources, build_dir / "lib", sdk.cflags)
     # Rebuilt from scratch when an object is newer or the set of sources changed, so that the
     # object of a deleted source cannot linger in the archive.

@@ -16,6 +16,12 @@ const char *couplet_status_name(couplet_status_t status) {
       return "COUPLET_ERR_STATE";
     case COUPLET_ERR_HW:
       return "COUPLET_ERR_HW";
+    case COUPLET_ERR_NULL:
+      return "COUPLET_ERR_NULL";
+    case COUPLET_ERR_KEY_LEN:
+      return "COUPLET_ERR_KEY_LEN";
+    case COUPLET_ERR_LEN:
+      return "COUPLET_ERR_LEN";
     case COUPLET_STATUS_COUNT:
     default:
       return "COUPLET_STATUS_UNKNOWN";

@@ -18,6 +18,9 @@ typedef enum {
   COUPLET_ERR_UNSUPPORTED = 4,  // this SoC configuration does not have the feature
   COUPLET_ERR_STATE = 5,        // the call is not valid in the current state
   COUPLET_ERR_HW = 6,           // the hardware reported an error
+  COUPLET_ERR_NULL = 7,         // a required pointer is NULL
+  COUPLET_ERR_KEY_LEN = 8,      // a key length the algorithm does not define
+  COUPLET_ERR_LEN = 9,          // a data length that is not a multiple of the block size
   COUPLET_STATUS_COUNT          // number of codes; keep last
 } couplet_status_t;
 

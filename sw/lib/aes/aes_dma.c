@@ -1,0 +1,121 @@
+// AES backend "dma": the key, mode and chaining value go through the accelerator's registers
+// (aes_mmio.c), the data through the DMA engine's descriptor slots, and the CPU sleeps until
+// the DMA's completion interrupt.
+//
+// A message is cut into chunks that alternate between the two slots (ping, pong): the engine
+// starts the next chunk the cycle it can, while the CPU is woken for the finished one. For
+// overlapping the CPU's own work with the engine (produce the next buffer while this one is
+// encrypted) see couplet_aes_dma_stream in sw/apps/bench_aes and hw/ip/dma/README.md.
+
+#include <couplet/soc_config.h>
+
+#if COUPLET_AES_HAS_DMA
+
+#include <couplet/autogen/dma_regs.h>
+#include <couplet/irq.h>
+#include <couplet/mmio.h>
+
+#include "aes_hw.h"
+
+// Chunk of one descriptor; the DMA takes any word-multiple length, this keeps each wait short.
+#define DMA_CHUNK_BYTES 4096u
+// Wake-ups before a chunk is declared lost: a 4 KiB chunk takes a few thousand cycles, and a
+// wake-up for the other slot's interrupt costs about ten.
+#define DMA_WAIT_LIMIT 100000u
+
+enum {
+  DMA_SLOT_STRIDE = 0x10u,
+  DMA_STATUS_DONE = 1u << 2,
+  DMA_STATUS_ERR = 1u << 3,
+  DMA_STATUS_REFUSED = 1u << 4,
+};
+
+static inline void dma_write(uint32_t offset, uint32_t value) {
+  couplet_mmio_write32(COUPLET_DMA_BASE + offset, value);
+}
+
+static inline uint32_t dma_read(uint32_t offset) {
+  return couplet_mmio_read32(COUPLET_DMA_BASE + offset);
+}
+
+static void dma_arm(uint32_t slot, const uint8_t *in, uint8_t *out, uint32_t len) {
+  uint32_t base = slot * DMA_SLOT_STRIDE;
+  dma_write(base + DMA_SLOT0_SRC_OFFSET, (uint32_t)(uintptr_t)in);
+  dma_write(base + DMA_SLOT0_DST_OFFSET, (uint32_t)(uintptr_t)out);
+  dma_write(base + DMA_SLOT0_LEN_OFFSET, len);
+  dma_write(DMA_CTRL_OFFSET, 1u << slot);
+}
+
+// Waits for slot `slot` to finish and acknowledges it.
+static couplet_status_t dma_wait(uint32_t slot) {
+  uint32_t done = DMA_STATUS_DONE << (8u * slot);
+  couplet_status_t status = COUPLET_ERR_TIMEOUT;
+  for (uint32_t i = 0; i < DMA_WAIT_LIMIT; i++) {
+    uint32_t s = dma_read(DMA_STATUS_OFFSET);
+    if (s & done) {
+      uint32_t sticky = (DMA_STATUS_DONE | DMA_STATUS_ERR | DMA_STATUS_REFUSED) << (8u * slot);
+      dma_write(DMA_STATUS_OFFSET, s & sticky);
+      return (s & ((DMA_STATUS_ERR | DMA_STATUS_REFUSED) << (8u * slot))) ? COUPLET_ERR_HW : COUPLET_OK;
+    }
+    status = aes_hw_wait_irq(COUPLET_IRQ_DMA);
+    if (status != COUPLET_OK) {
+      return status;
+    }
+  }
+  return status;
+}
+
+static couplet_status_t dma_crypt(couplet_aes_ctx_t *ctx, couplet_aes_mode_t mode, bool decrypt,
+                                  uint8_t *iv, const uint8_t *in, uint8_t *out, size_t blocks) {
+  if (!aes_hw_is_aligned(in) || !aes_hw_is_aligned(out)) {
+    // The DMA engine moves words: other buffers take the register path.
+    return couplet_aes_backend_mmio.crypt(ctx, mode, decrypt, iv, in, out, blocks);
+  }
+  couplet_status_t status = aes_mmio_begin(ctx, mode, decrypt, iv, 0u);
+  if (status != COUPLET_OK) {
+    return status;
+  }
+  bool was_enabled = couplet_irq_global_disable();
+  dma_write(DMA_IRQ_ENABLE_OFFSET, 0x3u);
+  status = couplet_irq_enable(COUPLET_IRQ_DMA);
+  __asm__ volatile("fence" ::: "memory");  // the engine must see the CPU's stores to `in`
+  size_t remaining = blocks * 16u;
+  uint32_t slot = 0, in_flight = 0;
+  while (status == COUPLET_OK && (remaining > 0u || in_flight > 0u)) {
+    // Keep both slots busy: arm the next chunk before waiting for the oldest one.
+    if (remaining > 0u && in_flight < 2u) {
+      uint32_t len = remaining > DMA_CHUNK_BYTES ? DMA_CHUNK_BYTES : (uint32_t)remaining;
+      dma_arm((slot + in_flight) % 2u, in, out, len);
+      in += len;
+      out += len;
+      remaining -= len;
+      in_flight++;
+      continue;
+    }
+    status = dma_wait(slot);
+    slot ^= 1u;
+    in_flight--;
+  }
+  couplet_status_t disabled = couplet_irq_disable(COUPLET_IRQ_DMA);
+  dma_write(DMA_IRQ_ENABLE_OFFSET, 0u);
+  couplet_irq_global_restore(was_enabled);
+  couplet_status_t end = aes_mmio_end(iv);
+  if (status != COUPLET_OK) {
+    return status;
+  }
+  return disabled != COUPLET_OK ? disabled : end;
+}
+
+const couplet_aes_backend_t couplet_aes_backend_dma = {
+    .id = COUPLET_AES_BACKEND_DMA,
+    .name = "dma",
+    .uses_accelerator = true,
+    .set_key = aes_mmio_set_key,
+    .crypt = dma_crypt,
+    .zeroize = aes_mmio_zeroize,
+};
+
+#else
+// ISO C forbids an empty translation unit.
+typedef int couplet_aes_dma_unused_t;
+#endif

@@ -1,0 +1,144 @@
+// What the AES accelerator's backends share: the register map (hw/ip/aes/README.md), the
+// CTRL word, which context's key is loaded, and word access to byte buffers.
+//
+// All hardware backends drive the same accelerator instance, so "which key is loaded" is one
+// variable for all of them; the front end's lock serialises every use.
+
+#ifndef COUPLET_AES_HW_H_
+#define COUPLET_AES_HW_H_
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "aes_backend.h"
+
+// Register indexes; byte offset = 4 * index when memory-mapped.
+enum {
+  AES_REG_KEY0 = 0x00,
+  AES_REG_IV0 = 0x08,
+  AES_REG_DIN0 = 0x0C,
+  AES_REG_DOUT0 = 0x10,
+  AES_REG_CTRL = 0x14,
+  AES_REG_STATUS = 0x15,
+  AES_REG_LEN = 0x16,
+  AES_REG_CMD = 0x17,
+};
+
+// Actions (AccelOpExec index) and CMD register bits.
+enum { AES_ACT_START = 0, AES_ACT_EXPAND = 1, AES_ACT_ZEROIZE = 2, AES_ACT_MEM = 3 };
+enum { AES_CMD_START = 1u << 0, AES_CMD_EXPAND = 1u << 1, AES_CMD_ZEROIZE = 1u << 2 };
+
+// Action status codes.
+enum { AES_RESULT_OK = 0, AES_RESULT_BUSY = 1, AES_RESULT_NO_KEY = 2, AES_RESULT_BAD_LEN = 3,
+       AES_RESULT_BUS_ERROR = 4 };
+
+enum {
+  AES_STATUS_BUSY = 1u << 0,
+  AES_STATUS_KEY_READY = 1u << 1,
+  AES_STATUS_DOUT_VALID = 1u << 2,
+  AES_STATUS_REFUSED_BUSY = 1u << 3,
+  AES_STATUS_REFUSED_NO_KEY = 1u << 4,
+  AES_STATUS_DONE = 1u << 5,
+  AES_STATUS_JOB_ERROR = 1u << 6,
+  AES_STATUS_BAD_LEN = 1u << 7,
+  AES_STATUS_STICKY = AES_STATUS_REFUSED_BUSY | AES_STATUS_REFUSED_NO_KEY | AES_STATUS_DONE |
+                      AES_STATUS_JOB_ERROR | AES_STATUS_BAD_LEN,
+};
+
+#define AES_CTRL_IRQ_ENABLE (1u << 6)
+// Longest memory job the accelerator takes (LEN register).
+#define AES_MAX_JOB_BYTES (1u << 20)
+// Polls of STATUS before a wait is declared failed: key expansion takes at most 10 cycles,
+// so this bound is only reached when the hardware is broken.
+#define AES_POLL_LIMIT 1000u
+
+static inline uint32_t aes_hw_ctrl(const couplet_aes_ctx_t *ctx, couplet_aes_mode_t mode,
+                                   bool decrypt) {
+  uint32_t key_len_code = (ctx->key_len - 16u) / 8u;  // 16, 24, 32 bytes -> 0, 1, 2
+  return (uint32_t)mode | (decrypt ? 1u << 3 : 0u) | (key_len_code << 4);
+}
+
+// The key_id of the context whose key is in the accelerator; 0 when none is.
+extern uint32_t couplet_aes_hw_resident_key;
+
+static inline bool aes_hw_is_aligned(const void *p) {
+  return ((uintptr_t)p & 3u) == 0u;
+}
+
+// Little-endian word access to byte buffers of any alignment. Aligned buffers take one load or
+// store (the compiler knows the alignment from __builtin_assume_aligned); others take bytes.
+static inline uint32_t aes_hw_load(const uint8_t *p) {
+  uint32_t w;
+  if (aes_hw_is_aligned(p)) {
+    memcpy(&w, __builtin_assume_aligned(p, 4), 4);
+    return w;
+  }
+  return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static inline void aes_hw_store(uint8_t *p, uint32_t w) {
+  if (aes_hw_is_aligned(p)) {
+    memcpy(__builtin_assume_aligned(p, 4), &w, 4);
+    return;
+  }
+  p[0] = (uint8_t)w;
+  p[1] = (uint8_t)(w >> 8);
+  p[2] = (uint8_t)(w >> 16);
+  p[3] = (uint8_t)(w >> 24);
+}
+
+// Turns the sticky refusal bits of STATUS into a status code.
+static inline couplet_status_t aes_hw_refusal(uint32_t status) {
+  if (status & AES_STATUS_REFUSED_NO_KEY) {
+    return COUPLET_ERR_STATE;
+  }
+  if (status & AES_STATUS_REFUSED_BUSY) {
+    return COUPLET_ERR_BUSY;
+  }
+  if (status & (AES_STATUS_JOB_ERROR | AES_STATUS_BAD_LEN)) {
+    return COUPLET_ERR_HW;
+  }
+  return COUPLET_OK;
+}
+
+static inline couplet_status_t aes_hw_result(uint32_t code) {
+  switch (code) {
+    case AES_RESULT_OK:
+      return COUPLET_OK;
+    case AES_RESULT_BUSY:
+      return COUPLET_ERR_BUSY;
+    case AES_RESULT_NO_KEY:
+      return COUPLET_ERR_STATE;
+    case AES_RESULT_BAD_LEN:
+      return COUPLET_ERR_LEN;
+    default:
+      return COUPLET_ERR_HW;
+  }
+}
+
+// Sleeps in wfi until interrupt `irq` is pending (bounded). Global interrupts must be off, so
+// the wake-up does not trap: wfi resumes on a pending enabled interrupt either way
+// (privileged spec 3.3.3). The caller then removes the cause.
+static inline couplet_status_t aes_hw_wait_irq(uint32_t irq) {
+  for (uint32_t i = 0; i < AES_POLL_LIMIT; i++) {
+    uint32_t mip;
+    __asm__ volatile("csrr %0, mip" : "=r"(mip));
+    if (mip & (1u << irq)) {
+      return COUPLET_OK;
+    }
+    __asm__ volatile("wfi");
+  }
+  return COUPLET_ERR_TIMEOUT;
+}
+
+// The register-window side shared by the mmio, mmio_irq and dma backends (aes_mmio.c):
+// begin loads the key if another context's is resident, writes CTRL (| ctrl_extra) and the
+// chaining value; end reads the chaining value back and reports refusals.
+couplet_status_t aes_mmio_begin(couplet_aes_ctx_t *ctx, couplet_aes_mode_t mode, bool decrypt,
+                                const uint8_t *iv, uint32_t ctrl_extra);
+couplet_status_t aes_mmio_end(uint8_t *iv);
+couplet_status_t aes_mmio_set_key(couplet_aes_ctx_t *ctx);
+couplet_status_t aes_mmio_zeroize(couplet_aes_ctx_t *ctx);
+
+#endif  // COUPLET_AES_HW_H_
