@@ -60,4 +60,8 @@ def run(what: str, config: SocConfig, runs: int) -> int:
         raise CoupletError("--runs must be at least 1")
     if what == "sim":
         return bench_sim(config, runs)
+    if what == "aes":
+        from couplet import bench_aes
+
+        return bench_aes.run(config)
     raise CoupletError(f"unknown benchmark '{what}'")

@@ -142,10 +142,14 @@ def build_parser() -> argparse.ArgumentParser:
     _add_config(p)
     p.set_defaults(func=cmd_lint)
 
-    p = sub.add_parser("bench", help="run a benchmark and write JSON and Markdown to build/bench/")
+    p = sub.add_parser("bench", help="run a benchmark and write JSON, Markdown (and plots) to build/reports/")
     _add_config(p)
-    p.add_argument("what", choices=["sim"], help="sim: simulation speed in cycles per second")
-    p.add_argument("--runs", type=int, default=3, help="repetitions (default: %(default)s)")
+    p.add_argument(
+        "what",
+        choices=["sim", "aes"],
+        help="sim: simulation speed in cycles per second; aes: AES API cycles per backend",
+    )
+    p.add_argument("--runs", type=int, default=3, help="repetitions of `sim` (default: %(default)s; aes runs 10)")
     p.set_defaults(func=cmd_bench)
 
     p = sub.add_parser("demo", help="build the SoC and the demo firmware, run it, report cycles")

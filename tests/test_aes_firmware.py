@@ -1,0 +1,63 @@
+"""AES in the SoC: every backend of the default configuration against the NIST CAVP sample
+and against the software backend (sw/apps/test_aes), and the benchmark's figures."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from couplet import bench_aes, cavp
+from couplet.config import load_config
+from couplet.results import parse_results
+from couplet.simulator import SimResult
+
+RunApp = Callable[..., SimResult]
+
+
+def test_aes_vectors_file_is_up_to_date() -> None:
+    expected = cavp.firmware_source(cavp.firmware_sample())
+    assert cavp.FIRMWARE_VECTORS.read_text() == expected, "regenerate with couplet/cavp.py and commit"
+
+
+def test_aes_firmware_sample_covers_every_mode_key_size_and_direction() -> None:
+    sample = cavp.firmware_sample()
+    seen = {(v.mode, len(v.key), v.decrypt) for v in sample}
+    for mode in cavp.MODES:
+        for key_len in (16, 24, 32):
+            assert (mode, key_len, False) in seen
+            if mode != "CTR":
+                assert (mode, key_len, True) in seen
+    # Multi-block messages are what exercise the chaining of the modes.
+    assert any(len(v.data_in) >= 48 for v in sample if v.mode == "CBC")
+
+
+def test_aes_every_backend_in_the_soc(run_app: RunApp) -> None:
+    result = run_app("test_aes", max_cycles=60_000_000)
+    console = result.console or ""
+    assert result.status == "exit" and result.exit_code == 0, console
+    config = load_config("default")
+    assert config.aes is not None
+    count = len(cavp.firmware_sample())
+    for backend in config.aes.backends:
+        line = re.search(rf"^backend {backend}\s+cavp (\d+)/(\d+) random (\d+)/(\d+) contexts ok errors ok$",
+                         console, flags=re.M)
+        assert line, f"no passing summary for backend {backend}:\n{console}"
+        assert int(line[1]) == int(line[2]) == count
+        assert int(line[3]) == int(line[4]) > 0
+    assert "FAIL" not in console
+
+
+def test_aes_bench_figures_agree_across_backends(run_app: RunApp) -> None:
+    result = run_app("bench_aes", max_cycles=400_000_000)
+    assert result.status == "exit" and result.exit_code == 0, result.console
+    stats = bench_aes.summarise(parse_results(result.console or ""))
+    bench_aes.check_agreement(stats)
+    config = load_config("default")
+    assert config.aes is not None
+    assert set(stats) == set(config.aes.backends)
+    soft = stats["soft"]
+    for backend, measures in stats.items():
+        assert measures["ecb/128/16"].runs == 10
+        if backend != "soft":
+            # An accelerator that is not faster than software on a whole block is broken.
+            assert measures["ecb/128/80"].mean < soft["ecb/128/80"].mean, backend
