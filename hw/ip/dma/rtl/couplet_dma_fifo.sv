@@ -6,24 +6,24 @@
 // and the FIFO ignores such requests.
 module couplet_dma_fifo #(
   parameter int unsigned Width = 32,
-  parameter int unsigned Depth = 4,
-  localparam int unsigned CntWidth = $clog2(Depth + 1)
+  parameter int unsigned Depth = 4
 ) (
-  input  logic                clk_i,
-  input  logic                rst_ni,
-  input  logic                flush_i,
+  input  logic                         clk_i,
+  input  logic                         rst_ni,
+  input  logic                         flush_i,
 
-  input  logic                push_i,
-  input  logic [Width-1:0]    data_i,
-  output logic                full_o,
+  input  logic                         push_i,
+  input  logic [Width-1:0]             data_i,
+  output logic                         full_o,
 
-  input  logic                pop_i,
-  output logic [Width-1:0]    data_o,
-  output logic                empty_o,
+  input  logic                         pop_i,
+  output logic [Width-1:0]             data_o,
+  output logic                         empty_o,
 
-  output logic [CntWidth-1:0] count_o
+  output logic [$clog2(Depth + 1)-1:0] count_o
 );
 
+  localparam int unsigned CntWidth = $clog2(Depth + 1);
   localparam int unsigned PtrWidth = (Depth > 1) ? $clog2(Depth) : 1;
   typedef logic [PtrWidth-1:0] ptr_t;
 

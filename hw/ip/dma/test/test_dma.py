@@ -495,7 +495,9 @@ async def dma_throughput(dut):
                       "(bus limit %d, %.3f of it; %d bus accesses)", size, latency, cycles, ideal,
                       cycles / ideal, tb.busy_cycles - busy_before)
         assert tb.busy_cycles - busy_before == 2 * words
-        assert cycles <= 1.2 * ideal + 32, f"{size} B took {cycles} cycles, bound {1.2 * ideal + 32:.0f}"
+        # The brief's bound is 1.2 * ideal + a constant; the design does much better, so hold it to that.
+        bound = 1.05 * ideal + 24
+        assert cycles <= bound, f"{size} B took {cycles} cycles, bound {bound:.0f}"
     tb.check_memory()
 
 
