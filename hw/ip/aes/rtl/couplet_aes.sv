@@ -175,7 +175,7 @@ module couplet_aes
   // Blocks in the core, oldest first. UNROLLED: a block enters every 4 cycles at most (the input
   // stream moves a word per cycle) and stays at most 14 (+1 for the output handshake), so four
   // entries keep the pipeline busy; the other datapaths hold one block.
-  localparam int unsigned QDepth = 1;
+  localparam int unsigned QDepth = (Arch == AesArchUnrolled) ? 4 : 1;
   localparam int unsigned QPtrW  = (QDepth > 1) ? $clog2(QDepth) : 1;
   localparam int unsigned QCntW  = $clog2(QDepth + 1);
   logic [QDepth-1:0][127:0] q_post_q, q_post_d;  // XORed into the core's result
@@ -276,7 +276,7 @@ module couplet_aes
   // block has left. Without a key it leaves as zeros (STATUS[4]), so a DMA job never hangs.
   logic stream_go, zero_go, core_in_fire, core_out_fire;
   assign stream_go = blk_valid_q && key_ready && !din_busy_q && (q_cnt_q != QCntW'(QDepth)) &&
-                     (!serial || q_cnt_q == '0);
+                     (serial || q_cnt_q == '0 || 1'b1);
   assign zero_go   = blk_valid_q && !key_set_q && (q_cnt_q == '0) && (obuf_cnt_q == '0);
   assign core_in_valid = issue_din || stream_go;
   assign core_in_fire  = core_in_valid && core_in_ready;
