@@ -1,6 +1,6 @@
 // AES backend "dma": the key, mode and chaining value go through the accelerator's registers
-// (aes_mmio.c), the data through the DMA engine's descriptor slots, and the CPU sleeps until
-// the DMA's completion interrupt.
+// (aes_mmio.c), the data through the DMA engine's descriptor slots, and the CPU waits for
+// the DMA's completion interrupt (aes_hw_wait_irq).
 //
 // A message is cut into chunks that alternate between the two slots (ping, pong): the engine
 // starts the next chunk the cycle it can, while the CPU is woken for the finished one. For
@@ -19,8 +19,8 @@
 
 // Chunk of one descriptor; the DMA takes any word-multiple length, this keeps each wait short.
 #define DMA_CHUNK_BYTES 4096u
-// Wake-ups before a chunk is declared lost: a 4 KiB chunk takes a few thousand cycles, and a
-// wake-up for the other slot's interrupt costs about ten.
+// Waits before a chunk is declared lost: each is bounded by aes_hw_wait_irq, and a pending
+// interrupt of the other slot ends a wait at once.
 #define DMA_WAIT_LIMIT 100000u
 
 enum {

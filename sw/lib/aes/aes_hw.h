@@ -117,17 +117,18 @@ static inline couplet_status_t aes_hw_result(uint32_t code) {
   }
 }
 
-// Sleeps in wfi until interrupt `irq` is pending (bounded). Global interrupts must be off, so
-// the wake-up does not trap: wfi resumes on a pending enabled interrupt either way
-// (privileged spec 3.3.3). The caller then removes the cause.
+// Waits (bounded) until interrupt `irq` is pending in mip; the caller then removes the cause.
+// Global interrupts are off meanwhile, so the interrupt does not trap. It polls mip rather than
+// sleeping in wfi: CV32E40X gates its clock in wfi, which stops mcycle, so every cycle count
+// taken around a sleeping call would be too small. Under an RTOS this is where the task blocks.
+#define AES_IRQ_POLL_LIMIT 1000000u
 static inline couplet_status_t aes_hw_wait_irq(uint32_t irq) {
-  for (uint32_t i = 0; i < AES_POLL_LIMIT; i++) {
+  for (uint32_t i = 0; i < AES_IRQ_POLL_LIMIT; i++) {
     uint32_t mip;
     __asm__ volatile("csrr %0, mip" : "=r"(mip));
     if (mip & (1u << irq)) {
       return COUPLET_OK;
     }
-    __asm__ volatile("wfi");
   }
   return COUPLET_ERR_TIMEOUT;
 }

@@ -1,5 +1,5 @@
-// AES backends on memory-mapped registers: "mmio" polls, "mmio_irq" sleeps in wfi until the
-// accelerator's completion interrupt, the way a driver under an RTOS would block.
+// AES backends on memory-mapped registers: "mmio" polls, "mmio_irq" waits for the accelerator's
+// completion interrupt (polling mip, see aes_hw_wait_irq), where a driver under an RTOS would block.
 //
 // Both move every word with a load or store (FAC-V's MMIO coupling); the registers are those
 // of hw/ip/aes/README.md at COUPLET_AES_BASE.
