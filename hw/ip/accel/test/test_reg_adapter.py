@@ -12,7 +12,7 @@ from __future__ import annotations
 import cocotb
 
 from hw.ip.accel.test.accel_model import MASK32, random_cmd
-from hw.ip.accel.test.reg_mux_tb import REG_SPAN, RegMuxTb, run_reg_mux
+from hw.ip.accel.test.reg_mux_tb import RegMuxTb, run_reg_mux
 from hw.ip.obi.test.obi_bfm import assert_values
 
 REFUSED = [  # (addr, we, be): sub-word stores, unaligned offsets, beyond the 128 registers
@@ -103,7 +103,6 @@ async def reg_random(dut):
     await tb.drain(timeout_cycles=60_000)
     assert tb.bus.completed == 1500
     assert tb.grants[0] > 1000 and tb.grants[1] + tb.grants[2] > 300, tb.grants
-    assert REG_SPAN == 512
     dut._log.info("grants per input %s in %d cycles", tb.grants, tb.cycle)
 
 

@@ -26,7 +26,6 @@ Run: .venv/bin/python -m pytest hw/ip/accel/test/test_xif_adapter.py -q
 from __future__ import annotations
 
 import os
-import random
 from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
@@ -517,7 +516,8 @@ async def xif_directed(dut):
 async def xif_timing(dut):
     """Back-to-back offloads with a one-cycle accelerator: the result is there when the
     instruction reaches WB (issue handshake + 2 cycles) and one completes per cycle."""
-    if tb_depth_small():
+    if depth() < 3:
+        dut._log.info("Depth %d holds fewer than the three instructions the core has in flight: skipped", depth())
         return
     tb = XifTb(dut, Knobs(fetch=1.0))
     await tb.start()
@@ -540,10 +540,6 @@ async def xif_timing(dut):
         dut._log.info("ADD with accelerator latency %d: issue->result %s, result gaps %s", 1 + extra, lat, gaps)
         # The accelerator takes one command at a time: later ones wait for the earlier responses.
         assert min(lat) == 2 + extra and gaps == {1 + extra}
-
-
-def tb_depth_small() -> bool:
-    return depth() < 3
 
 
 @cocotb.test()
@@ -578,7 +574,8 @@ async def xif_kills(dut):
     await tb.run_program(random_count=1500)
     s = tb.core.stats
     dut._log.info(tb.summary())
-    assert s["stranded"] > 20 and s["killed"] > 20 and s["halts"] > 10, "kills not exercised"
+    assert s["stranded"] > 5 and s["killed"] > 50 and s["halts"] > 20 and s["id_in_flight_reissued"] > 10, \
+        "kills not exercised"
 
 
 @cocotb.test()
@@ -592,14 +589,18 @@ async def xif_random(dut):
         (Knobs(fetch=0.9, commit_kill=0.05, flush=0.03, branch=0.1, halt=0.03, result_drop=0.1),
          (0.2, 0.5, (0, 5)), 1500),
     ]
+    scale = 1.0 if tb.depth >= 3 else 0.4  # the small queue mainly adds issue back-pressure
     for knobs, (cmd_stall, rsp_stall, latency), count in phases:
+        count = int(count * scale)
         tb.core.knobs = knobs
         tb.accel.cmd_stall_prob, tb.accel.rsp_stall_prob, tb.accel.latency = cmd_stall, rsp_stall, latency
         await tb.run_program(random_count=count)
     s = tb.core.stats
     dut._log.info(tb.summary())
-    assert s["results"] > 3000 and s["exc"] > 50 and s["rejected"] > 100
+    assert s["results"] > 2000 * scale and s["exc"] > 50 and s["rejected"] > 100
     assert all(n > 100 for n in tb.cmds_seen), tb.cmds_seen
+    if tb.depth < 3:
+        assert s["issue_stall_cycles"] > 100
 
 
 @pytest.mark.parametrize("depth_value", DEPTHS)
@@ -613,7 +614,7 @@ def test_xif_adapter(depth_value: int, monkeypatch: pytest.MonkeyPatch) -> None:
         sources=[
             core / "include" / "cv32e40x_pkg.sv",
             core / "if_xif.sv",
-            *accel_sources(),
+            *rtl.ip_sources("accel"),
             HERE / "tb_accel_regfile.sv",
             HERE / "tb_xif_adapter.sv",
         ],
@@ -622,8 +623,3 @@ def test_xif_adapter(depth_value: int, monkeypatch: pytest.MonkeyPatch) -> None:
         parameters={"Depth": depth_value},
     )
 
-
-def accel_sources() -> list[Path]:
-    """The accelerator layer's RTL, package first."""
-    rtl_dir = HERE.parent / "rtl"
-    return [rtl_dir / "couplet_accel_pkg.sv", *sorted(p for p in rtl_dir.glob("*.sv") if p.name != "couplet_accel_pkg.sv")]

@@ -276,7 +276,7 @@ module couplet_aes
   // block has left. Without a key it leaves as zeros (STATUS[4]), so a DMA job never hangs.
   logic stream_go, zero_go, core_in_fire, core_out_fire;
   assign stream_go = blk_valid_q && key_ready && !din_busy_q && (q_cnt_q != QCntW'(QDepth)) &&
-                     (serial || q_cnt_q == '0 || 1'b1);
+                     (!serial || q_cnt_q == '0);
   assign zero_go   = blk_valid_q && !key_set_q && (q_cnt_q == '0) && (obuf_cnt_q == '0);
   assign core_in_valid = issue_din || stream_go;
   assign core_in_fire  = core_in_valid && core_in_ready;
@@ -474,7 +474,6 @@ module couplet_aes
         cmd_pend = 1'b1;
       end
     end
-    if (cmd_i.op != AccelOpExec) cmd_data = cmd_err ? '0 : cmd_data;
     if (cmd_i.op == AccelOpWrite || cmd_i.op == AccelOpWrite2) cmd_data = '0;
 
     if (expand_go) key_set_d = 1'b1;

@@ -24,7 +24,6 @@ from __future__ import annotations
 import os
 import random
 from collections import deque
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -34,7 +33,7 @@ from cocotb.triggers import Event, SimTimeoutError, with_timeout
 from Crypto.Cipher import AES
 
 from couplet.cocotb_run import run_cocotb
-from hw.ip.obi.test.obi_bfm import MASK32, ClockedTb, Monitor
+from hw.ip.obi.test.obi_bfm import MASK32, ClockedTb
 
 ARCH_ENV = "COUPLET_AES_ARCH"  # the build's Arch, passed from the pytest side
 ARCHS = {"rolled": 0, "partial": 1, "unrolled": 2}
@@ -352,14 +351,9 @@ class AesTb(ClockedTb):
         self.src = StreamSource(dut, self.rng)
         self.sink = StreamSink(dut, self.rng)
         self.dma = DmaModel(dut, self.rng, self.src, self.sink)
-        self.checks: list[Callable[[int], None]] = []
-        self.add(self.cmd, self.src, self.sink, self.dma, Monitor(self._monitor))
+        self.add(self.cmd, self.src, self.sink, self.dma)
         self.key = bytes(16)
         self.key_len = 16
-
-    def _monitor(self, cycle: int) -> None:
-        for check in self.checks:
-            check(cycle)
 
     async def start(self) -> None:
         await self.reset()
