@@ -11,18 +11,21 @@
 #include <stdint.h>
 #include <string.h>
 
+#include <couplet/autogen/aes_regs.h>
+
 #include "aes_backend.h"
 
-// Register indexes; byte offset = 4 * index when memory-mapped.
+// Register indexes (the command port's `index`), from the generated register map
+// (hw/ip/aes/data/aes.toml): byte offset = 4 * index when memory-mapped.
 enum {
-  AES_REG_KEY0 = 0x00,
-  AES_REG_IV0 = 0x08,
-  AES_REG_DIN0 = 0x0C,
-  AES_REG_DOUT0 = 0x10,
-  AES_REG_CTRL = 0x14,
-  AES_REG_STATUS = 0x15,
-  AES_REG_LEN = 0x16,
-  AES_REG_CMD = 0x17,
+  AES_REG_KEY0 = AES_KEY0_OFFSET / 4u,
+  AES_REG_IV0 = AES_IV0_OFFSET / 4u,
+  AES_REG_DIN0 = AES_DIN0_OFFSET / 4u,
+  AES_REG_DOUT0 = AES_DOUT0_OFFSET / 4u,
+  AES_REG_CTRL = AES_CTRL_OFFSET / 4u,
+  AES_REG_STATUS = AES_STATUS_OFFSET / 4u,
+  AES_REG_LEN = AES_LEN_OFFSET / 4u,
+  AES_REG_CMD = AES_CMD_OFFSET / 4u,
 };
 
 // Actions (AccelOpExec index) and CMD register bits.

@@ -50,6 +50,11 @@ AES_XIF(xif_expand, 3, 0x01)
 AES_XIF(xif_zeroize_action, 3, 0x02)
 AES_XIF(xif_mem, 3, 0x03)
 
+// The encodings above spell the indexes as literals; they must be the register map's.
+_Static_assert(AES_REG_KEY0 == 0x00 && AES_REG_IV0 == 0x08 && AES_REG_DIN0 == 0x0C, "AES indexes");
+_Static_assert(AES_REG_DOUT0 == 0x10 && AES_REG_CTRL == 0x14 && AES_REG_STATUS == 0x15, "AES indexes");
+_Static_assert(AES_REG_LEN == 0x16, "AES indexes");
+
 // Reads STATUS, clears its sticky bits, and reports a refusal recorded since the last check.
 static couplet_status_t xif_check_status(void) {
   uint32_t status = xif_read_status(0, 0);
