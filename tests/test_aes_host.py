@@ -25,7 +25,7 @@ from __future__ import annotations
 import random
 import re
 import subprocess
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Union
 from pathlib import Path
@@ -34,7 +34,7 @@ import cryptography_vectors
 import pytest
 from Crypto.Cipher import AES
 
-from couplet import firmware, paths
+from couplet import cavp, firmware, paths
 from couplet.cocotb_run import regression_seed
 
 AES_DIR = paths.SW_DIR / "lib" / "aes"
@@ -303,23 +303,6 @@ def test_fips197_and_sp800_38a_vectors(driver: Path) -> None:
     batch.run(driver)
 
 
-def cavp_records(path: Path) -> Iterator[tuple[bool, dict[str, str]]]:
-    """(decrypt, fields) of each record of a CAVP .rsp (or RFC 3686 .txt) file."""
-    decrypt = False
-    record: dict[str, str] = {}
-    for raw in path.read_text().splitlines() + [""]:
-        line = raw.strip()
-        if line in ("[ENCRYPT]", "[DECRYPT]"):
-            decrypt = line == "[DECRYPT]"
-        elif "=" in line and not line.startswith("#"):
-            name, value = (part.strip() for part in line.split("=", 1))
-            record[name] = value
-        elif not line and record:
-            if "KEY" in record:
-                yield decrypt, record
-            record = {}
-
-
 CAVP_FILES = {  # mode: file name patterns (CFB-128 only: CFB1 and CFB8 are other modes)
     ECB: "ECB/ECB*.rsp",
     CBC: "CBC/CBC*.rsp",
@@ -340,10 +323,10 @@ def test_cavp_known_answer_and_multiblock_files(driver: Path) -> None:
             assert {"GFSbox", "KeySbox", "VarKey", "VarTxt", "MMT"} <= kinds, (mode, kinds)
         for path in paths_found:
             files += 1
-            for decrypt, record in cavp_records(path):
-                key = bytes.fromhex(record["KEY"])
-                iv = bytes.fromhex(record["IV"]) if mode != ECB else None
-                plaintext, ciphertext = bytes.fromhex(record["PLAINTEXT"]), bytes.fromhex(record["CIPHERTEXT"])
+            for vector in cavp.parse(path, MODE_NAMES[mode]):
+                key, decrypt = vector.key, vector.decrypt
+                iv = vector.iv if mode != ECB else None
+                plaintext, ciphertext = vector.plaintext, vector.ciphertext
                 given, wanted = (ciphertext, plaintext) if decrypt else (plaintext, ciphertext)
                 batch.add(f"key 0 {key.hex()} {len(key)}", OK)
                 batch.add(crypt_cmd(0, mode, decrypt, iv, given), output_is(wanted))
