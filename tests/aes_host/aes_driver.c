@@ -328,7 +328,7 @@ int main(void) {
       couplet_aes_ctx_t *ctx = parse_ctx(strtok(NULL, " "), line);
       if (ctx == NULL) fail_usage(line);
       int wiped = 1;
-      for (size_t i = 0; i < sizeof ctx->key; ++i) wiped &= ctx->key[i] == 0u;
+      for (size_t i = 0; i < 8u; ++i) wiped &= ctx->key[i] == 0u;
       for (size_t i = 0; i < 60u; ++i) wiped &= ctx->round_keys[i] == 0u;
       printf("%lu %lu %d\n", (unsigned long)ctx->key_len, (unsigned long)ctx->key_id, wiped);
     } else if (strcmp(cmd, "which") == 0) {

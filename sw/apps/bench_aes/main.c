@@ -32,8 +32,19 @@ typedef struct {
   uint64_t cycles, instret;
 } sample_t;
 
-static sample_t now(void) {
-  sample_t s = {couplet_cycles(), couplet_instret()};
+// The cycle count is read last at the start and first at the end, so that a figure holds the
+// call and one counter read (a few cycles), not the instret reads too.
+static sample_t start_sample(void) {
+  sample_t s;
+  s.instret = couplet_instret();
+  s.cycles = couplet_cycles();
+  return s;
+}
+
+static sample_t end_sample(void) {
+  sample_t s;
+  s.cycles = couplet_cycles();
+  s.instret = couplet_instret();
   return s;
 }
 
@@ -73,9 +84,9 @@ static int bench_backend(couplet_aes_backend_id_t id) {
       if ((status = couplet_aes_init_backend(&ctx, id)) != COUPLET_OK) {
         return failed(name, "init", status);
       }
-      sample_t start = now();
+      sample_t start = start_sample();
       status = couplet_aes_set_key(&ctx, key_bytes, key_len);
-      sample_t end = now();
+      sample_t end = end_sample();
       if (status != COUPLET_OK) {
         return failed(name, "set_key", status);
       }
@@ -85,9 +96,9 @@ static int bench_backend(couplet_aes_backend_id_t id) {
     for (size_t bytes = 16u; bytes <= 80u; bytes += 16u) {
       for (uint32_t r = 0; r < RUNS; r++) {
         memset(output, 0, bytes);
-        sample_t start = now();
+        sample_t start = start_sample();
         status = couplet_aes_ecb_encrypt(&ctx, message, output, bytes);
-        sample_t end = now();
+        sample_t end = end_sample();
         if (status != COUPLET_OK) {
           return failed(name, "ecb", status);
         }
@@ -100,10 +111,10 @@ static int bench_backend(couplet_aes_backend_id_t id) {
         uint8_t iv[16] = {0xf0, 0xf1, 0xf2, 0xf3, 0xf4, 0xf5, 0xf6, 0xf7,
                           0xf8, 0xf9, 0xfa, 0xfb, 0xfc, 0xfd, 0xfe, 0xff};
         memset(output, 0, 64u);
-        sample_t start = now();
+        sample_t start = start_sample();
         status = couplet_aes_crypt(&ctx, (couplet_aes_mode_t)mode, false,
                                    mode == COUPLET_AES_ECB ? NULL : iv, message, output, 64u);
-        sample_t end = now();
+        sample_t end = end_sample();
         if (status != COUPLET_OK) {
           return failed(name, mode_names[mode], status);
         }
@@ -116,9 +127,9 @@ static int bench_backend(couplet_aes_backend_id_t id) {
         uint8_t counter[16] = {0};
         // A backend that wrote nothing must not pass on the previous backend's output.
         memset(output, 0, sizeof output);
-        sample_t start = now();
+        sample_t start = start_sample();
         status = couplet_aes_ctr_crypt(&ctx, counter, message, output, CTR_BYTES);
-        sample_t end = now();
+        sample_t end = end_sample();
         if (status != COUPLET_OK) {
           return failed(name, "ctr4k", status);
         }

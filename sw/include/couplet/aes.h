@@ -53,9 +53,11 @@ struct couplet_aes_backend;
 
 typedef struct {
   uint32_t round_keys[60];  // expanded key, for the backends that compute in software
-  uint8_t key[32];          // kept so that the accelerator can be reloaded after a switch
+  uint32_t key[8];          // the key in little-endian words (byte 4i+j is byte j of key[i]),
+                            // kept so that the accelerator can be reloaded after a switch
   uint32_t key_len;         // bytes: 16, 24 or 32; 0 while no key is set
   uint32_t key_id;          // nonzero, unique per couplet_aes_set_key call: accelerator residency
+  uint32_t backend_id;      // a couplet_aes_backend_id_t; with `backend`, marks an initialised context
   const struct couplet_aes_backend *backend;
 } couplet_aes_ctx_t;
 

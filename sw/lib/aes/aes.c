@@ -46,24 +46,33 @@ static const char *const backend_names[COUPLET_AES_BACKEND_COUNT] = {
 
 // Held for the length of every call into a backend that drives the accelerator. A try-lock,
 // never a spin: a thread that finds it taken gets COUPLET_ERR_BUSY and decides itself whether
-// to retry or yield (spinning could wait forever on a thread it preempted). On RV32A the
-// test-and-set is one AMO (GCC 12: amoor.w.aq on the flag's word), the release a fence and a
-// byte store: no libatomic call.
-static atomic_flag accel_lock = ATOMIC_FLAG_INIT;
+// to retry or yield (spinning could wait forever on a thread it preempted). A word rather than
+// an atomic_flag: on RV32A the take is then one amoswap.w.aq and the release a fence and a
+// store (a byte-sized flag costs a shifted amoor and a mask).
+static atomic_uint accel_lock;
 
 // Source of key_id: unique per couplet_aes_set_key so that a hardware backend can tell whether
 // the key it holds is this context's current key. Atomic because contexts of different threads
 // may set keys concurrently.
 static atomic_uint key_id_counter;
 
+// ctx->key holds little-endian words: on a little-endian machine an aligned key is copied as is,
+// a word at a time. may_alias makes reading the caller's bytes as words well defined (GCC).
+typedef uint32_t __attribute__((may_alias)) key_word_t;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define KEY_WORD_COPY 1
+#else
+#define KEY_WORD_COPY 0
+#endif
+
 static bool lock_take(const couplet_aes_backend_t *backend) {
   return !backend->uses_accelerator ||
-         !atomic_flag_test_and_set_explicit(&accel_lock, memory_order_acquire);
+         atomic_exchange_explicit(&accel_lock, 1u, memory_order_acquire) == 0u;
 }
 
 static void lock_give(const couplet_aes_backend_t *backend) {
   if (backend->uses_accelerator) {
-    atomic_flag_clear_explicit(&accel_lock, memory_order_release);
+    atomic_store_explicit(&accel_lock, 0u, memory_order_release);
   }
 }
 
@@ -78,8 +87,8 @@ static uint32_t new_key_id(void) {
 
 // Volatile stores, then a compiler barrier: the wipe of a context that is never read again
 // must not be removed as dead stores.
-static void wipe(void *p, size_t n) {
-  volatile uint8_t *v = p;
+static void wipe_words(uint32_t *p, size_t n) {
+  volatile uint32_t *v = p;
   for (size_t i = 0; i < n; ++i) {
     v[i] = 0u;
   }
@@ -87,22 +96,18 @@ static void wipe(void *p, size_t n) {
 }
 
 static void wipe_key(couplet_aes_ctx_t *ctx) {
-  wipe(ctx->round_keys, sizeof ctx->round_keys);
-  wipe(ctx->key, sizeof ctx->key);
+  wipe_words(ctx->round_keys, sizeof ctx->round_keys / sizeof ctx->round_keys[0]);
+  wipe_words(ctx->key, sizeof ctx->key / sizeof ctx->key[0]);
   ctx->key_len = 0u;
   ctx->key_id = 0u;
   __asm__ volatile("" ::: "memory");
 }
 
-// A context is initialised when its backend pointer is one of this SoC's backends: a zeroed or
-// garbage context is refused rather than followed into a random function pointer.
+// A context is initialised when its backend pointer is this SoC's backend of its backend_id: a
+// zeroed or garbage context is refused rather than followed into a random function pointer.
 static bool ctx_initialised(const couplet_aes_ctx_t *ctx) {
-  for (unsigned i = 0; i < (unsigned)COUPLET_AES_BACKEND_COUNT; ++i) {
-    if (backends[i] != NULL && ctx->backend == backends[i]) {
-      return true;
-    }
-  }
-  return false;
+  return ctx->backend_id < (uint32_t)COUPLET_AES_BACKEND_COUNT && ctx->backend != NULL &&
+         ctx->backend == backends[ctx->backend_id];
 }
 
 static bool ctx_has_key(const couplet_aes_ctx_t *ctx) {
@@ -129,6 +134,7 @@ couplet_status_t couplet_aes_init_backend(couplet_aes_ctx_t *ctx,
   // that using it anyway gives COUPLET_ERR_STATE.
   wipe_key(ctx);
   ctx->backend = NULL;
+  ctx->backend_id = (uint32_t)COUPLET_AES_BACKEND_COUNT;
   if ((unsigned)backend >= (unsigned)COUPLET_AES_BACKEND_COUNT) {
     return COUPLET_ERR_ARG;
   }
@@ -136,6 +142,7 @@ couplet_status_t couplet_aes_init_backend(couplet_aes_ctx_t *ctx,
     return COUPLET_ERR_UNSUPPORTED;
   }
   ctx->backend = backends[backend];
+  ctx->backend_id = (uint32_t)backend;
   return COUPLET_OK;
 }
 
@@ -158,10 +165,21 @@ couplet_status_t couplet_aes_set_key(couplet_aes_ctx_t *ctx, const uint8_t *key,
   if (!lock_take(backend)) {
     return COUPLET_ERR_BUSY;
   }
-  wipe_key(ctx);
-  for (size_t i = 0; i < key_len; ++i) {
-    ctx->key[i] = key[i];
+  // The backend's set_key overwrites all of round_keys, so only the key words are written here;
+  // those a shorter key leaves unused are cleared.
+  const size_t words = key_len / 4u;
+  if (KEY_WORD_COPY && ((uintptr_t)key & 3u) == 0u) {
+    const key_word_t *k = (const key_word_t *)(const void *)key;
+    for (size_t i = 0; i < words; ++i) {
+      ctx->key[i] = k[i];
+    }
+  } else {
+    for (size_t i = 0; i < words; ++i) {
+      const uint8_t *k = &key[4u * i];
+      ctx->key[i] = (uint32_t)k[0] | (uint32_t)k[1] << 8 | (uint32_t)k[2] << 16 | (uint32_t)k[3] << 24;
+    }
   }
+  wipe_words(&ctx->key[words], sizeof ctx->key / sizeof ctx->key[0] - words);
   ctx->key_len = (uint32_t)key_len;
   ctx->key_id = new_key_id();
   couplet_status_t status = backend->set_key(ctx);
@@ -172,23 +190,61 @@ couplet_status_t couplet_aes_set_key(couplet_aes_ctx_t *ctx, const uint8_t *key,
   return status;
 }
 
-couplet_status_t couplet_aes_crypt(couplet_aes_ctx_t *ctx, couplet_aes_mode_t mode, bool decrypt,
-                                   uint8_t iv[16], const uint8_t *in, uint8_t *out, size_t len) {
-  if (ctx == NULL || (mode != COUPLET_AES_ECB && iv == NULL) ||
-      (len != 0u && (in == NULL || out == NULL))) {
+// Error paths are marked unlikely so that the compiler lays the checks out as a run of
+// untaken branches: on CV32E40X a taken branch costs two more cycles.
+#define UNLIKELY(x) __builtin_expect(!!(x), 0)
+
+static inline couplet_status_t check_crypt(const couplet_aes_ctx_t *ctx, couplet_aes_mode_t mode,
+                                    const uint8_t *iv, const uint8_t *in, const uint8_t *out,
+                                    size_t len) {
+  if (UNLIKELY(ctx == NULL || (mode != COUPLET_AES_ECB && iv == NULL) ||
+               (len != 0u && (in == NULL || out == NULL)))) {
     return COUPLET_ERR_NULL;
   }
-  if (!ctx_initialised(ctx) || !ctx_has_key(ctx)) {
+  if (UNLIKELY(!ctx_initialised(ctx) || !ctx_has_key(ctx))) {
     return COUPLET_ERR_STATE;
   }
-  if (mode != COUPLET_AES_CTR && len % COUPLET_AES_BLOCK_BYTES != 0u) {
+  if (UNLIKELY(mode != COUPLET_AES_CTR && len % COUPLET_AES_BLOCK_BYTES != 0u)) {
     return COUPLET_ERR_LEN;
   }
-  if ((unsigned)mode > (unsigned)COUPLET_AES_OFB) {
+  if (UNLIKELY((unsigned)mode > (unsigned)COUPLET_AES_OFB)) {
     return COUPLET_ERR_ARG;
   }
-  if (len == 0u) {
-    return COUPLET_OK;
+  return COUPLET_OK;
+}
+
+// CTR with a partial last block, kept out of couplet_aes_crypt so that the common whole-block
+// call saves few registers. Encrypting a zero block in CTR mode yields the keystream block of
+// the current counter and advances the counter, the same in every backend.
+static __attribute__((noinline)) couplet_status_t ctr_with_tail(
+    couplet_aes_ctx_t *ctx, const couplet_aes_backend_t *backend, uint8_t *counter,
+    const uint8_t *in, uint8_t *out, size_t len) {
+  const size_t blocks = len / COUPLET_AES_BLOCK_BYTES;
+  const size_t done = blocks * COUPLET_AES_BLOCK_BYTES;
+  couplet_status_t status = COUPLET_OK;
+  if (blocks != 0u) {
+    status = backend->crypt(ctx, COUPLET_AES_CTR, false, counter, in, out, blocks);
+  }
+  if (status != COUPLET_OK) {
+    return status;
+  }
+  uint32_t keystream[COUPLET_AES_BLOCK_BYTES / 4u] = {0};
+  uint8_t *ks = (uint8_t *)keystream;
+  status = backend->crypt(ctx, COUPLET_AES_CTR, false, counter, ks, ks, 1u);
+  if (status == COUPLET_OK) {
+    for (size_t i = 0; done + i < len; ++i) {
+      out[done + i] = (uint8_t)(in[done + i] ^ ks[i]);
+    }
+  }
+  wipe_words(keystream, sizeof keystream / sizeof keystream[0]);
+  return status;
+}
+
+couplet_status_t couplet_aes_crypt(couplet_aes_ctx_t *ctx, couplet_aes_mode_t mode, bool decrypt,
+                                   uint8_t iv[16], const uint8_t *in, uint8_t *out, size_t len) {
+  couplet_status_t status = check_crypt(ctx, mode, iv, in, out, len);
+  if (UNLIKELY(status != COUPLET_OK || len == 0u)) {
+    return status;
   }
   if (mode == COUPLET_AES_ECB) {
     iv = NULL;
@@ -196,29 +252,14 @@ couplet_status_t couplet_aes_crypt(couplet_aes_ctx_t *ctx, couplet_aes_mode_t mo
   if (mode == COUPLET_AES_CTR || mode == COUPLET_AES_OFB) {
     decrypt = false;  // the same keystream both ways
   }
-
   const couplet_aes_backend_t *backend = ctx->backend;
-  if (!lock_take(backend)) {
+  if (UNLIKELY(!lock_take(backend))) {
     return COUPLET_ERR_BUSY;
   }
-  const size_t blocks = len / COUPLET_AES_BLOCK_BYTES;
-  const size_t tail = len % COUPLET_AES_BLOCK_BYTES;
-  couplet_status_t status = COUPLET_OK;
-  if (blocks != 0u) {
-    status = backend->crypt(ctx, mode, decrypt, iv, in, out, blocks);
-  }
-  if (status == COUPLET_OK && tail != 0u) {
-    // Only CTR gets here. Encrypting a zero block in CTR mode yields the keystream block of the
-    // current counter and advances the counter, the same in every backend.
-    const size_t done = blocks * COUPLET_AES_BLOCK_BYTES;
-    uint8_t keystream[COUPLET_AES_BLOCK_BYTES] = {0};
-    status = backend->crypt(ctx, COUPLET_AES_CTR, false, iv, keystream, keystream, 1u);
-    if (status == COUPLET_OK) {
-      for (size_t i = 0; i < tail; ++i) {
-        out[done + i] = (uint8_t)(in[done + i] ^ keystream[i]);
-      }
-    }
-    wipe(keystream, sizeof keystream);
+  if (len % COUPLET_AES_BLOCK_BYTES == 0u) {
+    status = backend->crypt(ctx, mode, decrypt, iv, in, out, len / COUPLET_AES_BLOCK_BYTES);
+  } else {
+    status = ctr_with_tail(ctx, backend, iv, in, out, len);  // only CTR gets here
   }
   lock_give(backend);
   return status;

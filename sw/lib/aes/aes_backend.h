@@ -13,7 +13,8 @@ typedef struct couplet_aes_backend {
   // holds the accelerator lock around every call into the backend.
   bool uses_accelerator;
   // Makes ctx->key (ctx->key_len bytes) ready for use: expands it in software, or loads and
-  // expands it in the accelerator.
+  // expands it in the accelerator. Writes all of ctx->round_keys (zeros past the schedule) or
+  // none of it, so that no part of an earlier, longer key stays behind.
   couplet_status_t (*set_key)(couplet_aes_ctx_t *ctx);
   // Processes `blocks` whole blocks (blocks >= 1) of `mode`, updating iv as the mode defines
   // (iv is NULL for ECB). Arguments are already checked.

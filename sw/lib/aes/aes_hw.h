@@ -69,19 +69,25 @@ static inline bool aes_hw_is_aligned(const void *p) {
   return ((uintptr_t)p & 3u) == 0u;
 }
 
-// Little-endian word access to byte buffers of any alignment. Aligned buffers take one load or
-// store (the compiler knows the alignment from __builtin_assume_aligned); others take bytes.
-static inline uint32_t aes_hw_load(const uint8_t *p) {
-  uint32_t w;
-  if (aes_hw_is_aligned(p)) {
+static inline bool aes_hw_both_aligned(const void *a, const void *b) {
+  return (((uintptr_t)a | (uintptr_t)b) & 3u) == 0u;
+}
+
+// Little-endian word access to byte buffers. With `aligned` true (the caller has checked) it is
+// one lw or sw (memcpy from a pointer the compiler knows is aligned); otherwise four bytes.
+// Block loops take `aligned` as a constant so that the check is made once per call, not once
+// per word.
+static inline uint32_t aes_hw_load_as(const uint8_t *p, bool aligned) {
+  if (aligned) {
+    uint32_t w;
     memcpy(&w, __builtin_assume_aligned(p, 4), 4);
     return w;
   }
   return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
-static inline void aes_hw_store(uint8_t *p, uint32_t w) {
-  if (aes_hw_is_aligned(p)) {
+static inline void aes_hw_store_as(uint8_t *p, uint32_t w, bool aligned) {
+  if (aligned) {
     memcpy(__builtin_assume_aligned(p, 4), &w, 4);
     return;
   }
@@ -89,6 +95,15 @@ static inline void aes_hw_store(uint8_t *p, uint32_t w) {
   p[1] = (uint8_t)(w >> 8);
   p[2] = (uint8_t)(w >> 16);
   p[3] = (uint8_t)(w >> 24);
+}
+
+// The same for a pointer whose alignment is not known yet (chaining values).
+static inline uint32_t aes_hw_load(const uint8_t *p) {
+  return aes_hw_load_as(p, aes_hw_is_aligned(p));
+}
+
+static inline void aes_hw_store(uint8_t *p, uint32_t w) {
+  aes_hw_store_as(p, w, aes_hw_is_aligned(p));
 }
 
 // Turns the sticky refusal bits of STATUS into a status code.

@@ -22,7 +22,7 @@ static inline uint32_t reg_read(uint32_t index) {
   return couplet_mmio_read32(COUPLET_AES_BASE + 4u * index);
 }
 
-static couplet_status_t mmio_check_status(void) {
+static inline couplet_status_t mmio_check_status(void) {
   uint32_t status = reg_read(AES_REG_STATUS);
   if (status & AES_STATUS_STICKY) {
     reg_write(AES_REG_STATUS, status & AES_STATUS_STICKY);
@@ -30,9 +30,9 @@ static couplet_status_t mmio_check_status(void) {
   return aes_hw_refusal(status);
 }
 
-static couplet_status_t mmio_load_key(couplet_aes_ctx_t *ctx) {
+static __attribute__((noinline)) couplet_status_t mmio_load_key(couplet_aes_ctx_t *ctx) {
   for (uint32_t i = 0; i < ctx->key_len / 4u; i++) {
-    reg_write(AES_REG_KEY0 + i, aes_hw_load(ctx->key + 4u * i));
+    reg_write(AES_REG_KEY0 + i, ctx->key[i]);
   }
   reg_write(AES_REG_CTRL, aes_hw_ctrl(ctx, COUPLET_AES_ECB, false));
   reg_write(AES_REG_CMD, AES_CMD_EXPAND);
@@ -62,20 +62,57 @@ couplet_status_t aes_mmio_zeroize(couplet_aes_ctx_t *ctx) {
   return mmio_check_status();
 }
 
-static void write_block(const uint8_t *in) {
-  reg_write(AES_REG_DIN0, aes_hw_load(in));
-  reg_write(AES_REG_DIN0 + 1u, aes_hw_load(in + 4));
-  reg_write(AES_REG_DIN0 + 2u, aes_hw_load(in + 8));
-  reg_write(AES_REG_DIN0 + 3u, aes_hw_load(in + 12));  // starts the block
+// A DOUT read while the block is in flight is answered when it is done, so polling is only
+// the bus wait itself. Always inlined with a constant `aligned` (see aes_hw_load_as).
+static inline __attribute__((always_inline)) void write_block(const uint8_t *in, bool aligned) {
+  reg_write(AES_REG_DIN0, aes_hw_load_as(in, aligned));
+  reg_write(AES_REG_DIN0 + 1u, aes_hw_load_as(in + 4, aligned));
+  reg_write(AES_REG_DIN0 + 2u, aes_hw_load_as(in + 8, aligned));
+  reg_write(AES_REG_DIN0 + 3u, aes_hw_load_as(in + 12, aligned));  // starts the block
 }
 
-// A DOUT read while the block is in flight is answered when it is done, so polling is only
-// the bus wait itself.
-static void read_block(uint8_t *out) {
-  aes_hw_store(out, reg_read(AES_REG_DOUT0));
-  aes_hw_store(out + 4, reg_read(AES_REG_DOUT0 + 1u));
-  aes_hw_store(out + 8, reg_read(AES_REG_DOUT0 + 2u));
-  aes_hw_store(out + 12, reg_read(AES_REG_DOUT0 + 3u));
+static inline __attribute__((always_inline)) void read_block(uint8_t *out, bool aligned) {
+  aes_hw_store_as(out, reg_read(AES_REG_DOUT0), aligned);
+  aes_hw_store_as(out + 4, reg_read(AES_REG_DOUT0 + 1u), aligned);
+  aes_hw_store_as(out + 8, reg_read(AES_REG_DOUT0 + 2u), aligned);
+  aes_hw_store_as(out + 12, reg_read(AES_REG_DOUT0 + 3u), aligned);
+}
+
+static inline __attribute__((always_inline)) void polled_blocks(const uint8_t *in, uint8_t *out,
+                                                               size_t blocks) {
+  if (aes_hw_both_aligned(in, out)) {
+    for (size_t b = 0; b < blocks; b++, in += 16, out += 16) {
+      write_block(in, true);
+      read_block(out, true);
+    }
+  } else {
+    for (size_t b = 0; b < blocks; b++, in += 16, out += 16) {
+      write_block(in, false);
+      read_block(out, false);
+    }
+  }
+}
+
+// CTRL and the chaining value, with ctx's key already loaded.
+static inline __attribute__((always_inline)) void mmio_setup(const couplet_aes_ctx_t *ctx,
+                                                             couplet_aes_mode_t mode, bool decrypt,
+                                                             const uint8_t *iv,
+                                                             uint32_t ctrl_extra) {
+  reg_write(AES_REG_CTRL, aes_hw_ctrl(ctx, mode, decrypt) | ctrl_extra);
+  if (iv != NULL) {
+    for (uint32_t i = 0; i < 4u; i++) {
+      reg_write(AES_REG_IV0 + i, aes_hw_load(iv + 4u * i));
+    }
+  }
+}
+
+static inline __attribute__((always_inline)) couplet_status_t mmio_finish(uint8_t *iv) {
+  if (iv != NULL) {
+    for (uint32_t i = 0; i < 4u; i++) {
+      aes_hw_store(iv + 4u * i, reg_read(AES_REG_IV0 + i));
+    }
+  }
+  return mmio_check_status();
 }
 
 couplet_status_t aes_mmio_begin(couplet_aes_ctx_t *ctx, couplet_aes_mode_t mode, bool decrypt,
@@ -86,64 +123,65 @@ couplet_status_t aes_mmio_begin(couplet_aes_ctx_t *ctx, couplet_aes_mode_t mode,
       return status;
     }
   }
-  reg_write(AES_REG_CTRL, aes_hw_ctrl(ctx, mode, decrypt) | ctrl_extra);
-  if (iv != NULL) {
-    for (uint32_t i = 0; i < 4u; i++) {
-      reg_write(AES_REG_IV0 + i, aes_hw_load(iv + 4u * i));
-    }
-  }
+  mmio_setup(ctx, mode, decrypt, iv, ctrl_extra);
   return COUPLET_OK;
 }
 
 couplet_status_t aes_mmio_end(uint8_t *iv) {
-  if (iv != NULL) {
-    for (uint32_t i = 0; i < 4u; i++) {
-      aes_hw_store(iv + 4u * i, reg_read(AES_REG_IV0 + i));
-    }
-  }
-  return mmio_check_status();
+  return mmio_finish(iv);
 }
 
-static couplet_status_t mmio_crypt_common(couplet_aes_ctx_t *ctx, couplet_aes_mode_t mode,
-                                          bool decrypt, uint8_t *iv, const uint8_t *in,
-                                          uint8_t *out, size_t blocks, bool use_irq) {
-  couplet_status_t status =
-      aes_mmio_begin(ctx, mode, decrypt, iv, use_irq ? AES_CTRL_IRQ_ENABLE : 0u);
+// Polled; a leaf function on its common path (key resident), like tight_crypt.
+static inline __attribute__((always_inline)) couplet_status_t mmio_crypt_resident(
+    couplet_aes_ctx_t *ctx, couplet_aes_mode_t mode, bool decrypt, uint8_t *iv, const uint8_t *in,
+    uint8_t *out, size_t blocks) {
+  mmio_setup(ctx, mode, decrypt, iv, 0u);
+  polled_blocks(in, out, blocks);
+  return mmio_finish(iv);
+}
+
+static __attribute__((noinline)) couplet_status_t mmio_crypt_reload(
+    couplet_aes_ctx_t *ctx, couplet_aes_mode_t mode, bool decrypt, uint8_t *iv, const uint8_t *in,
+    uint8_t *out, size_t blocks) {
+  couplet_status_t status = mmio_load_key(ctx);
   if (status != COUPLET_OK) {
     return status;
   }
-  bool was_enabled = false;
-  if (use_irq) {
-    was_enabled = couplet_irq_global_disable();
-    status = couplet_irq_enable(COUPLET_IRQ_AES);
-  }
-  for (size_t b = 0; b < blocks && status == COUPLET_OK; b++, in += 16, out += 16) {
-    write_block(in);
-    if (use_irq) {
-      status = aes_hw_wait_irq(COUPLET_IRQ_AES);
-      reg_write(AES_REG_STATUS, AES_STATUS_DONE);
-    }
-    read_block(out);
-  }
-  if (use_irq) {
-    couplet_status_t disabled = couplet_irq_disable(COUPLET_IRQ_AES);
-    reg_write(AES_REG_CTRL, aes_hw_ctrl(ctx, mode, decrypt));
-    couplet_irq_global_restore(was_enabled);
-    status = status != COUPLET_OK ? status : disabled;
-  }
-  couplet_status_t end = aes_mmio_end(iv);
-  return status != COUPLET_OK ? status : end;
+  return mmio_crypt_resident(ctx, mode, decrypt, iv, in, out, blocks);
 }
 
 static couplet_status_t mmio_crypt(couplet_aes_ctx_t *ctx, couplet_aes_mode_t mode, bool decrypt,
                                    uint8_t *iv, const uint8_t *in, uint8_t *out, size_t blocks) {
-  return mmio_crypt_common(ctx, mode, decrypt, iv, in, out, blocks, false);
+  if (couplet_aes_hw_resident_key != ctx->key_id) {
+    return mmio_crypt_reload(ctx, mode, decrypt, iv, in, out, blocks);
+  }
+  return mmio_crypt_resident(ctx, mode, decrypt, iv, in, out, blocks);
 }
 
+// Waits for the completion interrupt of every block before reading it; the per-word alignment
+// test stays in the loop here, next to an interrupt wait it does not matter.
 static couplet_status_t mmio_irq_crypt(couplet_aes_ctx_t *ctx, couplet_aes_mode_t mode,
                                        bool decrypt, uint8_t *iv, const uint8_t *in, uint8_t *out,
                                        size_t blocks) {
-  return mmio_crypt_common(ctx, mode, decrypt, iv, in, out, blocks, true);
+  couplet_status_t status = aes_mmio_begin(ctx, mode, decrypt, iv, AES_CTRL_IRQ_ENABLE);
+  if (status != COUPLET_OK) {
+    return status;
+  }
+  const bool aligned = aes_hw_both_aligned(in, out);
+  bool was_enabled = couplet_irq_global_disable();
+  status = couplet_irq_enable(COUPLET_IRQ_AES);
+  for (size_t b = 0; b < blocks && status == COUPLET_OK; b++, in += 16, out += 16) {
+    write_block(in, aligned);
+    status = aes_hw_wait_irq(COUPLET_IRQ_AES);
+    reg_write(AES_REG_STATUS, AES_STATUS_DONE);
+    read_block(out, aligned);
+  }
+  couplet_status_t disabled = couplet_irq_disable(COUPLET_IRQ_AES);
+  reg_write(AES_REG_CTRL, aes_hw_ctrl(ctx, mode, decrypt));
+  couplet_irq_global_restore(was_enabled);
+  status = status != COUPLET_OK ? status : disabled;
+  couplet_status_t end = aes_mmio_end(iv);
+  return status != COUPLET_OK ? status : end;
 }
 
 const couplet_aes_backend_t couplet_aes_backend_mmio = {

@@ -560,11 +560,14 @@ static couplet_status_t soft_set_key(couplet_aes_ctx_t *ctx) {
   uint32_t w[4u * (AES_MAX_ROUNDS + 1u)];
   uint32_t q[PLANES];
 
-  for (unsigned i = 0; i < nk; ++i) {
-    w[i] = load_le32(&ctx->key[4u * i]);
-  }
+  // The key words start the schedule. Copied inside the expansion loop: a loop of its own
+  // would become a call to picolibc's byte-wise memcpy.
   uint32_t rcon = 1u;
-  for (unsigned i = nk; i < total; ++i) {
+  for (unsigned i = 0; i < total; ++i) {
+    if (i < nk) {
+      w[i] = ctx->key[i];
+      continue;
+    }
     uint32_t t = w[i - 1u];
     if (i % nk == 0u) {
       t = sub_word(rotr32(t, 8)) ^ rcon;
@@ -588,6 +591,8 @@ static couplet_status_t soft_set_key(couplet_aes_ctx_t *ctx) {
           (q[2u * v] & 0x55555555u) | (q[2u * v + 1u] & 0xAAAAAAAAu);
     }
   }
+  // What an earlier, longer key left past this schedule.
+  wipe_words(&ctx->round_keys[total], sizeof ctx->round_keys / sizeof ctx->round_keys[0] - total);
   wipe_words(w, total);
   wipe_words(q, PLANES);
   return COUPLET_OK;

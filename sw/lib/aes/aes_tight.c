@@ -64,35 +64,25 @@ static couplet_status_t xif_check_status(void) {
   return aes_hw_refusal(status);
 }
 
-static couplet_status_t xif_load_key(couplet_aes_ctx_t *ctx) {
-  const uint8_t *k = ctx->key;
-  (void)xif_write2_key0(aes_hw_load(k), aes_hw_load(k + 4));
-  (void)xif_write2_key2(aes_hw_load(k + 8), aes_hw_load(k + 12));
+// Out of line: the common call finds its key resident and should not pay for this path.
+static __attribute__((noinline)) couplet_status_t xif_load_key(couplet_aes_ctx_t *ctx) {
+  const uint32_t *k = ctx->key;
+  (void)xif_write2_key0(k[0], k[1]);
+  (void)xif_write2_key2(k[2], k[3]);
   if (ctx->key_len > 16u) {
-    (void)xif_write2_key4(aes_hw_load(k + 16), aes_hw_load(k + 20));
+    (void)xif_write2_key4(k[4], k[5]);
   }
   if (ctx->key_len > 24u) {
-    (void)xif_write2_key6(aes_hw_load(k + 24), aes_hw_load(k + 28));
+    (void)xif_write2_key6(k[6], k[7]);
   }
   (void)xif_write_ctrl(aes_hw_ctrl(ctx, COUPLET_AES_ECB, false), 0);
+  // The accelerator takes no further command until the expansion is done (at most 10 cycles),
+  // so the next instruction simply waits: no polling for KEY_READY.
   couplet_status_t status = aes_hw_result(xif_expand(0, 0));
-  if (status != COUPLET_OK) {
-    return status;
+  if (status == COUPLET_OK) {
+    couplet_aes_hw_resident_key = ctx->key_id;
   }
-  for (uint32_t i = 0; i < AES_POLL_LIMIT; i++) {
-    if (xif_read_status(0, 0) & AES_STATUS_KEY_READY) {
-      couplet_aes_hw_resident_key = ctx->key_id;
-      return COUPLET_OK;
-    }
-  }
-  return COUPLET_ERR_TIMEOUT;
-}
-
-static couplet_status_t xif_ensure_key(couplet_aes_ctx_t *ctx) {
-  if (couplet_aes_hw_resident_key == ctx->key_id) {
-    return COUPLET_OK;
-  }
-  return xif_load_key(ctx);
+  return status;
 }
 
 static void xif_write_iv(const uint8_t *iv) {
@@ -107,14 +97,27 @@ static void xif_read_iv(uint8_t *iv) {
   aes_hw_store(iv + 12, xif_read_iv3(0, 0));
 }
 
-static couplet_status_t tight_blocks(const uint8_t *in, uint8_t *out, size_t blocks) {
+// Always inlined with a constant `aligned`, so that each caller gets a loop without per-word
+// alignment checks.
+static inline __attribute__((always_inline)) void tight_blocks_as(const uint8_t *in, uint8_t *out,
+                                                                  size_t blocks, bool aligned) {
   for (size_t b = 0; b < blocks; b++, in += 16, out += 16) {
-    (void)xif_write2_din0(aes_hw_load(in), aes_hw_load(in + 4));
-    (void)xif_write2_din2(aes_hw_load(in + 8), aes_hw_load(in + 12));
-    aes_hw_store(out, xif_read_dout0(0, 0));
-    aes_hw_store(out + 4, xif_read_dout1(0, 0));
-    aes_hw_store(out + 8, xif_read_dout2(0, 0));
-    aes_hw_store(out + 12, xif_read_dout3(0, 0));
+    (void)xif_write2_din0(aes_hw_load_as(in, aligned), aes_hw_load_as(in + 4, aligned));
+    (void)xif_write2_din2(aes_hw_load_as(in + 8, aligned), aes_hw_load_as(in + 12, aligned));
+    aes_hw_store_as(out, xif_read_dout0(0, 0), aligned);
+    aes_hw_store_as(out + 4, xif_read_dout1(0, 0), aligned);
+    aes_hw_store_as(out + 8, xif_read_dout2(0, 0), aligned);
+    aes_hw_store_as(out + 12, xif_read_dout3(0, 0), aligned);
+  }
+}
+
+static inline __attribute__((always_inline)) couplet_status_t tight_blocks(const uint8_t *in,
+                                                                           uint8_t *out,
+                                                                           size_t blocks) {
+  if (aes_hw_both_aligned(in, out)) {
+    tight_blocks_as(in, out, blocks, true);
+  } else {
+    tight_blocks_as(in, out, blocks, false);
   }
   return COUPLET_OK;
 }
@@ -134,7 +137,9 @@ static couplet_status_t xif_zeroize(couplet_aes_ctx_t *ctx) {
 #if COUPLET_AES_HAS_MEM
 // The accelerator fetches and stores the data itself; buffers must be word-aligned for its
 // DMA engine, and a message longer than one job is cut into jobs.
-static couplet_status_t mem_blocks(const uint8_t *in, uint8_t *out, size_t blocks) {
+static inline __attribute__((always_inline)) couplet_status_t mem_blocks(const uint8_t *in,
+                                                                         uint8_t *out,
+                                                                         size_t blocks) {
   size_t remaining = blocks * 16u;
   while (remaining > 0u) {
     uint32_t len = remaining > AES_MAX_JOB_BYTES ? AES_MAX_JOB_BYTES : (uint32_t)remaining;
@@ -153,20 +158,20 @@ static couplet_status_t mem_blocks(const uint8_t *in, uint8_t *out, size_t block
 }
 #endif
 
-static couplet_status_t xif_crypt(couplet_aes_ctx_t *ctx, couplet_aes_mode_t mode, bool decrypt,
-                                  uint8_t *iv, const uint8_t *in, uint8_t *out, size_t blocks,
-                                  bool use_mem) {
-  couplet_status_t status = xif_ensure_key(ctx);
-  if (status != COUPLET_OK) {
-    return status;
-  }
+// The call with ctx's key already in the accelerator. Always inlined with a constant use_mem,
+// so that tight_crypt and mem_crypt are each one leaf function on their common path: a call
+// in it would make the compiler save every argument first.
+static inline __attribute__((always_inline)) couplet_status_t xif_crypt_resident(
+    couplet_aes_ctx_t *ctx, couplet_aes_mode_t mode, bool decrypt, uint8_t *iv, const uint8_t *in,
+    uint8_t *out, size_t blocks, bool use_mem) {
+  couplet_status_t status;
   (void)xif_write_ctrl(aes_hw_ctrl(ctx, mode, decrypt), 0);
   if (iv != NULL) {
     xif_write_iv(iv);
   }
   // Unaligned buffers cannot go to the DMA engine: they take the register path.
 #if COUPLET_AES_HAS_MEM
-  if (use_mem && aes_hw_is_aligned(in) && aes_hw_is_aligned(out)) {
+  if (use_mem && aes_hw_both_aligned(in, out)) {
     status = mem_blocks(in, out, blocks);
   } else {
     status = tight_blocks(in, out, blocks);
@@ -182,15 +187,33 @@ static couplet_status_t xif_crypt(couplet_aes_ctx_t *ctx, couplet_aes_mode_t mod
   return status != COUPLET_OK ? status : refusal;
 }
 
+// Another context's key (or none) is loaded: load ctx's, then do the call.
+static __attribute__((noinline)) couplet_status_t xif_crypt_reload(
+    couplet_aes_ctx_t *ctx, couplet_aes_mode_t mode, bool decrypt, uint8_t *iv, const uint8_t *in,
+    uint8_t *out, size_t blocks, bool use_mem) {
+  couplet_status_t status = xif_load_key(ctx);
+  if (status != COUPLET_OK) {
+    return status;
+  }
+  return use_mem ? xif_crypt_resident(ctx, mode, decrypt, iv, in, out, blocks, true)
+                 : xif_crypt_resident(ctx, mode, decrypt, iv, in, out, blocks, false);
+}
+
 static couplet_status_t tight_crypt(couplet_aes_ctx_t *ctx, couplet_aes_mode_t mode, bool decrypt,
                                     uint8_t *iv, const uint8_t *in, uint8_t *out, size_t blocks) {
-  return xif_crypt(ctx, mode, decrypt, iv, in, out, blocks, false);
+  if (couplet_aes_hw_resident_key != ctx->key_id) {
+    return xif_crypt_reload(ctx, mode, decrypt, iv, in, out, blocks, false);
+  }
+  return xif_crypt_resident(ctx, mode, decrypt, iv, in, out, blocks, false);
 }
 
 #if COUPLET_AES_HAS_MEM
 static couplet_status_t mem_crypt(couplet_aes_ctx_t *ctx, couplet_aes_mode_t mode, bool decrypt,
                                   uint8_t *iv, const uint8_t *in, uint8_t *out, size_t blocks) {
-  return xif_crypt(ctx, mode, decrypt, iv, in, out, blocks, true);
+  if (couplet_aes_hw_resident_key != ctx->key_id) {
+    return xif_crypt_reload(ctx, mode, decrypt, iv, in, out, blocks, true);
+  }
+  return xif_crypt_resident(ctx, mode, decrypt, iv, in, out, blocks, true);
 }
 #endif
 

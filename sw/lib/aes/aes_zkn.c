@@ -235,15 +235,12 @@ static inline void copy_block(uint32_t x[4], const uint32_t y[4]) {
 }
 
 // FIPS-197 5.2 with SubWord from aes32esi; RotWord is a rotation right by 8 in this layout.
-static couplet_status_t zkn_set_key(couplet_aes_ctx_t *ctx) {
+// Fills the 4 * (Nr + 1) words of the schedule.
+static void zkn_expand(couplet_aes_ctx_t *ctx) {
   const uint32_t nk = ctx->key_len / 4u;
-  if (ctx->key_len != 16u && ctx->key_len != 24u && ctx->key_len != 32u) {
-    return COUPLET_ERR_KEY_LEN;
-  }
   uint32_t *w = ctx->round_keys;
   for (uint32_t i = 0; i < nk; ++i) {
-    const uint8_t *k = &ctx->key[4u * i];
-    w[i] = (uint32_t)k[0] | (uint32_t)k[1] << 8 | (uint32_t)k[2] << 16 | (uint32_t)k[3] << 24;
+    w[i] = ctx->key[i];
   }
   // w[i] = w[i - Nk] ^ f(w[i - 1]), walking `from` = &w[i - Nk] and `to` = &w[i] together.
   const uint32_t *from = w;
@@ -257,15 +254,27 @@ static couplet_status_t zkn_set_key(couplet_aes_ctx_t *ctx) {
     rcon = (rcon << 1) ^ ((rcon >> 7) * 0x11Bu);
     for (uint32_t j = 1; j < nk; ++j) {
       if (to == end) {
-        return COUPLET_OK;
+        return;
       }
       temp = (nk == 8u && j == 4u) ? sub_word(*from++, temp) : *from++ ^ temp;
       *to++ = temp;
     }
     if (to == end) {
-      return COUPLET_OK;
+      return;
     }
   }
+}
+
+static couplet_status_t zkn_set_key(couplet_aes_ctx_t *ctx) {
+  if (ctx->key_len != 16u && ctx->key_len != 24u && ctx->key_len != 32u) {
+    return COUPLET_ERR_KEY_LEN;
+  }
+  zkn_expand(ctx);
+  const size_t words = sizeof ctx->round_keys / sizeof ctx->round_keys[0];
+  for (size_t i = 4u * (ctx->key_len / 4u + 7u); i < words; ++i) {
+    ctx->round_keys[i] = 0u;  // what an earlier, longer key left
+  }
+  return COUPLET_OK;
 }
 
 // Increments a 16-byte big-endian counter (SP 800-38A B.1). The counter is not secret, so
