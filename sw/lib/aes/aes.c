@@ -165,8 +165,9 @@ couplet_status_t couplet_aes_set_key(couplet_aes_ctx_t *ctx, const uint8_t *key,
   if (!lock_take(backend)) {
     return COUPLET_ERR_BUSY;
   }
-  // The backend's set_key overwrites all of round_keys, so only the key words are written here;
-  // those a shorter key leaves unused are cleared.
+  // Only the key words are written here: the backend's set_key writes all of round_keys (the
+  // software backends) or none of it (the accelerator's, where it stays zero from init). The
+  // words a shorter key leaves unused are cleared.
   const size_t words = key_len / 4u;
   if (KEY_WORD_COPY && ((uintptr_t)key & 3u) == 0u) {
     const key_word_t *k = (const key_word_t *)(const void *)key;
