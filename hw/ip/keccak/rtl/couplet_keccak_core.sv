@@ -1,0 +1,106 @@
+// Keccak-f[1600] permutation engine: RoundsPerCycle rounds per clock cycle, so one
+// permutation takes 24 / RoundsPerCycle cycles. RoundsPerCycle must divide 24 (1, 2, 3, 4, 6,
+// 8, 12 or 24); any other value stops elaboration (see gen_illegal_rounds_per_cycle).
+//
+// Cycle 0 is the cycle with start_i high while busy_o is low. It already runs the first
+// RoundsPerCycle rounds on state_i, so done_o pulses in cycle 24 / RoundsPerCycle and
+// busy_o is high in the cycles in between (never, with 24 rounds per cycle). busy_o is low
+// in the done_o cycle, so a new start can follow with no idle cycle.
+//
+// state_o is the state register itself: it shows the permuted state from done_o until the
+// next accepted start or clear_i (and intermediate round values while busy_o is high).
+// start_i while busy_o is refused: start_refused_o pulses in the same cycle and the running
+// permutation continues untouched. clear_i zeroes the state register while idle; while busy
+// it is ignored, because cutting a permutation short would leave a half-computed state that
+// is no cleaner, and the caller can clear once done_o has pulsed. An accepted start in the
+// same cycle as clear_i wins: it overwrites the old state anyway.
+module couplet_keccak_core
+  import couplet_keccak_pkg::*;
+#(
+  parameter int unsigned RoundsPerCycle = 1
+) (
+  input  logic          clk_i,
+  input  logic          rst_ni,
+
+  input  logic          start_i,
+  input  keccak_state_t state_i,
+  input  logic          clear_i,
+
+  output logic          busy_o,
+  output logic          done_o,
+  output logic          start_refused_o,
+  output keccak_state_t state_o
+);
+
+  // A parameter that does not divide 24 instantiates a module that exists nowhere, so the
+  // build stops at elaboration with the rule in the error message. Unlike an elaboration
+  // $error this needs no tool support: every tool fails on a missing module, and none looks
+  // one up in a branch it does not generate (checked with Verilator and slang).
+  if (RoundsPerCycle == 0 || KeccakRounds % RoundsPerCycle != 0) begin : gen_illegal_rounds_per_cycle
+    keccak_RoundsPerCycle_must_divide_24 u_illegal_rounds_per_cycle ();
+  end
+
+  // round_q in the last cycle of a permutation.
+  localparam keccak_round_idx_t LastBase = keccak_round_idx_t'(KeccakRounds - RoundsPerCycle);
+
+  keccak_state_t     state_q, state_d;
+  keccak_round_idx_t round_q, round_d;  // first round of this cycle; 0 while idle
+  logic              busy_q, busy_d;
+  logic              done_q, done_d;
+
+  logic start, step, last;
+  assign start           = start_i && !busy_q;
+  assign start_refused_o = start_i && busy_q;
+  assign step            = start || busy_q;
+  assign last            = (round_q == LastBase);
+
+  // RoundsPerCycle rounds in a chain; a start feeds state_i straight in.
+  keccak_state_t [RoundsPerCycle:0] chain;
+  assign chain[0] = busy_q ? state_q : state_i;
+  for (genvar r = 0; r < RoundsPerCycle; r++) begin : gen_round
+    couplet_keccak_round u_round (
+      .state_i     (chain[r]),
+      .round_idx_i (round_q + keccak_round_idx_t'(r)),
+      .state_o     (chain[r+1])
+    );
+  end
+
+  always_comb begin
+    state_d = state_q;
+    round_d = round_q;
+    busy_d  = busy_q;
+    done_d  = 1'b0;
+    if (step) begin
+      state_d = chain[RoundsPerCycle];
+      if (last) begin
+        round_d = '0;
+        busy_d  = 1'b0;
+        done_d  = 1'b1;
+      end else begin
+        round_d = round_q + keccak_round_idx_t'(RoundsPerCycle);
+        busy_d  = 1'b1;
+      end
+    end else if (clear_i) begin
+      state_d = '0;
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      state_q <= '0;
+      round_q <= '0;
+      busy_q  <= 1'b0;
+      done_q  <= 1'b0;
+    end else begin
+      state_q <= state_d;
+      round_q <= round_d;
+      busy_q  <= busy_d;
+      done_q  <= done_d;
+    end
+  end
+
+  assign busy_o  = busy_q;
+  assign done_o  = done_q;
+  assign state_o = state_q;
+
+endmodule
