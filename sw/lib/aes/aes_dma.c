@@ -11,7 +11,6 @@
 #if COUPLET_AES_HAS_DMA
 
 #include <couplet/autogen/dma_regs.h>
-#include <couplet/irq.h>
 #include <couplet/mmio.h>
 
 #include "aes_hw.h"
@@ -78,12 +77,12 @@ static couplet_status_t dma_crypt(couplet_aes_ctx_t *ctx, couplet_aes_mode_t mod
   if (status != COUPLET_OK) {
     return status;
   }
-  bool was_enabled = couplet_irq_global_disable();
+  const uint32_t mstatus = aes_hw_irq_claim(COUPLET_IRQ_DMA);
   dma_write(DMA_IRQ_ENABLE_OFFSET, 0x3u);
-  status = couplet_irq_enable(COUPLET_IRQ_DMA);
   __asm__ volatile("fence" ::: "memory");  // the engine must see the CPU's stores to `in`
   size_t remaining = blocks * 16u;
   uint32_t slot = 0, in_flight = 0;
+  status = COUPLET_OK;
   while (status == COUPLET_OK && (remaining > 0u || in_flight > 0u)) {
     // Keep both slots busy: arm the next chunk before waiting for the oldest one.
     if (remaining > 0u && in_flight < 2u) {
@@ -99,14 +98,10 @@ static couplet_status_t dma_crypt(couplet_aes_ctx_t *ctx, couplet_aes_mode_t mod
     slot ^= 1u;
     in_flight--;
   }
-  couplet_status_t disabled = couplet_irq_disable(COUPLET_IRQ_DMA);
   dma_write(DMA_IRQ_ENABLE_OFFSET, 0u);
-  couplet_irq_global_restore(was_enabled);
+  aes_hw_irq_release(COUPLET_IRQ_DMA, mstatus);
   couplet_status_t end = aes_mmio_end(iv);
-  if (status != COUPLET_OK) {
-    return status;
-  }
-  return disabled != COUPLET_OK ? disabled : end;
+  return status != COUPLET_OK ? status : end;
 }
 
 const couplet_aes_backend_t couplet_aes_backend_dma = {

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include <couplet/autogen/aes_regs.h>
+#include <couplet/csr.h>
 
 #include "aes_backend.h"
 
@@ -149,6 +150,23 @@ static inline couplet_status_t aes_hw_wait_irq(uint32_t irq) {
     }
   }
   return COUPLET_ERR_TIMEOUT;
+}
+
+// Makes interrupt line `irq` pending-visible for aes_hw_wait_irq without letting it trap:
+// global interrupts off, the line enabled. Inline CSR accesses rather than couplet_irq_*: the
+// line is this SoC's (soc_config.h), so there is nothing to check at run time. Returns the
+// mstatus to hand back to aes_hw_irq_release.
+static inline uint32_t aes_hw_irq_claim(uint32_t irq) {
+  uint32_t mstatus = couplet_csr_clear_mstatus(COUPLET_MSTATUS_MIE);
+  (void)couplet_csr_set_mie(1u << irq);
+  return mstatus;
+}
+
+static inline void aes_hw_irq_release(uint32_t irq, uint32_t mstatus) {
+  (void)couplet_csr_clear_mie(1u << irq);
+  if (mstatus & COUPLET_MSTATUS_MIE) {
+    (void)couplet_csr_set_mstatus(COUPLET_MSTATUS_MIE);
+  }
 }
 
 // The register-window side shared by the mmio, mmio_irq and dma backends (aes_mmio.c):

@@ -9,7 +9,6 @@
 #if COUPLET_AES_HAS_MMIO
 
 #include <couplet/csr.h>
-#include <couplet/irq.h>
 #include <couplet/mmio.h>
 
 #include "aes_hw.h"
@@ -168,18 +167,15 @@ static couplet_status_t mmio_irq_crypt(couplet_aes_ctx_t *ctx, couplet_aes_mode_
     return status;
   }
   const bool aligned = aes_hw_both_aligned(in, out);
-  bool was_enabled = couplet_irq_global_disable();
-  status = couplet_irq_enable(COUPLET_IRQ_AES);
+  const uint32_t mstatus = aes_hw_irq_claim(COUPLET_IRQ_AES);
   for (size_t b = 0; b < blocks && status == COUPLET_OK; b++, in += 16, out += 16) {
     write_block(in, aligned);
     status = aes_hw_wait_irq(COUPLET_IRQ_AES);
     reg_write(AES_REG_STATUS, AES_STATUS_DONE);
     read_block(out, aligned);
   }
-  couplet_status_t disabled = couplet_irq_disable(COUPLET_IRQ_AES);
   reg_write(AES_REG_CTRL, aes_hw_ctrl(ctx, mode, decrypt));
-  couplet_irq_global_restore(was_enabled);
-  status = status != COUPLET_OK ? status : disabled;
+  aes_hw_irq_release(COUPLET_IRQ_AES, mstatus);
   couplet_status_t end = aes_mmio_end(iv);
   return status != COUPLET_OK ? status : end;
 }
