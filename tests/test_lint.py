@@ -31,14 +31,18 @@ def test_lint_waivers_still_report_our_warnings(tmp_path: Path) -> None:
 # IPs built and tested on their own before they join the SoC: linted with their own top and
 # each parameter value the tests build, since `couplet lint` only sees what the SoC uses.
 STANDALONE_TOPS = [
-    ("keccak", "couplet_keccak_core", [f"-GRoundsPerCycle={r}"]) for r in (1, 2, 24)
+    *(("keccak", "couplet_keccak_core", [f"-GRoundsPerCycle={r}"]) for r in (1, 2, 24)),
+    ("keccak", "couplet_keccak_ise", []),
+    *(("keccak", "couplet_keccak", [f"-GRoundsPerCycle={r}"]) for r in (1, 24)),
 ]
+# Accelerators import the coupling layer's types, which live in the accel IP.
+STANDALONE_PACKAGES = [paths.IP_DIR / "accel" / "rtl" / "couplet_accel_pkg.sv"]
 
 
 @pytest.mark.parametrize(("ip", "top", "params"), STANDALONE_TOPS)
 def test_lint_standalone_ip_is_clean(ip: str, top: str, params: list[str]) -> None:
     command = [str(paths.verilator_bin()), "--lint-only", "-Wall", "--top-module", top, *params,
-               *lint.waiver_files(), *map(str, rtl.ip_sources(ip))]
+               *lint.waiver_files(), *map(str, [*STANDALONE_PACKAGES, *rtl.ip_sources(ip)])]
     proc = subprocess.run(command, capture_output=True, text=True, env=paths.verilator_env())
     output = proc.stdout + proc.stderr
     assert proc.returncode == 0 and "%Warning" not in output and "%Error" not in output, output
