@@ -1,14 +1,24 @@
-"""NIST CAVP AES response files from the PyPI package ``cryptography_vectors``.
+"""NIST CAVP response files from the PyPI package ``cryptography_vectors``: AES and SHA-3.
 
-The AESAVS files (KAT: GFSbox, KeySbox, VarKey, VarTxt; MMT) of ECB, CBC, CFB-128 and OFB are
-``[ENCRYPT]``/``[DECRYPT]`` sections of ``COUNT/KEY/IV/PLAINTEXT/CIPHERTEXT`` records; the CTR
-files are RFC 3686's vectors in the same record format. This module reads them and writes the
-sample the in-SoC firmware test runs (``sw/apps/test_aes/cavp_vectors.c``, committed and
+Every response file is a sequence of bracketed section headers (``[ENCRYPT]``, ``[L = 256]``)
+and records of ``NAME = VALUE`` lines; ``records()`` reads that structure once for both
+families.
+
+AES: the AESAVS files (KAT: GFSbox, KeySbox, VarKey, VarTxt; MMT) of ECB, CBC, CFB-128 and OFB
+are ``[ENCRYPT]``/``[DECRYPT]`` sections of ``COUNT/KEY/IV/PLAINTEXT/CIPHERTEXT`` records; the
+CTR files are RFC 3686's vectors in the same record format. This module reads them and writes
+the sample the in-SoC firmware test runs (``sw/apps/test_aes/cavp_vectors.c``, committed and
 checked by tests/test_aes_vectors.py to match a fresh generation).
+
+SHA-3 (SHA3VS): ShortMsg and LongMsg files of ``Len/Msg/MD`` (SHA3-*) or ``Len/Msg/Output``
+(SHAKE, output length in the ``[Outputlen = N]`` section) records, SHAKE VariableOut files of
+``COUNT/Outputlen/Msg/Output`` records, and Monte Carlo files: a ``Seed`` (SHA3-*) or ``Msg``
+(SHAKE) followed by the 100 checkpoints ``COUNT/MD`` or ``COUNT/Outputlen/Output``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -38,10 +48,14 @@ class AesVector:
         return self.plaintext if self.decrypt else self.ciphertext
 
 
-def vectors_dir() -> Path:
+def _package_dir() -> Path:
     import cryptography_vectors  # pinned in requirements.txt
 
-    return Path(cryptography_vectors.__file__).parent / "ciphers" / "AES"
+    return Path(cryptography_vectors.__file__).parent
+
+
+def vectors_dir() -> Path:
+    return _package_dir() / "ciphers" / "AES"
 
 
 def cavp_file(mode: str, kind: str, key_bits: int) -> Path:
@@ -50,39 +64,65 @@ def cavp_file(mode: str, kind: str, key_bits: int) -> Path:
     return vectors_dir() / mode / f"{_PREFIX[mode]}{kind}{key_bits}.rsp"
 
 
-def parse(path: Path, mode: str) -> list[AesVector]:
-    """Every record of a response file, in file order."""
-    vectors: list[AesVector] = []
-    decrypt = False
-    record: dict[str, str] = {}
+@dataclass(frozen=True)
+class Record:
+    """One record of a response file and the section headers in effect for it."""
+
+    sections: Mapping[str, str]  # "[L = 256]" gives {"L": "256"}; a bare "[ENCRYPT]" {"": "ENCRYPT"}
+    fields: Mapping[str, str]  # NAME = VALUE lines, in the file's spelling
+
+
+def records(path: Path, starts: tuple[str, ...] = ("COUNT",)) -> list[Record]:
+    """Every record of a response file, in file order. A record runs from a field named in
+    `starts` (or from the file's or a section's first field) to the next such field or section
+    header; comments (#) and lines without "=" are skipped. Records that have no field at all
+    are left out."""
+    found: list[Record] = []
+    sections: dict[str, str] = {}
+    fields: dict[str, str] = {}
 
     def flush() -> None:
-        if "KEY" in record:
-            vectors.append(
-                AesVector(
-                    source=f"{path.name}#{'dec' if decrypt else 'enc'}{record.get('COUNT', '?')}",
-                    mode=mode,
-                    decrypt=decrypt,
-                    key=bytes.fromhex(record["KEY"]),
-                    iv=bytes.fromhex(record.get("IV", "")),
-                    plaintext=bytes.fromhex(record["PLAINTEXT"]),
-                    ciphertext=bytes.fromhex(record["CIPHERTEXT"]),
-                )
-            )
-        record.clear()
+        if fields:
+            found.append(Record(dict(sections), dict(fields)))
+        fields.clear()
 
     for raw in path.read_text().splitlines():
         line = raw.strip()
-        if line in ("[ENCRYPT]", "[DECRYPT]"):
+        if line.startswith("[") and line.endswith("]"):
             flush()
-            decrypt = line == "[DECRYPT]"
-        elif line.startswith("COUNT"):
-            flush()
-            record["COUNT"] = line.split("=", 1)[1].strip()
+            name, _, value = line[1:-1].partition("=")
+            if value:
+                sections[name.strip()] = value.strip()
+            else:
+                sections[""] = name.strip()
         elif "=" in line and not line.startswith("#"):
             key, value = (part.strip() for part in line.split("=", 1))
-            record[key] = value
+            if key in starts:
+                flush()
+            fields[key] = value
     flush()
+    return found
+
+
+def parse(path: Path, mode: str) -> list[AesVector]:
+    """Every record of a response file, in file order."""
+    vectors: list[AesVector] = []
+    for record in records(path):
+        fields = record.fields
+        if "KEY" not in fields:
+            continue
+        decrypt = record.sections.get("") == "DECRYPT"
+        vectors.append(
+            AesVector(
+                source=f"{path.name}#{'dec' if decrypt else 'enc'}{fields.get('COUNT', '?')}",
+                mode=mode,
+                decrypt=decrypt,
+                key=bytes.fromhex(fields["KEY"]),
+                iv=bytes.fromhex(fields.get("IV", "")),
+                plaintext=bytes.fromhex(fields["PLAINTEXT"]),
+                ciphertext=bytes.fromhex(fields["CIPHERTEXT"]),
+            )
+        )
     return vectors
 
 
@@ -134,3 +174,92 @@ def firmware_source(vectors: list[AesVector]) -> str:
 
 
 FIRMWARE_VECTORS = Path(__file__).resolve().parent.parent / "sw" / "apps" / "test_aes" / "cavp_vectors.c"
+
+
+# ---------------------------------------------------------------------------------------------
+# SHA-3 and SHAKE (SHA3VS)
+
+HASH_ALGS = ("SHA3-224", "SHA3-256", "SHA3-384", "SHA3-512", "SHAKE128", "SHAKE256")  # index = couplet_sha3_alg_t
+HASH_KINDS = ("ShortMsg", "LongMsg", "VariableOut", "Monte")  # VariableOut: SHAKE only
+
+
+@dataclass(frozen=True)
+class HashVector:
+    source: str  # file name and Len or COUNT, for messages
+    alg: str
+    message: bytes
+    output: bytes  # the digest, or the first len(output) bytes of the SHAKE output
+
+
+@dataclass(frozen=True)
+class HashMonteCarlo:
+    """A Monte Carlo file: the seed message and the output at each of the 100 checkpoints."""
+
+    source: str
+    alg: str
+    seed: bytes
+    outputs: tuple[bytes, ...]
+    min_out_bits: int  # SHAKE: the range the output length is drawn from; SHA3-*: the digest size
+    max_out_bits: int
+
+
+def is_shake(alg: str) -> bool:
+    return alg.startswith("SHAKE")
+
+
+def hash_file(alg: str, kind: str) -> Path:
+    """The response file of `alg` ("SHA3-256", "SHAKE128", ...) and `kind` (HASH_KINDS)."""
+    hashes = _package_dir() / "hashes"
+    if is_shake(alg):
+        return hashes / "SHAKE" / f"{alg}{kind}.rsp"
+    return hashes / "SHA3" / f"{alg.replace('-', '_')}{kind}.rsp"
+
+
+def _bits_to_bytes(bits: str, what: str) -> int:
+    value = int(bits)
+    if value % 8 != 0:
+        raise ValueError(f"{what}: {value} bits is not whole bytes")
+    return value // 8
+
+
+def parse_hash(path: Path, alg: str) -> list[HashVector]:
+    """The records of a ShortMsg, LongMsg or VariableOut file, in file order. The message is the
+    first Len bits of Msg (a zero-length message is written "Msg = 00"); VariableOut messages are
+    all of Msg."""
+    vectors: list[HashVector] = []
+    for record in records(path, starts=("COUNT", "Len")):
+        fields = record.fields
+        if "Msg" not in fields:
+            continue
+        message = bytes.fromhex(fields["Msg"])
+        if "Len" in fields:
+            message = message[: _bits_to_bytes(fields["Len"], f"{path.name} Len")]
+        output = bytes.fromhex(fields["Output" if is_shake(alg) else "MD"])
+        out_bits = fields.get("Outputlen") or record.sections.get("Outputlen") or record.sections["L"]
+        if len(output) != _bits_to_bytes(out_bits, f"{path.name} output length"):
+            raise ValueError(f"{path.name}: output of {len(output)} bytes, {out_bits} bits announced")
+        tag = f"Len{fields['Len']}" if "Len" in fields else f"COUNT{fields.get('COUNT', '?')}"
+        vectors.append(HashVector(f"{path.name}#{tag}", alg, message, output))
+    return vectors
+
+
+def parse_hash_monte(path: Path, alg: str) -> HashMonteCarlo:
+    """A Monte Carlo file: the seed record first, then COUNT 0..99 in order."""
+    found = records(path, starts=("COUNT",))
+    seed_fields = found[0].fields
+    seed = bytes.fromhex(seed_fields["Msg" if is_shake(alg) else "Seed"])
+    checkpoints = found[1:]
+    if [r.fields.get("COUNT") for r in checkpoints] != [str(i) for i in range(len(checkpoints))]:
+        raise ValueError(f"{path.name}: checkpoints out of order")
+    outputs = []
+    for record in checkpoints:
+        output = bytes.fromhex(record.fields["Output" if is_shake(alg) else "MD"])
+        if is_shake(alg) and len(output) != _bits_to_bytes(record.fields["Outputlen"], path.name):
+            raise ValueError(f"{path.name}: COUNT {record.fields['COUNT']} has the wrong output length")
+        outputs.append(output)
+    sections = found[0].sections
+    if is_shake(alg):
+        low, high = (int(sections[f"{end} Output Length (bits)"]) for end in ("Minimum", "Maximum"))
+    else:
+        low = high = int(sections["L"])
+    return HashMonteCarlo(path.name, alg, seed, tuple(outputs), low, high)

@@ -1,0 +1,47 @@
+// The interface between the SHA-3 front end (sha3.c: argument checks, the block buffer, padding,
+// squeezing across blocks, the accelerator lock) and the backends (sha3_soft.c, and one file per
+// accelerator coupling).
+//
+// Where the state lives. Between API calls, ctx->state is the canonical Keccak state (word w =
+// bytes 4w..4w+3 of the FIPS 202 state string, little-endian: the accelerator's word order).
+// Within one API call the front end calls absorb/permute/extract any number of times and then,
+// if it called any of them, release exactly once (also after an error). A backend that works on
+// a copy elsewhere (the accelerator's state registers) loads ctx->state at its first operation
+// of the call and stores it back to ctx->state in release; one that works on ctx->state itself
+// needs no release (NULL). The front end never reads or writes ctx->state between the first
+// operation and release, and never runs two contexts' calls into one accelerator backend at
+// once (it holds the accelerator lock for the length of the call when uses_accelerator is set).
+//
+// Arguments are checked by the front end; every length below is within the stated bounds.
+
+#ifndef COUPLET_SHA3_BACKEND_H_
+#define COUPLET_SHA3_BACKEND_H_
+
+#include <couplet/sha3.h>
+
+typedef struct couplet_sha3_backend {
+  couplet_sha3_backend_id_t id;
+  const char *name;
+  // True when the backend drives the (single, shared) Keccak accelerator: the front end then
+  // holds the accelerator lock around every call into the backend.
+  bool uses_accelerator;
+  // XORs `nblocks` (>= 1) whole blocks of ctx->rate bytes into the state, permuting after each.
+  // `blocks` has any alignment; the padded last block of a message comes here like any other.
+  couplet_status_t (*absorb)(couplet_sha3_ctx_t *ctx, const uint8_t *blocks, size_t nblocks);
+  // Keccak-f[1600] on the state (squeezing the next output block).
+  couplet_status_t (*permute)(couplet_sha3_ctx_t *ctx);
+  // Copies the first `len` (1..ctx->rate) bytes of the state string to `out` (any alignment).
+  couplet_status_t (*extract)(couplet_sha3_ctx_t *ctx, uint8_t *out, size_t len);
+  // Ends a call: stores the state back to ctx->state and lets go of the hardware. May be NULL.
+  couplet_status_t (*release)(couplet_sha3_ctx_t *ctx);
+} couplet_sha3_backend_t;
+
+// One per backend; a hardware backend is linked only when the SoC configuration has it.
+extern const couplet_sha3_backend_t couplet_sha3_backend_soft;
+extern const couplet_sha3_backend_t couplet_sha3_backend_ise;
+extern const couplet_sha3_backend_t couplet_sha3_backend_tight;
+extern const couplet_sha3_backend_t couplet_sha3_backend_mem;
+extern const couplet_sha3_backend_t couplet_sha3_backend_mmio;
+extern const couplet_sha3_backend_t couplet_sha3_backend_dma;
+
+#endif  // COUPLET_SHA3_BACKEND_H_

@@ -1,0 +1,433 @@
+// Host test driver for the SHA-3 front end and the software backend (tests/test_sha3_host.py).
+//
+// Reads one command per line on stdin and answers each with one line on stdout, so that one
+// process runs thousands of vectors. Byte strings are hex, "=" is the empty string and "-"
+// stands for a NULL pointer. Output buffers are filled with 0xEE before each call and printed
+// whole after it (OUT below), so that a test sees what a call wrote and what it left alone.
+//
+//   init C ALG B|d            couplet_sha3_init_backend(ctx C, ALG, B), or couplet_sha3_init with d
+//   fill C BYTE               fill ctx C with BYTE (an uninitialised or zeroed context)
+//   poke C FIELD VALUE        set buf_len, squeezed, rate, phase or alg of ctx C (corruption)
+//   snap C                    the bytes of ctx C, for "nothing changed" checks
+//   update C|- HEX|- [len=N] [off=N]        couplet_sha3_update: "STATUS"
+//   final C|- N [null] [off=N]              couplet_sha3_final into an N-byte buffer: "STATUS OUT"
+//   sfinal C|-                              couplet_shake_final: "STATUS"
+//   squeeze C|- N [null] [off=N]            couplet_shake_squeeze of N bytes: "STATUS OUT"
+//   sha3 ALG HEX|- N [null] [len=N] [off=N] couplet_sha3 into an N-byte buffer: "STATUS OUT"
+//   shake ALG HEX|- N [null] [len=N] [off=N]  couplet_shake of N bytes: "STATUS OUT"
+//   extract C N [off=N]       the software backend's extract of N bytes of ctx C's state,
+//                             called directly (the front end only asks for whole words)
+//   size ALG                  couplet_sha3_digest_size
+//   which C                   the id of ctx C's backend, -1 for none
+//   name B / avail B          couplet_sha3_backend_name / couplet_sha3_backend_available
+//   mct ALG SEED              the SHA3VS Monte Carlo test of SHA3-*: the 100 checkpoint digests
+//   xmct ALG MSG MINBITS MAXBITS   the SHA3VS Monte Carlo test of SHAKE: the 100 checkpoints
+// `len=` passes a length other than the data's (with a NULL pointer), `off=` misaligns the
+// input (sha3/shake/update) or output (final/squeeze) buffer by 0..7 bytes, `null` passes NULL
+// for the output buffer.
+//
+// Built with FAKE_BACKENDS, it also provides every hardware backend as a stand-in that marks
+// itself as using the accelerator and keeps the state "in the accelerator" (its own copy) from
+// its first operation in a call until release, scribbling over ctx->state meanwhile, so that a
+// front end that read or wrote ctx->state in a call, or forgot release, computes wrong hashes;
+// it also counts protocol violations. Extra commands:
+//   probe C                   on the next backend operation, re-enter the API on ctx C (as
+//                             another thread would while this one holds the accelerator)
+//   probed                    "FIRED UPDATE FINAL SQUEEZE UNCHANGED": the statuses the re-entry
+//                             got and whether ctx C was left unchanged
+//   fail S                    the next backend operation returns status S and does nothing
+//   counts                    "ABSORB PERMUTE EXTRACT RELEASE LOADS VIOLATIONS"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <couplet/sha3.h>
+
+#include "sha3_backend.h"
+
+#define CONTEXTS 8
+#define MAX_BYTES 40000
+#define PAD 8
+
+static couplet_sha3_ctx_t ctxs[CONTEXTS];
+
+static void fail_usage(const char *line) {
+  fprintf(stderr, "sha3_driver: bad command: %.200s\n", line);
+  exit(2);
+}
+
+static int hex_value(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+// Parses hex into buf; returns the byte count, or -1 for "-" ("=" is the empty string).
+static long parse_hex(const char *text, uint8_t *buf, size_t cap, const char *line) {
+  if (text == NULL) fail_usage(line);
+  if (strcmp(text, "-") == 0) return -1;
+  if (strcmp(text, "=") == 0) return 0;
+  size_t n = strlen(text);
+  if (n % 2u != 0u || n / 2u > cap) fail_usage(line);
+  for (size_t i = 0; i < n / 2u; ++i) {
+    int hi = hex_value(text[2u * i]), lo = hex_value(text[2u * i + 1u]);
+    if (hi < 0 || lo < 0) fail_usage(line);
+    buf[i] = (uint8_t)(hi * 16 + lo);
+  }
+  return (long)(n / 2u);
+}
+
+static void print_hex(const uint8_t *buf, size_t n) {
+  if (n == 0u) {
+    fputs("=", stdout);  // empty, distinct from "-"
+  }
+  for (size_t i = 0; i < n; ++i) {
+    printf("%02x", buf[i]);
+  }
+}
+
+static couplet_sha3_ctx_t *parse_ctx(const char *text, const char *line) {
+  if (text == NULL) fail_usage(line);
+  if (strcmp(text, "-") == 0) return NULL;
+  int index = atoi(text);
+  if (index < 0 || index >= CONTEXTS) fail_usage(line);
+  return &ctxs[index];
+}
+
+static long parse_long(const char *text, const char *line) {
+  if (text == NULL) fail_usage(line);
+  char *end;
+  long v = strtol(text, &end, 0);
+  if (*end != '\0') fail_usage(line);
+  return v;
+}
+
+#ifdef FAKE_BACKENDS
+static struct {
+  couplet_sha3_ctx_t *loaded;  // the context whose state is "in the accelerator"
+  couplet_sha3_ctx_t accel;    // the accelerator's copy (only state and rate are used)
+  int probe_ctx;               // -1: disarmed
+  int fired, unchanged;
+  couplet_status_t update, final, squeeze;
+  int fail_next;  // -1: none
+  unsigned absorb_calls, permute_calls, extract_calls, release_calls, loads, violations;
+} fake = {.probe_ctx = -1, .fail_next = -1};
+
+#define SCRIBBLE 0xA5A5A5A5u
+
+static void fake_probe(void) {
+  if (fake.probe_ctx < 0) return;
+  couplet_sha3_ctx_t *other = &ctxs[fake.probe_ctx];
+  fake.probe_ctx = -1;
+  fake.fired = 1;
+  static couplet_sha3_ctx_t before;
+  memcpy(&before, other, sizeof before);
+  static uint8_t block[2 * COUPLET_SHA3_MAX_RATE], out[2 * COUPLET_SHA3_MAX_RATE];
+  fake.update = couplet_sha3_update(other, block, sizeof block);
+  fake.final = other->alg >= (uint32_t)COUPLET_SHAKE128 ? couplet_shake_final(other)
+                                                        : couplet_sha3_final(other, out, sizeof out);
+  fake.squeeze = couplet_shake_squeeze(other, out, sizeof out);
+  fake.unchanged = memcmp(&before, other, sizeof before) == 0;
+}
+
+// The first operation of a call loads the state into the "accelerator" and scribbles over
+// ctx->state, which the front end must not use until release.
+static couplet_status_t fake_op(couplet_sha3_ctx_t *ctx) {
+  if (fake.loaded == NULL) {
+    memcpy(fake.accel.state, ctx->state, sizeof ctx->state);
+    for (size_t i = 0; i < COUPLET_SHA3_STATE_WORDS; ++i) ctx->state[i] = SCRIBBLE;
+    fake.loaded = ctx;
+    fake.loads++;
+  } else if (fake.loaded != ctx) {
+    fake.violations++;  // two contexts in the accelerator at once: the lock failed
+  }
+  fake.accel.rate = ctx->rate;
+  fake_probe();
+  if (fake.fail_next >= 0) {
+    couplet_status_t status = (couplet_status_t)fake.fail_next;
+    fake.fail_next = -1;
+    return status;
+  }
+  return COUPLET_OK;
+}
+
+static couplet_status_t fake_absorb(couplet_sha3_ctx_t *ctx, const uint8_t *blocks,
+                                    size_t nblocks) {
+  fake.absorb_calls++;
+  if (nblocks == 0u) fake.violations++;
+  couplet_status_t status = fake_op(ctx);
+  return status != COUPLET_OK ? status : couplet_sha3_backend_soft.absorb(&fake.accel, blocks, nblocks);
+}
+
+static couplet_status_t fake_permute(couplet_sha3_ctx_t *ctx) {
+  fake.permute_calls++;
+  couplet_status_t status = fake_op(ctx);
+  return status != COUPLET_OK ? status : couplet_sha3_backend_soft.permute(&fake.accel);
+}
+
+static couplet_status_t fake_extract(couplet_sha3_ctx_t *ctx, uint8_t *out, size_t len) {
+  fake.extract_calls++;
+  if (len == 0u || len > ctx->rate) fake.violations++;
+  couplet_status_t status = fake_op(ctx);
+  return status != COUPLET_OK ? status : couplet_sha3_backend_soft.extract(&fake.accel, out, len);
+}
+
+static couplet_status_t fake_release(couplet_sha3_ctx_t *ctx) {
+  fake.release_calls++;
+  if (fake.loaded != ctx) {
+    fake.violations++;  // release without an operation, or of another context
+    return COUPLET_OK;
+  }
+  for (size_t i = 0; i < COUPLET_SHA3_STATE_WORDS; ++i) {
+    if (ctx->state[i] != SCRIBBLE) fake.violations++;  // the front end wrote the state mid-call
+  }
+  memcpy(ctx->state, fake.accel.state, sizeof ctx->state);
+  fake.loaded = NULL;
+  return COUPLET_OK;
+}
+
+#define FAKE(var, id_, name_)                                                               \
+  const couplet_sha3_backend_t var = {id_, name_, true, fake_absorb, fake_permute, fake_extract, \
+                                      fake_release}
+FAKE(couplet_sha3_backend_ise, COUPLET_SHA3_BACKEND_ISE, "ise");
+FAKE(couplet_sha3_backend_tight, COUPLET_SHA3_BACKEND_TIGHT, "tight");
+FAKE(couplet_sha3_backend_mem, COUPLET_SHA3_BACKEND_MEM, "mem");
+FAKE(couplet_sha3_backend_mmio, COUPLET_SHA3_BACKEND_MMIO, "mmio");
+FAKE(couplet_sha3_backend_dma, COUPLET_SHA3_BACKEND_DMA, "dma");
+#endif
+
+// The options after the fixed arguments of a command.
+typedef struct {
+  long len;  // -1: the data's own length
+  size_t off;
+  bool null;
+} options_t;
+
+static options_t parse_options(const char *line) {
+  options_t o = {-1, 0u, false};
+  for (const char *opt = strtok(NULL, " "); opt != NULL; opt = strtok(NULL, " ")) {
+    if (strncmp(opt, "len=", 4) == 0) {
+      o.len = parse_long(opt + 4, line);
+    } else if (strncmp(opt, "off=", 4) == 0) {
+      o.off = (size_t)parse_long(opt + 4, line);
+    } else if (strcmp(opt, "null") == 0) {
+      o.null = true;
+    } else {
+      fail_usage(line);
+    }
+  }
+  if (o.off >= PAD || o.len < -1 || o.len > MAX_BYTES) fail_usage(line);
+  return o;
+}
+
+static uint8_t data_buf[MAX_BYTES + PAD], out_buf[MAX_BYTES + PAD];
+
+// Reads a hex argument into data_buf at the option's offset: the pointer to pass (NULL for
+// "-") and the length to pass.
+static const uint8_t *data_arg(const char *hex, const options_t *o, size_t *len, const char *line) {
+  long got = parse_hex(hex, data_buf + o->off, MAX_BYTES, line);
+  *len = o->len >= 0 ? (size_t)o->len : (got < 0 ? 0u : (size_t)got);
+  return got < 0 ? NULL : data_buf + o->off;
+}
+
+static void print_result(couplet_status_t status, const uint8_t *out, size_t n) {
+  printf("%d ", (int)status);
+  if (out == NULL) {
+    putchar('-');
+  } else {
+    print_hex(out, n);
+  }
+  putchar('\n');
+}
+
+// A command that writes an n-byte output buffer: prepares it, returns the pointer to pass.
+static uint8_t *out_arg(const options_t *o, size_t n, const char *line) {
+  if (n > MAX_BYTES) fail_usage(line);
+  memset(out_buf, 0xEE, sizeof out_buf);
+  return o->null ? NULL : out_buf + o->off;
+}
+
+static void cmd_update(const char *line) {
+  couplet_sha3_ctx_t *ctx = parse_ctx(strtok(NULL, " "), line);
+  const char *hex = strtok(NULL, " ");
+  options_t o = parse_options(line);
+  size_t len;
+  const uint8_t *data = data_arg(hex, &o, &len, line);
+  printf("%d\n", (int)couplet_sha3_update(ctx, data, len));
+}
+
+static void cmd_final(const char *line, bool squeeze) {
+  couplet_sha3_ctx_t *ctx = parse_ctx(strtok(NULL, " "), line);
+  size_t n = (size_t)parse_long(strtok(NULL, " "), line);
+  options_t o = parse_options(line);
+  uint8_t *out = out_arg(&o, n, line);
+  couplet_status_t status = squeeze ? couplet_shake_squeeze(ctx, out, n) : couplet_sha3_final(ctx, out, n);
+  print_result(status, out, n);
+}
+
+static void cmd_oneshot(const char *line, bool shake) {
+  couplet_sha3_alg_t alg = (couplet_sha3_alg_t)parse_long(strtok(NULL, " "), line);
+  const char *hex = strtok(NULL, " ");
+  size_t n = (size_t)parse_long(strtok(NULL, " "), line);
+  options_t o = parse_options(line);
+  size_t len;
+  const uint8_t *data = data_arg(hex, &o, &len, line);
+  options_t out_opts = {-1, 0u, o.null};
+  uint8_t *out = out_arg(&out_opts, n, line);
+  couplet_status_t status = shake ? couplet_shake(alg, data, len, out, n) : couplet_sha3(alg, data, len, out, n);
+  print_result(status, out, n);
+}
+
+// SHA3VS section 6.2.3: MD_0 = Seed; 100 times: 1000 times MD_i = SHA3(MD_{i-1}); print the last.
+static void cmd_mct(const char *line) {
+  couplet_sha3_alg_t alg = (couplet_sha3_alg_t)parse_long(strtok(NULL, " "), line);
+  uint8_t md[COUPLET_SHA3_MAX_DIGEST];
+  long seed_len = parse_hex(strtok(NULL, " "), md, sizeof md, line);
+  size_t size = couplet_sha3_digest_size(alg);
+  if (size == 0u || seed_len != (long)size) fail_usage(line);
+  for (int j = 0; j < 100; ++j) {
+    for (int i = 0; i < 1000; ++i) {
+      uint8_t next[COUPLET_SHA3_MAX_DIGEST];
+      if (couplet_sha3(alg, md, size, next, sizeof next) != COUPLET_OK) fail_usage(line);
+      memcpy(md, next, size);
+    }
+    print_hex(md, size);
+    putchar(j < 99 ? ' ' : '\n');
+  }
+}
+
+// SHA3VS section 6.3.3: the message is the leftmost 128 bits of the previous output (zero
+// padded), the output length the minimum plus the rightmost 16 bits of the previous output
+// modulo the range; print the last output of each of 100 rounds of 1000.
+static void cmd_xmct(const char *line) {
+  couplet_sha3_alg_t alg = (couplet_sha3_alg_t)parse_long(strtok(NULL, " "), line);
+  static uint8_t output[MAX_BYTES];
+  long msg_len = parse_hex(strtok(NULL, " "), output, 16u, line);
+  size_t min_bytes = (size_t)parse_long(strtok(NULL, " "), line) / 8u;
+  size_t max_bytes = (size_t)parse_long(strtok(NULL, " "), line) / 8u;
+  if (msg_len != 16 || min_bytes < 2u || max_bytes < min_bytes || max_bytes > MAX_BYTES) fail_usage(line);
+  size_t out_len = max_bytes, prev_len = 16u;
+  for (int j = 0; j < 100; ++j) {
+    for (int i = 0; i < 1000; ++i) {
+      uint8_t msg[16] = {0};
+      memcpy(msg, output, prev_len < 16u ? prev_len : 16u);
+      if (couplet_shake(alg, msg, sizeof msg, output, out_len) != COUPLET_OK) fail_usage(line);
+      prev_len = out_len;
+      size_t rightmost = (size_t)output[out_len - 2u] << 8 | output[out_len - 1u];
+      out_len = min_bytes + rightmost % (max_bytes - min_bytes + 1u);
+    }
+    print_hex(output, prev_len);
+    putchar(j < 99 ? ' ' : '\n');
+  }
+}
+
+static void cmd_poke(const char *line) {
+  couplet_sha3_ctx_t *ctx = parse_ctx(strtok(NULL, " "), line);
+  const char *field = strtok(NULL, " ");
+  uint32_t value = (uint32_t)parse_long(strtok(NULL, " "), line);
+  if (ctx == NULL || field == NULL) fail_usage(line);
+  if (strcmp(field, "buf_len") == 0) {
+    ctx->buf_len = value;
+  } else if (strcmp(field, "squeezed") == 0) {
+    ctx->squeezed = value;
+  } else if (strcmp(field, "rate") == 0) {
+    ctx->rate = value;
+  } else if (strcmp(field, "phase") == 0) {
+    ctx->phase = value;
+  } else if (strcmp(field, "alg") == 0) {
+    ctx->alg = value;
+  } else {
+    fail_usage(line);
+  }
+  puts("0");
+}
+
+int main(void) {
+  static char line[2 * MAX_BYTES + 512];
+  static char copy[sizeof line];
+  while (fgets(line, sizeof line, stdin) != NULL) {
+    size_t n = strlen(line);
+    while (n > 0u && (line[n - 1u] == '\n' || line[n - 1u] == '\r')) line[--n] = '\0';
+    if (n == 0u) continue;
+    memcpy(copy, line, n + 1u);
+    char *cmd = strtok(copy, " ");
+    if (strcmp(cmd, "update") == 0) {
+      cmd_update(line);
+    } else if (strcmp(cmd, "final") == 0) {
+      cmd_final(line, false);
+    } else if (strcmp(cmd, "squeeze") == 0) {
+      cmd_final(line, true);
+    } else if (strcmp(cmd, "sfinal") == 0) {
+      printf("%d\n", (int)couplet_shake_final(parse_ctx(strtok(NULL, " "), line)));
+    } else if (strcmp(cmd, "sha3") == 0) {
+      cmd_oneshot(line, false);
+    } else if (strcmp(cmd, "shake") == 0) {
+      cmd_oneshot(line, true);
+    } else if (strcmp(cmd, "init") == 0) {
+      couplet_sha3_ctx_t *ctx = parse_ctx(strtok(NULL, " "), line);
+      couplet_sha3_alg_t alg = (couplet_sha3_alg_t)parse_long(strtok(NULL, " "), line);
+      const char *b = strtok(NULL, " ");
+      if (b == NULL) fail_usage(line);
+      couplet_status_t status =
+          strcmp(b, "d") == 0
+              ? couplet_sha3_init(ctx, alg)
+              : couplet_sha3_init_backend(ctx, alg, (couplet_sha3_backend_id_t)parse_long(b, line));
+      printf("%d\n", (int)status);
+    } else if (strcmp(cmd, "fill") == 0) {
+      couplet_sha3_ctx_t *ctx = parse_ctx(strtok(NULL, " "), line);
+      long byte = parse_long(strtok(NULL, " "), line);
+      if (ctx == NULL) fail_usage(line);
+      memset(ctx, (int)byte, sizeof *ctx);
+      puts("0");
+    } else if (strcmp(cmd, "poke") == 0) {
+      cmd_poke(line);
+    } else if (strcmp(cmd, "snap") == 0) {
+      couplet_sha3_ctx_t *ctx = parse_ctx(strtok(NULL, " "), line);
+      if (ctx == NULL) fail_usage(line);
+      print_hex((const uint8_t *)ctx, sizeof *ctx);
+      putchar('\n');
+    } else if (strcmp(cmd, "extract") == 0) {
+      couplet_sha3_ctx_t *ctx = parse_ctx(strtok(NULL, " "), line);
+      size_t len = (size_t)parse_long(strtok(NULL, " "), line);
+      options_t o = parse_options(line);
+      if (ctx == NULL || len == 0u || len > ctx->rate) fail_usage(line);
+      uint8_t *out = out_arg(&o, len, line);
+      print_result(couplet_sha3_backend_soft.extract(ctx, out, len), out, len);
+    } else if (strcmp(cmd, "size") == 0) {
+      printf("%zu\n", couplet_sha3_digest_size((couplet_sha3_alg_t)parse_long(strtok(NULL, " "), line)));
+    } else if (strcmp(cmd, "which") == 0) {
+      couplet_sha3_ctx_t *ctx = parse_ctx(strtok(NULL, " "), line);
+      if (ctx == NULL) fail_usage(line);
+      printf("%d\n", ctx->backend == NULL ? -1 : (int)ctx->backend->id);
+    } else if (strcmp(cmd, "name") == 0) {
+      puts(couplet_sha3_backend_name((couplet_sha3_backend_id_t)parse_long(strtok(NULL, " "), line)));
+    } else if (strcmp(cmd, "avail") == 0) {
+      couplet_sha3_backend_id_t b = (couplet_sha3_backend_id_t)parse_long(strtok(NULL, " "), line);
+      printf("%d\n", couplet_sha3_backend_available(b) ? 1 : 0);
+    } else if (strcmp(cmd, "mct") == 0) {
+      cmd_mct(line);
+    } else if (strcmp(cmd, "xmct") == 0) {
+      cmd_xmct(line);
+#ifdef FAKE_BACKENDS
+    } else if (strcmp(cmd, "probe") == 0) {
+      fake.probe_ctx = (int)parse_long(strtok(NULL, " "), line);
+      fake.fired = 0;
+      puts("0");
+    } else if (strcmp(cmd, "probed") == 0) {
+      printf("%d %d %d %d %d\n", fake.fired, (int)fake.update, (int)fake.final, (int)fake.squeeze,
+             fake.unchanged);
+    } else if (strcmp(cmd, "fail") == 0) {
+      fake.fail_next = (int)parse_long(strtok(NULL, " "), line);
+      puts("0");
+    } else if (strcmp(cmd, "counts") == 0) {
+      printf("%u %u %u %u %u %u\n", fake.absorb_calls, fake.permute_calls, fake.extract_calls,
+             fake.release_calls, fake.loads, fake.violations);
+#endif
+    } else {
+      fail_usage(line);
+    }
+  }
+  return 0;
+}
