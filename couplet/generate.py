@@ -12,7 +12,7 @@ from pathlib import Path
 
 from couplet import paths
 from couplet.config import AES_ARCHS, CUSTOM_OPCODES, SocConfig
-from couplet.regs import ACCESS, IpRegs
+from couplet.regs import ACCESS, IpRegs, load_ip_regs
 
 # The core's fast interrupts (mip bits 16..31) are reserved for accelerators.
 IRQ_MSI = 3
@@ -339,10 +339,14 @@ def _size(size: int) -> str:
 def _reg_table(regs: IpRegs, base: int) -> list[str]:
     lines = ["| register | offset | address | access | description |", "|---|---|---|---|---|"]
     for reg in regs.regs:
-        lines.append(
-            f"| `{reg.name.upper()}` | `0x{reg.offset:04X}` | `{_hex(base + reg.offset)}` | "
-            f"{ACCESS[reg.access]} | {reg.description} |"
-        )
+        if reg.count == 1:
+            name, offset, address = f"`{reg.name.upper()}`", f"`0x{reg.offset:04X}`", f"`{_hex(base + reg.offset)}`"
+        else:
+            last = reg.end - 4
+            name = f"`{reg.name.upper()}0`..`{reg.name.upper()}{reg.count - 1}`"
+            offset = f"`0x{reg.offset:04X}`-`0x{last:04X}`"
+            address = f"`{_hex(base + reg.offset)}`-`{_hex(base + last)}`"
+        lines.append(f"| {name} | {offset} | {address} | {ACCESS[reg.access]} | {reg.description} |")
     return lines + [""]
 
 
@@ -363,13 +367,15 @@ def write_config_outputs(config: SocConfig, out_dir: Path) -> dict[str, Path]:
 
 
 def sv_reg_package(regs: IpRegs) -> str:
-    width = max(r.offset for r in regs.regs).bit_length() or 1
+    width = max(r.end - 4 for r in regs.regs).bit_length() or 1
     lines = [banner("//", f"hw/ip/{regs.ip}/data/{regs.ip}.toml"), f"package {regs.ip}_reg_pkg;"]
     for reg in regs.regs:
         lines.append(
             f"  localparam logic [{width - 1}:0] {regs.ip.upper()}_{reg.name.upper()}_OFFSET = "
             f"{width}'h{reg.offset:X};"
         )
+        if reg.count > 1:
+            lines.append(f"  localparam int unsigned {regs.ip.upper()}_{reg.name.upper()}_COUNT = {reg.count};")
     lines.append("endpackage")
     return "\n".join(lines) + "\n"
 
@@ -385,6 +391,8 @@ def c_reg_header(regs: IpRegs) -> str:
     ]
     for reg in regs.regs:
         lines.append(f"#define {regs.ip.upper()}_{reg.name.upper()}_OFFSET 0x{reg.offset:04X}u")
+        if reg.count > 1:
+            lines.append(f"#define {regs.ip.upper()}_{reg.name.upper()}_COUNT {reg.count}u")
     lines += ["", f"#endif  // {guard}"]
     return "\n".join(lines) + "\n"
 
@@ -418,6 +426,11 @@ def committed_outputs(config: SocConfig) -> dict[Path, str]:
     outputs: dict[Path, str] = {}
     for regs in config.ip_regs.values():
         outputs.update(ip_outputs(regs))
+    # IPs not in this SoC yet (built and tested on their own) keep their files current too.
+    for toml in sorted(paths.IP_DIR.glob("*/data/*.toml")):
+        ip = toml.parent.parent.name
+        if toml.stem == ip and ip not in config.ip_regs:
+            outputs.update(ip_outputs(load_ip_regs(ip)))
     if config.name == "default":
         outputs[paths.DOCS_DIR / "memory-map.md"] = memory_map_markdown(config)
     return outputs

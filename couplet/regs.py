@@ -20,10 +20,18 @@ class RegsError(Exception):
 
 @dataclass(frozen=True)
 class Reg:
+    """One register, or with count > 1 an array of count words at offset, offset + 4, ..."""
+
     name: str
     offset: int
     access: str
     description: str
+    count: int = 1
+
+    @property
+    def end(self) -> int:
+        """The first byte offset after the register (or array)."""
+        return self.offset + 4 * self.count
 
 
 @dataclass(frozen=True)
@@ -44,13 +52,16 @@ def load_ip_regs(ip: str) -> IpRegs:
     span = int(head.get("span", 0))
     regs = []
     for entry in doc.get("reg", []):
-        reg = Reg(entry["name"], int(entry["offset"]), entry["access"], entry["description"])
+        reg = Reg(entry["name"], int(entry["offset"]), entry["access"], entry["description"],
+                  int(entry.get("count", 1)))
         if reg.access not in ACCESS:
             raise RegsError(f"{path}: register {reg.name}: access must be one of {', '.join(ACCESS)}")
-        if reg.offset % 4 or reg.offset + 4 > span:
+        if reg.count < 1:
+            raise RegsError(f"{path}: register {reg.name}: count must be at least 1")
+        if reg.offset % 4 or reg.end > span:
             raise RegsError(f"{path}: register {reg.name}: offset 0x{reg.offset:x} unaligned or beyond span")
         regs.append(reg)
-    offsets = [r.offset for r in regs]
+    offsets = [r.offset + 4 * i for r in regs for i in range(r.count)]
     if len(set(offsets)) != len(offsets):
         raise RegsError(f"{path}: two registers share an offset")
     if head.get("name") != ip or not regs:

@@ -28,21 +28,26 @@ def test_lint_waivers_still_report_our_warnings(tmp_path: Path) -> None:
     assert "UNUSEDSIGNAL" in proc.stderr and "never_read" in proc.stderr
 
 
-# IPs built and tested on their own before they join the SoC: linted with their own top and
-# each parameter value the tests build, since `couplet lint` only sees what the SoC uses.
+# IPs built and tested on their own before they join the SoC: linted with their own top, the
+# files that top needs (a package compiled but not imported would report its unused
+# parameters) and each parameter value the tests build, since `couplet lint` only sees what the
+# SoC uses. Accelerators import the coupling layer's types, which live in the accel IP.
+ACCEL_PKG = paths.IP_DIR / "accel" / "rtl" / "couplet_accel_pkg.sv"
+KECCAK_ENGINE = ("couplet_keccak_pkg", "couplet_keccak_round", "couplet_keccak_core")
 STANDALONE_TOPS = [
-    *(("keccak", "couplet_keccak_core", [f"-GRoundsPerCycle={r}"]) for r in (1, 2, 24)),
-    ("keccak", "couplet_keccak_ise", []),
-    *(("keccak", "couplet_keccak", [f"-GRoundsPerCycle={r}"]) for r in (1, 24)),
+    *(("keccak", "couplet_keccak_core", KECCAK_ENGINE, [f"-GRoundsPerCycle={r}"]) for r in (1, 2, 24)),
+    ("keccak", "couplet_keccak_ise", ("couplet_keccak_ise",), []),
+    *(("keccak", "couplet_keccak", ("keccak_reg_pkg", *KECCAK_ENGINE, "couplet_keccak"),
+       [f"-GRoundsPerCycle={r}"]) for r in (1, 24)),
 ]
-# Accelerators import the coupling layer's types, which live in the accel IP.
-STANDALONE_PACKAGES = [paths.IP_DIR / "accel" / "rtl" / "couplet_accel_pkg.sv"]
 
 
-@pytest.mark.parametrize(("ip", "top", "params"), STANDALONE_TOPS)
-def test_lint_standalone_ip_is_clean(ip: str, top: str, params: list[str]) -> None:
+@pytest.mark.parametrize(("ip", "top", "modules", "params"), STANDALONE_TOPS)
+def test_lint_standalone_ip_is_clean(ip: str, top: str, modules: tuple[str, ...], params: list[str]) -> None:
+    sources = [ACCEL_PKG, *(p for p in rtl.ip_sources(ip) if p.stem in modules)]
+    assert len(sources) == 1 + len(modules), f"missing sources of {top}: {modules}"
     command = [str(paths.verilator_bin()), "--lint-only", "-Wall", "--top-module", top, *params,
-               *lint.waiver_files(), *map(str, [*STANDALONE_PACKAGES, *rtl.ip_sources(ip)])]
+               *lint.waiver_files(), *map(str, sources)]
     proc = subprocess.run(command, capture_output=True, text=True, env=paths.verilator_env())
     output = proc.stdout + proc.stderr
     assert proc.returncode == 0 and "%Warning" not in output and "%Error" not in output, output

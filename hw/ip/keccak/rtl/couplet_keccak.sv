@@ -22,6 +22,7 @@
 module couplet_keccak
   import couplet_accel_pkg::*;
   import couplet_keccak_pkg::*;
+  import keccak_reg_pkg::*;
 #(
   parameter int unsigned RoundsPerCycle = 1
 ) (
@@ -57,15 +58,16 @@ module couplet_keccak
   // SHAKE128's rate, the largest of FIPS 202; the CTRL field could hold up to 63.
   localparam logic [5:0]  MaxRate    = 6'd42;
 
-  // Command indexes (byte offset / 4) of data/keccak.toml. Written here rather than taken from a
-  // generated offset package: the package would name all 100 words of the two arrays, and the
-  // decoder tests ranges. test_keccak.py checks this map against the toml.
-  localparam logic [7:0] IdxState0 = 8'h00;  // STATE0..49
-  localparam logic [7:0] IdxCtrl   = 8'h32;
-  localparam logic [7:0] IdxStatus = 8'h33;
-  localparam logic [7:0] IdxLen    = 8'h34;
-  localparam logic [7:0] IdxCmd    = 8'h35;
-  localparam logic [7:0] IdxXor0   = 8'h40;  // STATE_XOR0..49
+  // Command indexes (byte offset / 4) of the generated register map (data/keccak.toml).
+  function automatic logic [7:0] reg_index(logic [8:0] offset);
+    return 8'(offset >> 2);
+  endfunction
+  localparam logic [7:0] IdxState0 = reg_index(KECCAK_STATE_OFFSET);      // STATE0..49
+  localparam logic [7:0] IdxCtrl   = reg_index(KECCAK_CTRL_OFFSET);
+  localparam logic [7:0] IdxStatus = reg_index(KECCAK_STATUS_OFFSET);
+  localparam logic [7:0] IdxLen    = reg_index(KECCAK_LEN_OFFSET);
+  localparam logic [7:0] IdxCmd    = reg_index(KECCAK_CMD_OFFSET);
+  localparam logic [7:0] IdxXor0   = reg_index(KECCAK_STATE_XOR_OFFSET);  // STATE_XOR0..49
 
   // AccelOpExec indexes.
   localparam logic [6:0] ActPermute = 7'd0;
@@ -91,9 +93,9 @@ module couplet_keccak
   // always-true comparison.
   function automatic reg_e decode_kind(logic [7:0] idx);
     reg_e kind;
-    if (8'(idx - IdxState0) < 8'(StateWords)) begin
+    if (8'(idx - IdxState0) < 8'(KECCAK_STATE_COUNT)) begin
       kind = RegState;
-    end else if (8'(idx - IdxXor0) < 8'(StateWords)) begin
+    end else if (8'(idx - IdxXor0) < 8'(KECCAK_STATE_XOR_COUNT)) begin
       kind = RegStateXor;
     end else begin
       unique case (idx)

@@ -41,6 +41,7 @@ from hw.ip.obi.test.obi_bfm import MASK32, ClockedTb, Monitor
 HW_DIR = Path(__file__).resolve().parents[3]
 RTL_FILES = [
     HW_DIR / "ip" / "accel" / "rtl" / "couplet_accel_pkg.sv",
+    HW_DIR / "ip" / "keccak" / "rtl" / "autogen" / "keccak_reg_pkg.sv",
     HW_DIR / "ip" / "keccak" / "rtl" / "couplet_keccak_pkg.sv",
     HW_DIR / "ip" / "keccak" / "rtl" / "couplet_keccak_round.sv",
     HW_DIR / "ip" / "keccak" / "rtl" / "couplet_keccak_core.sv",
@@ -52,10 +53,11 @@ BUILDS = (1, 24)
 STATE_WORDS = 50
 
 # Register map (data/keccak.toml) and actions (README).
-_REGS = {reg.name: reg.offset // 4 for reg in load_ip_regs("keccak").regs}
-STATE0, XOR0 = _REGS["state0"], _REGS["state_xor0"]
+_MAP = {reg.name: reg for reg in load_ip_regs("keccak").regs}
+_REGS = {name: reg.offset // 4 for name, reg in _MAP.items()}
+STATE0, XOR0 = _REGS["state"], _REGS["state_xor"]
 CTRL, STATUS, LEN, CMD = _REGS["ctrl"], _REGS["status"], _REGS["len"], _REGS["cmd"]
-KNOWN = set(_REGS.values())
+KNOWN = {reg.offset // 4 + w for reg in _MAP.values() for w in range(reg.count)}
 OP_READ, OP_WRITE, OP_WRITE2, OP_EXEC = 0, 1, 2, 3
 ACT_PERMUTE, ACT_ZEROIZE, ACT_ABSORB = 0, 1, 2
 CODE_OK, CODE_BUSY, CODE_BAD_LEN, CODE_BUS_ERR = 0, 1, 3, 4
@@ -142,8 +144,7 @@ def model_digest(fn: Fn, msg: bytes) -> bytes:
 def test_keccak_register_map() -> None:
     """The toml describes two 50-word arrays and four control registers at the README's indexes."""
     assert (STATE0, XOR0, CTRL, STATUS, LEN, CMD) == (0x00, 0x40, 0x32, 0x33, 0x34, 0x35)
-    for w in range(STATE_WORDS):
-        assert _REGS[f"state{w}"] == STATE0 + w and _REGS[f"state_xor{w}"] == XOR0 + w
+    assert _MAP["state"].count == _MAP["state_xor"].count == STATE_WORDS
     assert len(KNOWN) == 2 * STATE_WORDS + 4
 
 
