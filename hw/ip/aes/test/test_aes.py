@@ -23,16 +23,15 @@ from __future__ import annotations
 
 import os
 import random
-from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import cocotb
 import pytest
-from cocotb.triggers import Event, SimTimeoutError, with_timeout
 from Crypto.Cipher import AES
 
 from couplet.cocotb_run import run_cocotb
+from hw.ip.accel.test.accel_port_bfm import CmdPort, StreamSink, StreamSource, from_words, to_words
 from hw.ip.obi.test.obi_bfm import MASK32, ClockedTb
 
 ARCH_ENV = "COUPLET_AES_ARCH"  # the build's Arch, passed from the pytest side
@@ -104,167 +103,7 @@ def golden(key: bytes, mode: int, decrypt: bool, iv: bytes, data: bytes) -> tupl
     return out, (data if decrypt else out)[-16:]
 
 
-def to_words(data: bytes) -> list[int]:
-    return [int.from_bytes(data[i:i + 4], "little") for i in range(0, len(data), 4)]
-
-
-def from_words(words: list[int]) -> bytes:
-    return b"".join(w.to_bytes(4, "little") for w in words)
-
-
 # --------------------------------------------------------------------------------- port models
-@dataclass(eq=False)
-class Cmd:
-    op: int
-    index: int
-    a: int = 0
-    b: int = 0
-    data: int | None = None
-    err: bool | None = None
-    accept_cycle: int | None = None
-    resp_cycle: int | None = None
-    done: Event = field(default_factory=Event)
-
-    def describe(self) -> str:
-        return f"op={self.op} index=0x{self.index:02x} a=0x{self.a:08x} b=0x{self.b:08x}"
-
-    @property
-    def latency(self) -> int:
-        assert self.accept_cycle is not None and self.resp_cycle is not None
-        return self.resp_cycle - self.accept_cycle
-
-
-class CmdPort:
-    """Master of the command port: in-order commands, one response each, within `resp_timeout`."""
-
-    def __init__(self, dut: object, rng: random.Random) -> None:
-        self.dut = dut
-        self.rng = rng
-        self.idle_prob = 0.0
-        self.rsp_ready_prob = 1.0
-        self.resp_timeout = 100
-        self.queue: deque[Cmd] = deque()
-        self.current: Cmd | None = None
-        self.outstanding: deque[Cmd] = deque()
-        self.log: list[Cmd] = []
-        self._rsp_ready = 1
-
-    def issue(self, op: int, index: int, a: int = 0, b: int = 0) -> Cmd:
-        cmd = Cmd(op, index, a & MASK32, b & MASK32)
-        self.queue.append(cmd)
-        return cmd
-
-    async def wait(self, cmd: Cmd, timeout_cycles: int = 200) -> Cmd:
-        try:
-            await with_timeout(cmd.done.wait(), timeout_cycles * ClockedTb.PERIOD_NS, "ns")
-        except SimTimeoutError:
-            raise AssertionError(f"no response to {cmd.describe()} within {timeout_cycles} cycles") from None
-        return cmd
-
-    async def request(self, op: int, index: int, a: int = 0, b: int = 0, timeout_cycles: int = 200) -> Cmd:
-        return await self.wait(self.issue(op, index, a, b), timeout_cycles)
-
-    def reset_values(self) -> None:
-        self.dut.cmd_valid_i.value = 0
-        self.dut.cmd_i.value = 0
-        self.dut.rsp_ready_i.value = 1
-
-    def drive(self, cycle: int) -> None:
-        if self.current is None and self.queue and self.rng.random() >= self.idle_prob:
-            self.current = self.queue.popleft()
-        self._rsp_ready = int(self.rng.random() < self.rsp_ready_prob)
-        self.dut.rsp_ready_i.value = self._rsp_ready
-        cmd = self.current
-        if cmd is None:
-            self.dut.cmd_valid_i.value = 0
-            self.dut.cmd_i.value = self.rng.getrandbits(74)  # don't-care without valid
-            return
-        self.dut.cmd_valid_i.value = 1
-        self.dut.cmd_i.value = cmd.op << 71 | cmd.index << 64 | cmd.a << 32 | cmd.b
-
-    def sample(self, cycle: int) -> None:
-        dut = self.dut
-        if int(dut.rsp_valid_o.value) and self._rsp_ready:
-            assert self.outstanding, f"cycle {cycle}: response without a command"
-            cmd = self.outstanding.popleft()
-            rsp = int(dut.rsp_o.value)
-            cmd.data, cmd.err, cmd.resp_cycle = rsp >> 1, bool(rsp & 1), cycle
-            cmd.done.set()
-        if self.current is not None and int(dut.cmd_ready_o.value):
-            self.current.accept_cycle = cycle
-            self.outstanding.append(self.current)
-            self.log.append(self.current)
-            self.current = None
-        if self.outstanding:
-            age = cycle - self.outstanding[0].accept_cycle
-            assert age < self.resp_timeout, f"no response to {self.outstanding[0].describe()} in {age} cycles"
-
-
-class StreamSource:
-    """Drives the input word stream; `gap_prob` leaves in_valid low in random cycles."""
-
-    def __init__(self, dut: object, rng: random.Random) -> None:
-        self.dut = dut
-        self.rng = rng
-        self.gap_prob = 0.0
-        self.queue: deque[int] = deque()
-        self.current: int | None = None
-        self.accepted = 0
-        self.first_accept: int | None = None
-
-    def push(self, words: list[int]) -> None:
-        self.queue.extend(words)
-
-    def flush(self) -> None:
-        self.queue.clear()
-        self.current = None
-
-    def reset_values(self) -> None:
-        self.dut.in_valid_i.value = 0
-        self.dut.in_data_i.value = 0
-
-    def drive(self, cycle: int) -> None:
-        if self.current is None and self.queue and self.rng.random() >= self.gap_prob:
-            self.current = self.queue.popleft()
-        self.dut.in_valid_i.value = int(self.current is not None)
-        self.dut.in_data_i.value = self.rng.getrandbits(32) if self.current is None else self.current
-
-    def sample(self, cycle: int) -> None:
-        if self.current is not None and int(self.dut.in_ready_o.value):
-            self.current = None
-            self.accepted += 1
-            if self.first_accept is None:
-                self.first_accept = cycle
-
-    @property
-    def idle(self) -> bool:
-        return self.current is None and not self.queue
-
-
-class StreamSink:
-    """Takes output words; out_ready is high with probability `ready_prob` each cycle."""
-
-    def __init__(self, dut: object, rng: random.Random) -> None:
-        self.dut = dut
-        self.rng = rng
-        self.ready_prob = 1.0
-        self.words: list[int] = []
-        self.last_cycle: int | None = None
-        self._ready = 1
-
-    def reset_values(self) -> None:
-        self.dut.out_ready_i.value = 1
-
-    def drive(self, cycle: int) -> None:
-        self._ready = int(self.rng.random() < self.ready_prob)
-        self.dut.out_ready_i.value = self._ready
-
-    def sample(self, cycle: int) -> None:
-        if self._ready and int(self.dut.out_valid_o.value):
-            self.words.append(int(self.dut.out_data_o.value))
-            self.last_cycle = cycle
-
-
 @dataclass
 class Job:
     src: int

@@ -21,13 +21,11 @@ from __future__ import annotations
 import asyncio
 import random
 import re
-from collections import deque
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass, field
 
 import cocotb
-from cocotb.triggers import Event
 
+from hw.ip.accel.test.accel_port_bfm import Cmd, StatelessUnitPort
 from hw.ip.obi.test.obi_bfm import MASK32, ClockedTb, assert_values
 
 # ------------------------------------------------------------------------------------ model
@@ -213,106 +211,10 @@ def check_blocks_with_model(rng: random.Random, key_len: int, count: int) -> Non
 
 
 # ------------------------------------------------------------------------------ testbench
-CMD_BITS = 3 + 7 + 32 + 32
-
-
-@dataclass(eq=False)
-class Cmd:
-    op: int
-    index: int
-    op_a: int
-    op_b: int
-    data: int | None = None
-    err: bool | None = None
-    accept_cycle: int | None = None
-    resp_cycle: int | None = None
-    done: Event = field(default_factory=Event)
-
-    def packed(self) -> int:
-        return self.op << 71 | self.index << 64 | self.op_a << 32 | self.op_b
-
-    def expected(self) -> tuple[int, bool]:
-        return command_response(self.op, self.index, self.op_a, self.op_b)
-
-    def describe(self) -> str:
-        return f"op={self.op} index={self.index:#04x} op_a={self.op_a:#010x} op_b={self.op_b:#010x}"
-
-
-class CmdPort:
-    """Drives commands with random idle cycles and random rsp_ready; checks every cycle."""
-
-    def __init__(self, dut, rng: random.Random) -> None:
-        self.dut, self.rng = dut, rng
-        self.idle_prob = 0.0
-        self.ready_prob = 1.0
-        self.queue: deque[Cmd] = deque()
-        self.current: Cmd | None = None
-        self.pending: deque[Cmd] = deque()
-        self.stalled: tuple[int, int] | None = None  # rsp_o seen last cycle with rsp_ready low
-        self.completed = 0
-        self.stall_cycles = 0
-
-    def reset_values(self) -> None:
-        self.dut.cmd_valid_i.value = 0
-        self.dut.cmd_i.value = 0
-        self.dut.rsp_ready_i.value = 0
-
-    def drive(self, cycle: int) -> None:
-        if self.current is None and self.queue and self.rng.random() >= self.idle_prob:
-            self.current = self.queue.popleft()
-        self.dut.cmd_valid_i.value = int(self.current is not None)
-        # Don't-care fields while invalid are random, so the DUT cannot depend on them.
-        self.dut.cmd_i.value = self.current.packed() if self.current else self.rng.getrandbits(CMD_BITS)
-        self.dut.rsp_ready_i.value = int(self.rng.random() < self.ready_prob)
-
-    def sample(self, cycle: int) -> None:
-        dut = self.dut
-        cmd_valid, cmd_ready = int(dut.cmd_valid_i.value), int(dut.cmd_ready_o.value)
-        rsp_valid, rsp_ready = int(dut.rsp_valid_o.value), int(dut.rsp_ready_i.value)
-        assert cmd_ready == int(not rsp_valid or rsp_ready), (
-            f"cycle {cycle}: cmd_ready_o={cmd_ready} with rsp_valid_o={rsp_valid} rsp_ready_i={rsp_ready}"
-        )
-        if self.pending and self.pending[0].accept_cycle == cycle - 1:
-            assert rsp_valid, f"cycle {cycle}: no response in the cycle after {self.pending[0].describe()}"
-        if rsp_valid:
-            assert self.pending, f"cycle {cycle}: rsp_valid_o without a command"
-            value = int(dut.rsp_o.value)
-            got = (value >> 1 & MASK32, value & 1)
-            if self.stalled is not None:
-                assert got == self.stalled, f"cycle {cycle}: stalled response changed {self.stalled} -> {got}"
-            cmd = self.pending[0]
-            data, err = cmd.expected()
-            assert got == (data, int(err)), (
-                f"cycle {cycle}: {cmd.describe()}: got data={got[0]:#010x} err={got[1]}, "
-                f"expected data={data:#010x} err={int(err)}"
-            )
-            if rsp_ready:
-                self.pending.popleft()
-                cmd.data, cmd.err = got[0], bool(got[1])
-                cmd.resp_cycle = cycle
-                cmd.done.set()
-                self.completed += 1
-                self.stalled = None
-            else:
-                self.stalled = got
-                self.stall_cycles += 1
-        if cmd_valid and cmd_ready:
-            assert self.current is not None
-            self.current.accept_cycle = cycle
-            self.pending.append(self.current)
-            self.current = None
-        assert len(self.pending) <= 1, f"cycle {cycle}: {len(self.pending)} commands in flight"
-
-    def issue(self, op: int, index: int, op_a: int, op_b: int) -> Cmd:
-        cmd = Cmd(op, index, op_a & MASK32, op_b & MASK32)
-        self.queue.append(cmd)
-        return cmd
-
-
 class ZknTb(ClockedTb):
     def __init__(self, dut, *, idle_prob: float = 0.0, ready_prob: float = 1.0) -> None:
         super().__init__(dut)
-        self.port = CmdPort(dut, self.rng)
+        self.port = StatelessUnitPort(dut, self.rng, command_response)
         self.port.idle_prob, self.port.ready_prob = idle_prob, ready_prob
         self.add(self.port)
 

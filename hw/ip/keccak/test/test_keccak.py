@@ -25,16 +25,16 @@ from __future__ import annotations
 import hashlib
 import os
 import random
-from collections import deque
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import cocotb
 import pytest
-from cocotb.triggers import Event, RisingEdge, SimTimeoutError, with_timeout
+from cocotb.triggers import RisingEdge
 
 from couplet.cocotb_run import run_cocotb
 from couplet.regs import load_ip_regs
+from hw.ip.accel.test.accel_port_bfm import Cmd, CmdPort, StreamSource, from_words, to_words
 from hw.ip.keccak.test.test_keccak_core import keccak_f
 from hw.ip.obi.test.obi_bfm import MASK32, ClockedTb, Monitor
 
@@ -110,14 +110,6 @@ KECCAK_R21 = Fn("keccak_r21", 21, 0x01, 40)  # an odd rate, checked against the 
 FNS = (SHA3_224, SHA3_256, SHA3_384, SHA3_512, SHAKE128, SHAKE256, KECCAK_R21)
 
 
-def to_words(data: bytes) -> list[int]:
-    return [int.from_bytes(data[i:i + 4], "little") for i in range(0, len(data), 4)]
-
-
-def from_words(words: list[int]) -> bytes:
-    return b"".join(w.to_bytes(4, "little") for w in words)
-
-
 def state_int(words: list[int]) -> int:
     return sum(w << (32 * i) for i, w in enumerate(words))
 
@@ -159,149 +151,6 @@ def test_keccak_model_digests() -> None:
 
 
 # --------------------------------------------------------------------------------- port models
-@dataclass(eq=False)
-class Cmd:
-    op: int
-    index: int
-    a: int = 0
-    b: int = 0
-    data: int | None = None
-    err: bool | None = None
-    accept_cycle: int | None = None
-    resp_cycle: int | None = None
-    done: Event = field(default_factory=Event)
-
-    def describe(self) -> str:
-        return f"op={self.op} index=0x{self.index:02x} a=0x{self.a:08x} b=0x{self.b:08x}"
-
-    @property
-    def latency(self) -> int:
-        assert self.accept_cycle is not None and self.resp_cycle is not None
-        return self.resp_cycle - self.accept_cycle
-
-
-class CmdPort:
-    """Master of the command port: in-order commands, one response each, within `resp_timeout`;
-    a response waiting for rsp_ready must not change."""
-
-    def __init__(self, dut: object, rng: random.Random) -> None:
-        self.dut = dut
-        self.rng = rng
-        self.idle_prob = 0.0
-        self.rsp_ready_prob = 1.0
-        self.resp_timeout = 100
-        self.queue: deque[Cmd] = deque()
-        self.current: Cmd | None = None
-        self.outstanding: deque[Cmd] = deque()
-        self.log: list[Cmd] = []
-        self._rsp_ready = 1
-        self._held: int | None = None  # response seen without rsp_ready
-
-    def issue(self, op: int, index: int, a: int = 0, b: int = 0) -> Cmd:
-        cmd = Cmd(op, index, a & MASK32, b & MASK32)
-        self.queue.append(cmd)
-        return cmd
-
-    async def wait(self, cmd: Cmd, timeout_cycles: int = 500) -> Cmd:
-        try:
-            await with_timeout(cmd.done.wait(), timeout_cycles * ClockedTb.PERIOD_NS, "ns")
-        except SimTimeoutError:
-            raise AssertionError(f"no response to {cmd.describe()} within {timeout_cycles} cycles") from None
-        return cmd
-
-    async def request(self, op: int, index: int, a: int = 0, b: int = 0, timeout_cycles: int = 500) -> Cmd:
-        return await self.wait(self.issue(op, index, a, b), timeout_cycles)
-
-    def forget(self) -> None:
-        """Drop every command not answered (a reset)."""
-        self.queue.clear()
-        self.current = None
-        self.outstanding.clear()
-        self._held = None
-
-    def reset_values(self) -> None:
-        self.dut.cmd_valid_i.value = 0
-        self.dut.cmd_i.value = 0
-        self.dut.rsp_ready_i.value = 1
-
-    def drive(self, cycle: int) -> None:
-        if self.current is None and self.queue and self.rng.random() >= self.idle_prob:
-            self.current = self.queue.popleft()
-        self._rsp_ready = int(self.rng.random() < self.rsp_ready_prob)
-        self.dut.rsp_ready_i.value = self._rsp_ready
-        cmd = self.current
-        if cmd is None:
-            self.dut.cmd_valid_i.value = 0
-            self.dut.cmd_i.value = self.rng.getrandbits(74)  # don't-care without valid
-            return
-        self.dut.cmd_valid_i.value = 1
-        self.dut.cmd_i.value = cmd.op << 71 | cmd.index << 64 | cmd.a << 32 | cmd.b
-
-    def sample(self, cycle: int) -> None:
-        dut = self.dut
-        if int(dut.rsp_valid_o.value):
-            rsp = int(dut.rsp_o.value)
-            assert self._held is None or rsp == self._held, f"cycle {cycle}: response changed while waiting"
-            if self._rsp_ready:
-                assert self.outstanding, f"cycle {cycle}: response without a command"
-                cmd = self.outstanding.popleft()
-                cmd.data, cmd.err, cmd.resp_cycle = rsp >> 1, bool(rsp & 1), cycle
-                cmd.done.set()
-                self._held = None
-            else:
-                self._held = rsp
-        else:
-            assert self._held is None, f"cycle {cycle}: rsp_valid fell without rsp_ready"
-        if self.current is not None and int(dut.cmd_ready_o.value):
-            self.current.accept_cycle = cycle
-            self.outstanding.append(self.current)
-            self.log.append(self.current)
-            self.current = None
-        if self.outstanding:
-            age = cycle - self.outstanding[0].accept_cycle
-            assert age < self.resp_timeout, f"no response to {self.outstanding[0].describe()} in {age} cycles"
-
-
-class StreamSource:
-    """Drives the input word stream; `gap_prob` leaves in_valid low in random cycles."""
-
-    def __init__(self, dut: object, rng: random.Random) -> None:
-        self.dut = dut
-        self.rng = rng
-        self.gap_prob = 0.0
-        self.queue: deque[int] = deque()
-        self.current: int | None = None
-        self.accepted = 0
-        self.accept_cycles: list[int] = []
-
-    def push(self, words: list[int]) -> None:
-        self.queue.extend(words)
-
-    def flush(self) -> None:
-        self.queue.clear()
-        self.current = None
-
-    def reset_values(self) -> None:
-        self.dut.in_valid_i.value = 0
-        self.dut.in_data_i.value = 0
-
-    def drive(self, cycle: int) -> None:
-        if self.current is None and self.queue and self.rng.random() >= self.gap_prob:
-            self.current = self.queue.popleft()
-        self.dut.in_valid_i.value = int(self.current is not None)
-        self.dut.in_data_i.value = self.rng.getrandbits(32) if self.current is None else self.current
-
-    def sample(self, cycle: int) -> None:
-        if self.current is not None and int(self.dut.in_ready_o.value):
-            self.current = None
-            self.accepted += 1
-            self.accept_cycles.append(cycle)
-
-    @property
-    def idle(self) -> bool:
-        return self.current is None and not self.queue
-
-
 @dataclass
 class Job:
     src: int
@@ -394,7 +243,7 @@ class KeccakTb(ClockedTb):
         super().__init__(dut)
         self.rpc = rounds_per_cycle()
         self.latency = 24 // self.rpc  # cycles of one permutation
-        self.cmd = CmdPort(dut, self.rng)
+        self.cmd = CmdPort(dut, self.rng, wait_cycles=500)
         self.src = StreamSource(dut, self.rng)
         self.dma = DmaModel(dut, self.rng, self.src)
         self.irq_cycles: list[int] = []

@@ -28,15 +28,15 @@ import random
 import re
 import shutil
 import subprocess
-from collections import Counter, deque
+from collections import Counter
 from collections.abc import Awaitable, Callable, Coroutine, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import cocotb
-from cocotb.triggers import Event
 
+from hw.ip.accel.test.accel_port_bfm import Cmd, StatelessUnitPort
 from hw.ip.obi.test.obi_bfm import MASK32, ClockedTb, assert_values
 
 DOC = Path(__file__).resolve().parent.parent / "doc" / "ise.md"
@@ -275,103 +275,10 @@ def message(length: int) -> bytes:
 
 
 # ------------------------------------------------------------------------------ testbench
-CMD_BITS = 3 + 7 + 32 + 32
-
-
-@dataclass(eq=False)
-class Cmd:
-    funct3: int
-    funct7: int
-    rs1: int
-    rs2: int
-    data: int | None = None
-    err: bool | None = None
-    accept_cycle: int | None = None
-    resp_cycle: int | None = None
-    done: Event = field(default_factory=Event)
-
-    def packed(self) -> int:
-        return self.funct3 << 71 | self.funct7 << 64 | self.rs1 << 32 | self.rs2
-
-    def describe(self) -> str:
-        return f"funct3={self.funct3} funct7={self.funct7:#04x} rs1={self.rs1:#010x} rs2={self.rs2:#010x}"
-
-
-class CmdPort:
-    """Drives commands with random idle cycles and random rsp_ready; checks every cycle."""
-
-    def __init__(self, dut: Any, rng: random.Random) -> None:
-        self.dut, self.rng = dut, rng
-        self.idle_prob = 0.0
-        self.ready_prob = 1.0
-        self.queue: deque[Cmd] = deque()
-        self.current: Cmd | None = None
-        self.pending: deque[Cmd] = deque()
-        self.stalled: tuple[int, int] | None = None  # the response seen last cycle with rsp_ready low
-        self.stall_cycles = 0
-
-    def reset_values(self) -> None:
-        self.dut.cmd_valid_i.value = 0
-        self.dut.cmd_i.value = 0
-        self.dut.rsp_ready_i.value = 0
-
-    def drive(self, cycle: int) -> None:
-        if self.current is None and self.queue and self.rng.random() >= self.idle_prob:
-            self.current = self.queue.popleft()
-        self.dut.cmd_valid_i.value = int(self.current is not None)
-        # Fields are random while invalid, so the DUT cannot depend on them.
-        self.dut.cmd_i.value = self.current.packed() if self.current else self.rng.getrandbits(CMD_BITS)
-        self.dut.rsp_ready_i.value = int(self.rng.random() < self.ready_prob)
-
-    def sample(self, cycle: int) -> None:
-        dut = self.dut
-        cmd_valid, cmd_ready = int(dut.cmd_valid_i.value), int(dut.cmd_ready_o.value)
-        rsp_valid, rsp_ready = int(dut.rsp_valid_o.value), int(dut.rsp_ready_i.value)
-        assert cmd_ready == int(not rsp_valid or rsp_ready), (
-            f"cycle {cycle}: cmd_ready_o={cmd_ready} with rsp_valid_o={rsp_valid} rsp_ready_i={rsp_ready}"
-        )
-        if self.pending and self.pending[0].accept_cycle == cycle - 1:
-            assert rsp_valid, f"cycle {cycle}: no response in the cycle after {self.pending[0].describe()}"
-        if rsp_valid:
-            self.check_response(cycle, rsp_ready)
-        if cmd_valid and cmd_ready:
-            assert self.current is not None
-            self.current.accept_cycle = cycle
-            self.pending.append(self.current)
-            self.current = None
-        assert len(self.pending) <= 1, f"cycle {cycle}: {len(self.pending)} commands in flight"
-
-    def check_response(self, cycle: int, rsp_ready: int) -> None:
-        assert self.pending, f"cycle {cycle}: rsp_valid_o without a command"
-        value = int(self.dut.rsp_o.value)
-        got = (value >> 1 & MASK32, value & 1)
-        if self.stalled is not None:
-            assert got == self.stalled, f"cycle {cycle}: stalled response changed {self.stalled} -> {got}"
-        cmd = self.pending[0]
-        data, err = execute(cmd.funct3, cmd.funct7, cmd.rs1, cmd.rs2)
-        assert got == (data, int(err)), (
-            f"cycle {cycle}: {cmd.describe()}: got data={got[0]:#010x} err={got[1]}, "
-            f"expected data={data:#010x} err={int(err)}"
-        )
-        if rsp_ready:
-            self.pending.popleft()
-            cmd.data, cmd.err, cmd.resp_cycle = got[0], bool(got[1]), cycle
-            cmd.done.set()
-            self.stalled = None
-        else:
-            self.stalled = got
-            self.stall_cycles += 1
-
-    def issue(self, funct3: int, funct7: int, rs1: int, rs2: int) -> Cmd:
-        cmd = Cmd(funct3, funct7, rs1 & MASK32, rs2 & MASK32)
-        self.queue.append(cmd)
-        return cmd
-
-
 class IseTb(ClockedTb):
     def __init__(self, dut: Any, *, idle_prob: float = 0.0, ready_prob: float = 1.0) -> None:
         super().__init__(dut)
-        self.port = CmdPort(dut, self.rng)
+        self.port = StatelessUnitPort(dut, self.rng, execute)
         self.port.idle_prob, self.port.ready_prob = idle_prob, ready_prob
         self.add(self.port)
 
