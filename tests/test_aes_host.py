@@ -34,14 +34,13 @@ import cryptography_vectors
 import pytest
 from Crypto.Cipher import AES
 
-from couplet import cavp, firmware, paths
+from couplet import cavp, paths
 from couplet.cocotb_run import regression_seed
+from host_c import build_host_driver, cross_compile, hex_or_null, status_codes, undefined_symbols
 
 AES_DIR = paths.SW_DIR / "lib" / "aes"
 AES_SOURCES = (AES_DIR / "aes.c", AES_DIR / "aes_soft.c")
 DRIVER_SOURCE = Path(__file__).resolve().parent / "aes_host" / "aes_driver.c"
-HOST_DIR = paths.BUILD_DIR / "host"
-HOST_CFLAGS = ["-O2", *firmware.WARN_CFLAGS]
 VECTORS_DIR = Path(cryptography_vectors.__file__).resolve().parent / "ciphers" / "AES"
 
 ECB, CBC, CTR, CFB, OFB = range(5)  # couplet_aes_mode_t, the accelerator's CTRL.mode values
@@ -59,12 +58,7 @@ SOC_CONFIG_ALL_AES = "".join(
 ) + "#define COUPLET_AES_DEFAULT_BACKEND COUPLET_AES_BACKEND_TIGHT\n"
 
 
-def _status_codes() -> dict[str, int]:
-    text = (paths.SW_DIR / "include" / "couplet" / "status.h").read_text()
-    return {name: int(value) for name, value in re.findall(r"COUPLET_(OK|ERR_\w+) = (\d+)", text)}
-
-
-STATUS = _status_codes()
+STATUS = status_codes()
 OK = STATUS["OK"]
 
 
@@ -72,26 +66,8 @@ OK = STATUS["OK"]
 # Building and driving
 
 
-def _write_soc_config(include_dir: Path, text: str) -> None:
-    header = include_dir / "couplet" / "soc_config.h"
-    header.parent.mkdir(parents=True, exist_ok=True)
-    if not header.exists() or header.read_text() != text:
-        header.write_text(text)
-
-
 def build_driver(variant: str, soc_config: str, defines: tuple[str, ...] = ()) -> Path:
-    out_dir = HOST_DIR / variant
-    _write_soc_config(out_dir / "include", soc_config)
-    exe = out_dir / "aes_driver"
-    cmd = [
-        "gcc", *HOST_CFLAGS, *defines,
-        f"-I{paths.SW_DIR / 'include'}", f"-I{out_dir / 'include'}", f"-I{AES_DIR}",
-        *map(str, AES_SOURCES), str(paths.SW_DIR / "lib" / "status.c"), str(DRIVER_SOURCE),
-        "-o", str(exe),
-    ]
-    proc = subprocess.run(cmd, capture_output=True, text=True)
-    assert proc.returncode == 0 and not proc.stderr, f"{' '.join(cmd)}\n{proc.stderr}"
-    return exe
+    return build_host_driver(DRIVER_SOURCE, AES_DIR, AES_SOURCES, variant, soc_config, defines)
 
 
 @dataclass(frozen=True)
@@ -106,13 +82,6 @@ def parse_result(line: str) -> Result:
     decode = {"-": None, "=": b""}
     return Result(int(status), decode[out] if out in decode else bytes.fromhex(out),
                   decode[iv] if iv in decode else bytes.fromhex(iv))
-
-
-def hex_or_null(data: bytes | None) -> str:
-    """The driver's spelling of a byte string: "-" is a NULL pointer, "=" the empty string."""
-    if data is None:
-        return "-"
-    return data.hex() or "="
 
 
 def crypt_cmd(ctx: int | None, mode: int, decrypt: bool, iv: bytes | None, data: bytes | None,
@@ -735,30 +704,10 @@ def test_backend_table_and_lock_with_stand_in_hardware_backends(fake_driver: Pat
 # The SoC build: warnings of the target, the lock's atomic, no library calls, no tables
 
 
-def cross_compile(tmp_path: Path, soc_config: str) -> dict[str, Path]:
-    include = tmp_path / "include"
-    _write_soc_config(include, soc_config)
-    flags = [*firmware.COMMON_CFLAGS, *firmware.OPT_CFLAGS, *firmware.WARN_CFLAGS,
-             f"-I{paths.SW_DIR / 'include'}", f"-I{include}"]
-    objects = {}
-    for source in AES_SOURCES:
-        obj = tmp_path / (source.stem + ".o")
-        cmd = [paths.cross_tool("gcc"), *flags, "-c", str(source), "-o", str(obj)]
-        proc = subprocess.run(cmd, capture_output=True, text=True)
-        assert proc.returncode == 0 and not proc.stderr, f"{' '.join(cmd)}\n{proc.stderr}"
-        objects[source.stem] = obj
-    return objects
-
-
-def undefined_symbols(obj: Path) -> set[str]:
-    out = subprocess.run([paths.cross_tool("nm"), "-u", str(obj)], capture_output=True, text=True, check=True)
-    return {line.split()[-1] for line in out.stdout.splitlines() if line.strip()}
-
-
 @pytest.fixture(scope="session")
 def soc_objects(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     """aes.o and aes_soft.o built for a SoC without the accelerator."""
-    return cross_compile(tmp_path_factory.mktemp("aes_rv32"), SOC_CONFIG_NO_AES)
+    return cross_compile(tmp_path_factory.mktemp("aes_rv32"), SOC_CONFIG_NO_AES, AES_SOURCES)
 
 
 def test_cross_compile_for_the_soc(soc_objects: dict[str, Path], tmp_path: Path) -> None:
@@ -773,7 +722,7 @@ def test_cross_compile_for_the_soc(soc_objects: dict[str, Path], tmp_path: Path)
     assert "lr.w" not in disassembly
 
     # With every coupling, the table references every hardware backend (linked only then).
-    objects = cross_compile(tmp_path / "all_aes", SOC_CONFIG_ALL_AES)
+    objects = cross_compile(tmp_path / "all_aes", SOC_CONFIG_ALL_AES, AES_SOURCES)
     assert undefined_symbols(objects["aes"]) == {f"couplet_aes_backend_{name}" for name in BACKENDS}
 
 

@@ -31,14 +31,13 @@ from typing import Union
 
 import pytest
 
-from couplet import cavp, firmware, paths
+from couplet import cavp, paths
 from couplet.cocotb_run import regression_seed
+from host_c import build_host_driver, cross_compile, hex_or_null, status_codes, undefined_symbols
 
 SHA3_DIR = paths.SW_DIR / "lib" / "sha3"
 SHA3_SOURCES = (SHA3_DIR / "sha3.c", SHA3_DIR / "sha3_soft.c")
 DRIVER_SOURCE = Path(__file__).resolve().parent / "sha3_host" / "sha3_driver.c"
-HOST_DIR = paths.BUILD_DIR / "host"
-HOST_CFLAGS = ["-O2", *firmware.WARN_CFLAGS]
 
 SHA3_224, SHA3_256, SHA3_384, SHA3_512, SHAKE128, SHAKE256 = range(6)  # couplet_sha3_alg_t
 SHA3_ALGS = (SHA3_224, SHA3_256, SHA3_384, SHA3_512)
@@ -59,12 +58,7 @@ SOC_CONFIG_ALL_SHA3 = "".join(
 DEFAULT_IN_ALL_SHA3 = BACKENDS.index("mmio")
 
 
-def _status_codes() -> dict[str, int]:
-    text = (paths.SW_DIR / "include" / "couplet" / "status.h").read_text()
-    return {name: int(value) for name, value in re.findall(r"COUPLET_(OK|ERR_\w+) = (\d+)", text)}
-
-
-STATUS = _status_codes()
+STATUS = status_codes()
 OK = STATUS["OK"]
 
 
@@ -81,33 +75,8 @@ def reference(alg: int, message: bytes, out_len: int | None = None) -> bytes:
 # Building and driving
 
 
-def _write_soc_config(include_dir: Path, text: str) -> None:
-    header = include_dir / "couplet" / "soc_config.h"
-    header.parent.mkdir(parents=True, exist_ok=True)
-    if not header.exists() or header.read_text() != text:
-        header.write_text(text)
-
-
 def build_driver(variant: str, soc_config: str, defines: tuple[str, ...] = ()) -> Path:
-    out_dir = HOST_DIR / variant
-    _write_soc_config(out_dir / "include", soc_config)
-    exe = out_dir / "sha3_driver"
-    cmd = [
-        "gcc", *HOST_CFLAGS, *defines,
-        f"-I{paths.SW_DIR / 'include'}", f"-I{out_dir / 'include'}", f"-I{SHA3_DIR}",
-        *map(str, SHA3_SOURCES), str(paths.SW_DIR / "lib" / "status.c"), str(DRIVER_SOURCE),
-        "-o", str(exe),
-    ]
-    proc = subprocess.run(cmd, capture_output=True, text=True)
-    assert proc.returncode == 0 and not proc.stderr, f"{' '.join(cmd)}\n{proc.stderr}"
-    return exe
-
-
-def hex_or_null(data: bytes | None) -> str:
-    """The driver's spelling of a byte string: "-" is a NULL pointer, "=" the empty string."""
-    if data is None:
-        return "-"
-    return data.hex() or "="
+    return build_host_driver(DRIVER_SOURCE, SHA3_DIR, SHA3_SOURCES, variant, soc_config, defines)
 
 
 def result(status: int, out: bytes | None) -> str:
@@ -581,33 +550,13 @@ def _status_is(status: int) -> Callable[[str], None]:
 # The SoC build: warnings of the target, no library calls, no data tables, a tight permutation
 
 
-def cross_compile(tmp_path: Path, soc_config: str) -> dict[str, Path]:
-    include = tmp_path / "include"
-    _write_soc_config(include, soc_config)
-    flags = [*firmware.COMMON_CFLAGS, *firmware.OPT_CFLAGS, *firmware.WARN_CFLAGS,
-             f"-I{paths.SW_DIR / 'include'}", f"-I{include}"]
-    objects = {}
-    for source in SHA3_SOURCES:
-        obj = tmp_path / (source.stem + ".o")
-        cmd = [paths.cross_tool("gcc"), *flags, "-c", str(source), "-o", str(obj)]
-        proc = subprocess.run(cmd, capture_output=True, text=True)
-        assert proc.returncode == 0 and not proc.stderr, f"{' '.join(cmd)}\n{proc.stderr}"
-        objects[source.stem] = obj
-    return objects
-
-
-def undefined_symbols(obj: Path) -> set[str]:
-    out = subprocess.run([paths.cross_tool("nm"), "-u", str(obj)], capture_output=True, text=True, check=True)
-    return {line.split()[-1] for line in out.stdout.splitlines() if line.strip()}
-
-
 def objdump(obj: Path, *options: str) -> str:
     return subprocess.run([paths.cross_tool("objdump"), *options, str(obj)], capture_output=True, text=True,
                           check=True).stdout
 
 
 def test_cross_compile_for_the_soc(tmp_path: Path) -> None:
-    objects = cross_compile(tmp_path / "no_sha3", SOC_CONFIG_NO_SHA3)
+    objects = cross_compile(tmp_path / "no_sha3", SOC_CONFIG_NO_SHA3, SHA3_SOURCES)
     # No calls into libgcc or picolibc (no libatomic, no byte-wise memcpy/memset).
     assert undefined_symbols(objects["sha3_soft"]) == set()
     assert undefined_symbols(objects["sha3"]) == {"couplet_sha3_backend_soft"}
@@ -637,5 +586,5 @@ def test_cross_compile_for_the_soc(tmp_path: Path) -> None:
     assert len(stack) <= 26, "\n".join(stack)
 
     # With every coupling, the table references every hardware backend (linked only then).
-    objects = cross_compile(tmp_path / "all_sha3", SOC_CONFIG_ALL_SHA3)
+    objects = cross_compile(tmp_path / "all_sha3", SOC_CONFIG_ALL_SHA3, SHA3_SOURCES)
     assert undefined_symbols(objects["sha3"]) == {f"couplet_sha3_backend_{name}" for name in BACKENDS}

@@ -46,47 +46,14 @@
 
 #include "sha3_backend.h"
 
+#define DRIVER_NAME "sha3_driver"
+#include "../host_common/driver_io.h"
+
 #define CONTEXTS 8
 #define MAX_BYTES 40000
 #define PAD 8
 
 static couplet_sha3_ctx_t ctxs[CONTEXTS];
-
-static void fail_usage(const char *line) {
-  fprintf(stderr, "sha3_driver: bad command: %.200s\n", line);
-  exit(2);
-}
-
-static int hex_value(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
-// Parses hex into buf; returns the byte count, or -1 for "-" ("=" is the empty string).
-static long parse_hex(const char *text, uint8_t *buf, size_t cap, const char *line) {
-  if (text == NULL) fail_usage(line);
-  if (strcmp(text, "-") == 0) return -1;
-  if (strcmp(text, "=") == 0) return 0;
-  size_t n = strlen(text);
-  if (n % 2u != 0u || n / 2u > cap) fail_usage(line);
-  for (size_t i = 0; i < n / 2u; ++i) {
-    int hi = hex_value(text[2u * i]), lo = hex_value(text[2u * i + 1u]);
-    if (hi < 0 || lo < 0) fail_usage(line);
-    buf[i] = (uint8_t)(hi * 16 + lo);
-  }
-  return (long)(n / 2u);
-}
-
-static void print_hex(const uint8_t *buf, size_t n) {
-  if (n == 0u) {
-    fputs("=", stdout);  // empty, distinct from "-"
-  }
-  for (size_t i = 0; i < n; ++i) {
-    printf("%02x", buf[i]);
-  }
-}
 
 static couplet_sha3_ctx_t *parse_ctx(const char *text, const char *line) {
   if (text == NULL) fail_usage(line);

@@ -1,0 +1,75 @@
+"""Building the SDK's C libraries outside the SoC, shared by the host tests of each library
+(tests/test_aes_host.py, tests/test_sha3_host.py): for the host with a test driver (one command
+per line on stdin, tests/*_host/*_driver.c), and for the SoC with the SDK's flags to inspect the
+objects.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from pathlib import Path
+
+from couplet import firmware, paths
+
+HOST_DIR = paths.BUILD_DIR / "host"
+HOST_CFLAGS = ["-O2", *firmware.WARN_CFLAGS]
+
+
+def status_codes() -> dict[str, int]:
+    """couplet_status_t's names (OK, ERR_...) and values, read from status.h."""
+    text = (paths.SW_DIR / "include" / "couplet" / "status.h").read_text()
+    return {name: int(value) for name, value in re.findall(r"COUPLET_(OK|ERR_\w+) = (\d+)", text)}
+
+
+def write_soc_config(include_dir: Path, text: str) -> None:
+    """A stand-in couplet/soc_config.h (only rewritten when it changes)."""
+    header = include_dir / "couplet" / "soc_config.h"
+    header.parent.mkdir(parents=True, exist_ok=True)
+    if not header.exists() or header.read_text() != text:
+        header.write_text(text)
+
+
+def build_host_driver(driver_source: Path, lib_dir: Path, sources: tuple[Path, ...], variant: str,
+                      soc_config: str, defines: tuple[str, ...] = ()) -> Path:
+    """The library's `sources` and the driver, built with the host gcc and the SDK's warnings."""
+    out_dir = HOST_DIR / variant
+    write_soc_config(out_dir / "include", soc_config)
+    exe = out_dir / driver_source.stem
+    cmd = [
+        "gcc", *HOST_CFLAGS, *defines,
+        f"-I{paths.SW_DIR / 'include'}", f"-I{out_dir / 'include'}", f"-I{lib_dir}",
+        *map(str, sources), str(paths.SW_DIR / "lib" / "status.c"), str(driver_source),
+        "-o", str(exe),
+    ]
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    assert proc.returncode == 0 and not proc.stderr, f"{' '.join(cmd)}\n{proc.stderr}"
+    return exe
+
+
+def hex_or_null(data: bytes | None) -> str:
+    """The driver's spelling of a byte string: "-" is a NULL pointer, "=" the empty string."""
+    if data is None:
+        return "-"
+    return data.hex() or "="
+
+
+def cross_compile(tmp_path: Path, soc_config: str, sources: tuple[Path, ...]) -> dict[str, Path]:
+    """Each source compiled for the SoC (rv32, the SDK's flags), by stem; no warning allowed."""
+    include = tmp_path / "include"
+    write_soc_config(include, soc_config)
+    flags = [*firmware.COMMON_CFLAGS, *firmware.OPT_CFLAGS, *firmware.WARN_CFLAGS,
+             f"-I{paths.SW_DIR / 'include'}", f"-I{include}"]
+    objects = {}
+    for source in sources:
+        obj = tmp_path / (source.stem + ".o")
+        cmd = [paths.cross_tool("gcc"), *flags, "-c", str(source), "-o", str(obj)]
+        proc = subprocess.run(cmd, capture_output=True, text=True)
+        assert proc.returncode == 0 and not proc.stderr, f"{' '.join(cmd)}\n{proc.stderr}"
+        objects[source.stem] = obj
+    return objects
+
+
+def undefined_symbols(obj: Path) -> set[str]:
+    out = subprocess.run([paths.cross_tool("nm"), "-u", str(obj)], capture_output=True, text=True, check=True)
+    return {line.split()[-1] for line in out.stdout.splitlines() if line.strip()}

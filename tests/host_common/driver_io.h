@@ -1,0 +1,50 @@
+// Command-line parsing shared by the host test drivers (tests/aes_host, tests/sha3_host): each
+// reads one command per line from stdin and answers on stdout, bytes as hex. Include once, after
+// defining DRIVER_NAME (the name in error messages).
+
+#ifndef COUPLET_TESTS_DRIVER_IO_H_
+#define COUPLET_TESTS_DRIVER_IO_H_
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+// A malformed command is a bug in the Python side of the test: stop loudly.
+static void fail_usage(const char *line) {
+  fprintf(stderr, DRIVER_NAME ": bad command: %.200s\n", line);
+  exit(2);
+}
+
+static int hex_value(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+// Parses hex into buf; returns the byte count, or -1 for "-" ("=" is the empty string).
+static long parse_hex(const char *text, uint8_t *buf, size_t cap, const char *line) {
+  if (text == NULL) fail_usage(line);
+  if (strcmp(text, "-") == 0) return -1;
+  if (strcmp(text, "=") == 0) return 0;
+  size_t n = strlen(text);
+  if (n % 2u != 0u || n / 2u > cap) fail_usage(line);
+  for (size_t i = 0; i < n / 2u; ++i) {
+    int hi = hex_value(text[2u * i]), lo = hex_value(text[2u * i + 1u]);
+    if (hi < 0 || lo < 0) fail_usage(line);
+    buf[i] = (uint8_t)(hi * 16 + lo);
+  }
+  return (long)(n / 2u);
+}
+
+static void print_hex(const uint8_t *buf, size_t n) {
+  if (n == 0u) {
+    fputs("=", stdout);  // empty, distinct from "-"
+  }
+  for (size_t i = 0; i < n; ++i) {
+    printf("%02x", buf[i]);
+  }
+}
+
+#endif  // COUPLET_TESTS_DRIVER_IO_H_
