@@ -30,9 +30,12 @@ ADDR_LIMIT = 1 << 32
 # Peripherals every SoC has, in the order of their slave ports on the data bus.
 PERIPHERALS = ("clint", "simctrl")
 # Register windows that exist only when an accelerator coupling needs them, in bus order after
-# the fixed peripherals: the AES registers (mmio coupling, and the control side of dma) and the
-# DMA engine's descriptor registers (dma coupling).
-OPTIONAL_PERIPHERALS = ("aes", "dma")
+# the fixed peripherals: an accelerator's registers (mmio coupling, and the control side of dma)
+# and the descriptor registers of the DMA engine in its tile (dma coupling). "dma" is the AES
+# tile's engine (the first accelerator had the name to itself).
+OPTIONAL_PERIPHERALS = ("aes", "dma", "keccak", "keccak_dma")
+# The IP whose register map a window carries, where the window's name is not the IP's.
+WINDOW_IP = {"keccak_dma": "dma"}
 
 AES_ARCHS = ("rolled", "partial", "unrolled")
 # How the AES accelerator can be attached. "mem" and "tight" share one custom opcode; "mem"
@@ -43,6 +46,15 @@ AES_BACKENDS = ("soft", "tight", "mem", "mmio", "mmio_irq", "dma", "zkn")
 _AES_BACKEND_NEEDS = {"tight": "tight", "mem": "mem", "mmio": "mmio", "mmio_irq": "mmio", "dma": "dma", "zkn": "zkn"}
 _AES_COUPLING_WINDOWS = {"mmio": ("aes",), "dma": ("aes", "dma")}
 CUSTOM_OPCODES = (0x0B, 0x2B, 0x5B, 0x7B)  # custom-0..3
+
+KECCAK_ROUNDS_PER_CYCLE = (1, 2, 3, 4, 6, 8, 12, 24)  # the divisors of 24
+# "ise" is the stateless kc.* unit (a software Keccak with custom instructions); the others
+# reach the Keccak accelerator, as for AES.
+KECCAK_COUPLINGS = ("ise", "tight", "mem", "mmio", "dma")
+KECCAK_BACKENDS = ("soft", "ise", "tight", "mem", "mmio", "dma")  # couplet_sha3_backend_id_t order
+_KECCAK_COUPLING_WINDOWS = {"mmio": ("keccak",), "dma": ("keccak", "keccak_dma")}
+# The kc.* encodings are fixed on custom-1 (hw/ip/keccak/doc/ise.md).
+KECCAK_ISE_CUSTOM = 1
 
 
 @dataclass(frozen=True)
@@ -77,6 +89,41 @@ class AesConfig:
 
 
 @dataclass(frozen=True)
+class KeccakConfig:
+    """The Keccak accelerator of a SoC, the couplings it is reachable through, and the kc.* unit."""
+
+    rounds_per_cycle: int
+    couplings: tuple[str, ...]
+    default_backend: str
+    custom: int  # custom-N opcode of the tight and mem couplings
+
+    def has(self, coupling: str) -> bool:
+        return coupling in self.couplings
+
+    @property
+    def needs_accelerator(self) -> bool:
+        """Every coupling but ise goes to the accelerator (ise alone is a stateless unit)."""
+        return any(c != "ise" for c in self.couplings)
+
+    @property
+    def needs_dma_engine(self) -> bool:
+        return self.has("mem") or self.has("dma")
+
+    @property
+    def needs_xif_port(self) -> bool:
+        return self.has("tight") or self.has("mem")
+
+    @property
+    def backends(self) -> tuple[str, ...]:
+        """Backends available in this SoC, the software one first (as for AES: mem brings tight,
+        dma brings mmio)."""
+        couplings = set(self.couplings)
+        couplings |= {"tight"} if self.has("mem") else set()
+        couplings |= {"mmio"} if self.has("dma") else set()
+        return tuple(b for b in KECCAK_BACKENDS if b == "soft" or b in couplings)
+
+
+@dataclass(frozen=True)
 class Region:
     """A contiguous address range on the data bus."""
 
@@ -103,8 +150,9 @@ class SocConfig:
     sram: Region
     stack_size: int
     peripherals: tuple[Region, ...]
-    ip_regs: dict[str, IpRegs]
+    ip_regs: dict[str, IpRegs]  # by window (region) name
     aes: AesConfig | None = None
+    keccak: KeccakConfig | None = None
 
     @property
     def mtime_hz(self) -> int:
@@ -202,13 +250,17 @@ def parse_config(doc: dict[str, Any], path: Path) -> SocConfig:
     if not isinstance(accel_t, dict):
         raise ConfigError(f"{where}: [accelerator] must be a table")
     aes = _parse_aes(accel_t.pop("aes"), f"{where}[accelerator.aes]") if "aes" in accel_t else None
+    keccak = (_parse_keccak(accel_t.pop("keccak"), f"{where}[accelerator.keccak]")
+              if "keccak" in accel_t else None)
     _no_leftovers(accel_t, f"{where}[accelerator]")
-    windows = sorted({w for c in (aes.couplings if aes else ()) for w in _AES_COUPLING_WINDOWS.get(c, ())},
-                     key=OPTIONAL_PERIPHERALS.index)
+    _check_opcodes(aes, keccak, f"{where}[accelerator]")
+    needed = {w for c in (aes.couplings if aes else ()) for w in _AES_COUPLING_WINDOWS.get(c, ())}
+    needed |= {w for c in (keccak.couplings if keccak else ()) for w in _KECCAK_COUPLING_WINDOWS.get(c, ())}
+    windows = sorted(needed, key=OPTIONAL_PERIPHERALS.index)
 
     periph_t = _table(doc, "peripheral", where)
     wanted = (*PERIPHERALS, *windows)
-    ip_regs = {ip: load_ip_regs(ip) for ip in wanted}
+    ip_regs = {ip: load_ip_regs(WINDOW_IP.get(ip, ip)) for ip in wanted}
     peripherals = []
     for ip in OPTIONAL_PERIPHERALS:
         if ip in periph_t and ip not in windows:
@@ -224,7 +276,7 @@ def parse_config(doc: dict[str, Any], path: Path) -> SocConfig:
             ip,
             _take(table, "base", int, f"{where}[peripheral.{ip}]"),
             _take(table, "size", int, f"{where}[peripheral.{ip}]"),
-            ip_regs[ip].description,
+            _window_description(ip, ip_regs[ip]),
         )
         _no_leftovers(table, f"{where}[peripheral.{ip}]")
         if region.size < ip_regs[ip].span:
@@ -249,9 +301,17 @@ def parse_config(doc: dict[str, Any], path: Path) -> SocConfig:
         peripherals=tuple(peripherals),
         ip_regs=ip_regs,
         aes=aes,
+        keccak=keccak,
     )
     _check_layout(config, where)
     return config
+
+
+def _window_description(window: str, regs: IpRegs) -> str:
+    if window in WINDOW_IP:
+        tile = window.removesuffix(f"_{regs.ip}")
+        return f"{tile.capitalize()} tile's {regs.ip.upper()} engine. {regs.description}"
+    return regs.description
 
 
 def _parse_aes(table: Any, where: str) -> AesConfig:
@@ -278,6 +338,51 @@ def _parse_aes(table: Any, where: str) -> AesConfig:
             f"{', '.join(aes.couplings)} (available: {', '.join(aes.backends)})"
         )
     return aes
+
+
+def _parse_keccak(table: Any, where: str) -> KeccakConfig:
+    if not isinstance(table, dict):
+        raise ConfigError(f"{where}: must be a table")
+    rounds = _take(table, "rounds_per_cycle", int, where)
+    couplings = _take(table, "couplings", list, where)
+    default_backend = _take(table, "default_backend", str, where)
+    custom = table.pop("custom_opcode", 2)
+    _no_leftovers(table, where)
+    if rounds not in KECCAK_ROUNDS_PER_CYCLE:
+        raise ConfigError(
+            f"{where}.rounds_per_cycle: {rounds} is not a divisor of 24 "
+            f"({', '.join(map(str, KECCAK_ROUNDS_PER_CYCLE))})"
+        )
+    for coupling in couplings:
+        if coupling not in KECCAK_COUPLINGS:
+            raise ConfigError(f"{where}.couplings: '{coupling}' is not one of {', '.join(KECCAK_COUPLINGS)}")
+    if len(set(couplings)) != len(couplings) or not couplings:
+        raise ConfigError(f"{where}.couplings: list each coupling once, at least one")
+    if not isinstance(custom, int) or isinstance(custom, bool) or not 0 <= custom < len(CUSTOM_OPCODES):
+        raise ConfigError(f"{where}.custom_opcode: must be 0..3 (custom-0..custom-3), got {custom!r}")
+    keccak = KeccakConfig(rounds, tuple(c for c in KECCAK_COUPLINGS if c in couplings), default_backend, custom)
+    if default_backend not in keccak.backends:
+        raise ConfigError(
+            f"{where}.default_backend: '{default_backend}' is not available with couplings "
+            f"{', '.join(keccak.couplings)} (available: {', '.join(keccak.backends)})"
+        )
+    return keccak
+
+
+def _check_opcodes(aes: AesConfig | None, keccak: KeccakConfig | None, where: str) -> None:
+    """Each custom-N opcode belongs to one unit: the X-IF adapter gives an instruction to the
+    first port that claims it, so a shared opcode would silently starve the second unit."""
+    claims: list[tuple[str, int]] = []
+    if aes and aes.needs_xif_port:
+        claims.append(("aes.custom_opcode", aes.custom))
+    if keccak and keccak.needs_xif_port:
+        claims.append(("keccak.custom_opcode", keccak.custom))
+    if keccak and keccak.has("ise"):
+        claims.append(("the keccak ise coupling (fixed)", KECCAK_ISE_CUSTOM))
+    for i, (name, opcode) in enumerate(claims):
+        for other, other_opcode in claims[:i]:
+            if opcode == other_opcode:
+                raise ConfigError(f"{where}: {name} and {other} both use custom-{opcode}")
 
 
 def _check_layout(config: SocConfig, where: str) -> None:

@@ -8,10 +8,11 @@ package, the C register header and the register table of the IP's doc.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 from couplet import paths
-from couplet.config import AES_ARCHS, CUSTOM_OPCODES, SocConfig
+from couplet.config import AES_ARCHS, CUSTOM_OPCODES, KECCAK_ISE_CUSTOM, SocConfig
 from couplet.regs import ACCESS, IpRegs, load_ip_regs
 
 # The core's fast interrupts (mip bits 16..31) are reserved for accelerators.
@@ -26,6 +27,9 @@ ZKN_MASK = 0x3200_707F
 ZKN_MATCH = 0x2200_0033
 # A custom-N port claims every R-type instruction of its major opcode.
 OPCODE_MASK = 0x0000_007F
+# The kc.* unit claims funct3 0..3 with funct7[6:5] = 0 of custom-1 (hw/ip/keccak/doc/ise.md), so
+# the encodings it does not define are refused at issue and trap as illegal instructions.
+KECCAK_ISE_MASK = 0xC000_407F
 
 
 def data_slaves(config: SocConfig) -> list[str]:
@@ -33,24 +37,66 @@ def data_slaves(config: SocConfig) -> list[str]:
     return [r.name for r in config.regions]
 
 
+@dataclass(frozen=True)
+class Tile:
+    """One couplet_accel_tile: an accelerator and the front doors its couplings need."""
+
+    name: str  # the accelerator, and the name of its register window and interrupt
+    kind: int  # couplet_accel_pkg::accel_kind_e
+    param: int  # AES: index in AES_ARCHS; Keccak: rounds per cycle
+    xif: bool  # tight or mem: a CV-X-IF port
+    regs: bool  # mmio or dma: the accelerator's register window
+    dma_regs: bool  # dma: the DMA engine's descriptor window
+    dma_engine: bool  # mem or dma: the tile has a DMA engine (a bus master)
+
+    @property
+    def dma_name(self) -> str:
+        """The name of the tile's DMA window and interrupt ("dma" is the AES tile's, the first)."""
+        return "dma" if self.name == "aes" else f"{self.name}_dma"
+
+
+ACCEL_KIND_AES = 0
+ACCEL_KIND_KECCAK = 1
+
+
+def tiles(config: SocConfig) -> list[Tile]:
+    """The accelerator tiles of a configuration, in the order of their bus-master ports."""
+    result: list[Tile] = []
+    aes = config.aes
+    if aes and any(aes.has(c) for c in ("tight", "mem", "mmio", "dma")):
+        result.append(Tile("aes", ACCEL_KIND_AES, AES_ARCHS.index(aes.arch), aes.needs_xif_port,
+                           aes.has("mmio") or aes.has("dma"), aes.has("dma"), aes.needs_dma_engine))
+    keccak = config.keccak
+    if keccak and keccak.needs_accelerator:
+        result.append(Tile("keccak", ACCEL_KIND_KECCAK, keccak.rounds_per_cycle, keccak.needs_xif_port,
+                           keccak.has("mmio") or keccak.has("dma"), keccak.has("dma"),
+                           keccak.needs_dma_engine))
+    return result
+
+
 def xif_ports(config: SocConfig) -> list[tuple[str, int, int]]:
     """(name, mask, match) of each CV-X-IF adapter port."""
     ports: list[tuple[str, int, int]] = []
-    aes = config.aes
+    aes, keccak = config.aes, config.keccak
     if aes and aes.needs_xif_port:
         ports.append(("aes", OPCODE_MASK, CUSTOM_OPCODES[aes.custom]))
     if aes and aes.has("zkn"):
         ports.append(("zkn", ZKN_MASK, ZKN_MATCH))
+    if keccak and keccak.needs_xif_port:
+        ports.append(("keccak", OPCODE_MASK, CUSTOM_OPCODES[keccak.custom]))
+    if keccak and keccak.has("ise"):
+        ports.append(("keccak_ise", KECCAK_ISE_MASK, CUSTOM_OPCODES[KECCAK_ISE_CUSTOM]))
     return ports
 
 
 def accel_irqs(config: SocConfig) -> list[str]:
     """Accelerator interrupt sources, in the order of the fast interrupt lines from 16."""
     irqs: list[str] = []
-    if config.aes and (config.aes.has("mmio") or config.aes.has("dma")):
-        irqs.append("aes")
-    if config.aes and config.aes.needs_dma_engine:
-        irqs.append("dma")
+    for tile in tiles(config):
+        if tile.regs:
+            irqs.append(tile.name)
+        if tile.dma_engine:
+            irqs.append(tile.dma_name)
     return irqs
 
 
@@ -95,24 +141,13 @@ def sv_config_package(config: SocConfig) -> str:
         f"  localparam logic [NumDataSlaves-1:0][31:0] DataSize = {_sv_array('32', [regions[n].size for n in slaves])};",
         f"  localparam logic [NumDataSlaves-1:0] DataAtomics = {len(slaves)}'b{'0' * (len(slaves) - 1)}1;  // SRAM only",
     ]
-    for name in ("sram", "clint", "simctrl", "aes", "dma"):
-        index = slaves.index(name) if name in slaves else 0
-        lines.append(f"  localparam int unsigned DataIdx{name.capitalize()} = {index};")
-    aes = config.aes
+    for name in ("sram", "clint", "simctrl"):
+        lines.append(f"  localparam int unsigned DataIdx{name.capitalize()} = {slaves.index(name)};")
     ports = xif_ports(config)
+    port_names = [p[0] for p in ports]
     irqs = accel_irqs(config)
-    flags = {
-        "AesEnable": aes is not None,
-        "AesTight": bool(aes and aes.has("tight")),
-        "AesMem": bool(aes and aes.has("mem")),
-        "AesMmio": bool(aes and aes.has("mmio")),
-        "AesDma": bool(aes and aes.has("dma")),
-        "AesZkn": bool(aes and aes.has("zkn")),
-        "DmaEnable": bool(aes and aes.needs_dma_engine),
-    }
-    lines += ["", "  // Accelerators and their couplings."]
-    lines += [f"  localparam bit {name} = 1'b{int(value)};" for name, value in flags.items()]
-    lines.append(f"  localparam int unsigned AesArch = {AES_ARCHS.index(aes.arch) if aes else 0};  // {', '.join(f'{i} {a}' for i, a in enumerate(AES_ARCHS))}")
+    tile_list = tiles(config)
+    engines = [t for t in tile_list if t.dma_engine]
     lines += [
         "",
         "  // CV-X-IF adapter ports: an instruction goes to the first port whose mask/match it fits.",
@@ -120,13 +155,46 @@ def sv_config_package(config: SocConfig) -> str:
         f"  localparam int unsigned XifArrayLen = {max(1, len(ports))};  // NumXifPorts, at least 1 for the array types",
         f"  localparam logic [XifArrayLen-1:0][31:0] XifMask = {_sv_array('32', [p[1] for p in ports] or [0])};",
         f"  localparam logic [XifArrayLen-1:0][31:0] XifMatch = {_sv_array('32', [p[2] for p in ports] or [0])};",
+        "",
+        "  // Stateless instruction units, each on its own adapter port.",
+        f"  localparam bit ZknEnable = 1'b{int('zkn' in port_names)};",
+        f"  localparam int unsigned XifIdxZkn = {port_names.index('zkn') if 'zkn' in port_names else 0};",
+        f"  localparam bit KeccakIseEnable = 1'b{int('keccak_ise' in port_names)};",
+        f"  localparam int unsigned XifIdxKeccakIse = "
+        f"{port_names.index('keccak_ise') if 'keccak_ise' in port_names else 0};",
+        "",
+        "  // Accelerator tiles (couplet_accel_tile), one per accelerator: kind, parameter, front doors,",
+        "  // and the index each front door has in the adapter ports, data-bus slaves, interrupt lines",
+        "  // (line n drives mip bit 16 + n) and DMA bus masters (master 0 is the core).",
+        f"  localparam int unsigned NumTiles = {len(tile_list)};",
+        f"  localparam int unsigned TileArrayLen = {max(1, len(tile_list))};  // NumTiles, at least 1",
+        f"  localparam int unsigned NumDmaEngines = {len(engines)};",
     ]
-    names = [p[0] for p in ports]
-    for name in ("aes", "zkn"):
-        lines.append(f"  localparam int unsigned XifIdx{name.capitalize()} = {names.index(name) if name in names else 0};")
-    lines += ["", "  // Accelerator interrupts: line n drives mip bit 16 + n."]
-    for name in ("aes", "dma"):
-        lines.append(f"  localparam int unsigned IrqIdx{name.capitalize()} = {irqs.index(name) if name in irqs else 0};")
+    def tile_array(name: str, values: list[int], comment: str) -> str:
+        values = values or [0]
+        return f"  localparam logic [TileArrayLen-1:0][7:0] {name} = {_sv_array('8', values)};  // {comment}"
+
+    def tile_bits(name: str, values: list[bool]) -> str:
+        bits = "".join(str(int(v)) for v in reversed(values or [False]))
+        return f"  localparam logic [TileArrayLen-1:0] {name} = {len(bits)}'b{bits};"
+
+    lines += [
+        tile_array("TileKind", [t.kind for t in tile_list], "couplet_accel_pkg::accel_kind_e"),
+        tile_array("TileParam", [t.param for t in tile_list], "AES architecture | Keccak rounds per cycle"),
+        tile_bits("TileXif", [t.xif for t in tile_list]),
+        tile_bits("TileRegs", [t.regs for t in tile_list]),
+        tile_bits("TileDmaRegs", [t.dma_regs for t in tile_list]),
+        tile_bits("TileDmaEngine", [t.dma_engine for t in tile_list]),
+        tile_array("TileXifIdx", [port_names.index(t.name) if t.xif else 0 for t in tile_list], "adapter port"),
+        tile_array("TileRegsIdx", [slaves.index(t.name) if t.regs else 0 for t in tile_list], "data-bus slave"),
+        tile_array("TileDmaRegsIdx", [slaves.index(t.dma_name) if t.dma_regs else 0 for t in tile_list],
+                   "data-bus slave"),
+        tile_array("TileIrqIdx", [irqs.index(t.name) if t.regs else 0 for t in tile_list], "interrupt line"),
+        tile_array("TileDmaIrqIdx", [irqs.index(t.dma_name) if t.dma_engine else 0 for t in tile_list],
+                   "interrupt line"),
+        tile_array("TileMasterIdx", [1 + engines.index(t) if t.dma_engine else 0 for t in tile_list],
+                   "bus master"),
+    ]
     lines.append("endpackage")
     return "\n".join(lines) + "\n"
 
@@ -158,7 +226,7 @@ def c_config_header(config: SocConfig) -> str:
     ]
     for index, name in enumerate(accel_irqs(config)):
         lines.append(f"#define COUPLET_IRQ_{name.upper()} {IRQ_FAST_FIRST + index}u")
-    lines += ["", *_c_aes_lines(config), "", "#endif  // COUPLET_SOC_CONFIG_H_"]
+    lines += ["", *_c_aes_lines(config), "", *_c_keccak_lines(config), "", "#endif  // COUPLET_SOC_CONFIG_H_"]
     return "\n".join(lines) + "\n"
 
 
@@ -176,6 +244,23 @@ def _c_aes_lines(config: SocConfig) -> list[str]:
             f'#define COUPLET_AES_ARCH "{aes.arch}"',
             f"#define COUPLET_AES_CUSTOM_OPCODE 0x{CUSTOM_OPCODES[aes.custom]:02x}",
             f"#define COUPLET_AES_DEFAULT_BACKEND COUPLET_AES_BACKEND_{aes.default_backend.upper()}",
+        ]
+    return lines
+
+
+def _c_keccak_lines(config: SocConfig) -> list[str]:
+    keccak = config.keccak
+    lines = ["// Keccak accelerator and kc.* unit: which SHA-3 backends this SoC has (couplet/sha3.h)."]
+    lines.append(f"#define COUPLET_KECCAK_PRESENT {int(keccak is not None)}")
+    for backend in ("ise", "tight", "mem", "mmio", "dma"):
+        present = bool(keccak and backend in keccak.backends)
+        lines.append(f"#define COUPLET_SHA3_HAS_{backend.upper()} {int(present)}")
+    if keccak:
+        lines += [
+            f"#define COUPLET_KECCAK_ROUNDS_PER_CYCLE {keccak.rounds_per_cycle}",
+            f"#define COUPLET_KECCAK_CUSTOM_OPCODE 0x{CUSTOM_OPCODES[keccak.custom]:02x}",
+            f"#define COUPLET_KECCAK_ISE_OPCODE 0x{CUSTOM_OPCODES[KECCAK_ISE_CUSTOM]:02x}",
+            f"#define COUPLET_SHA3_DEFAULT_BACKEND COUPLET_SHA3_BACKEND_{keccak.default_backend.upper()}",
         ]
     return lines
 
@@ -311,17 +396,27 @@ def memory_map_markdown(config: SocConfig) -> str:
         f"| {first_free}..{IRQ_FAST_FIRST + IRQ_FAST_COUNT - 1} | reserved for accelerators |",
         "",
     ]
+    if config.aes or config.keccak:
+        lines += ["## Accelerators", ""]
     if config.aes:
         aes = config.aes
-        lines += [
-            "## Accelerators",
-            "",
-            f"AES ({aes.arch}), couplings: {', '.join(aes.couplings)}; "
-            f"`couplet_aes_init()` uses the `{aes.default_backend}` backend.",
-        ]
+        lines.append(f"- AES ({aes.arch}), couplings: {', '.join(aes.couplings)}; "
+                     f"`couplet_aes_init()` uses the `{aes.default_backend}` backend.")
         if aes.needs_xif_port:
-            lines.append(f"Custom instructions of the tight/mem couplings use custom-{aes.custom} "
+            lines.append(f"  Custom instructions of the tight/mem couplings use custom-{aes.custom} "
                          f"(opcode 0x{CUSTOM_OPCODES[aes.custom]:02x}).")
+    if config.keccak:
+        keccak = config.keccak
+        lines.append(f"- Keccak ({keccak.rounds_per_cycle} round(s) per cycle), couplings: "
+                     f"{', '.join(keccak.couplings)}; `couplet_sha3_init()` uses the "
+                     f"`{keccak.default_backend}` backend.")
+        if keccak.needs_xif_port:
+            lines.append(f"  Custom instructions of the tight/mem couplings use custom-{keccak.custom} "
+                         f"(opcode 0x{CUSTOM_OPCODES[keccak.custom]:02x}).")
+        if keccak.has("ise"):
+            lines.append(f"  The kc.* instructions (ise coupling) use custom-{KECCAK_ISE_CUSTOM} "
+                         f"(opcode 0x{CUSTOM_OPCODES[KECCAK_ISE_CUSTOM]:02x}).")
+    if config.aes or config.keccak:
         lines.append("")
     for region in config.peripherals:
         regs = config.ip_regs[region.name]

@@ -3,7 +3,7 @@
 //
 // The memory map and the accelerator set come from couplet_soc_cfg_pkg, generated from
 // configs/<name>.toml by `couplet gen`. Instruction fetches reach only the SRAM. Data accesses
-// from the core and from the DMA engine (if any) share one port through couplet_obi_arbiter,
+// from the core and from the tiles' DMA engines (if any) share one port through couplet_obi_arbiter,
 // then are decoded to SRAM, CLINT, simctrl and the accelerator register windows; anything else
 // is answered with a bus error. Custom instructions reach the accelerators through
 // couplet_xif_adapter, or trap as illegal when the configuration has none.
@@ -226,33 +226,45 @@ module couplet_soc
   assign unused_instr_signals = ^{instr_exokay, sram_a_be, sram_a_wdata, sram_a_atop};
 
   // ------------------------------------------------------------------------------ data bus
-  // The core and the DMA engine share the decoder through an arbiter that adds no cycle.
-  // bus_* is the decoder's master side; response data, err and exokay are shared by the
-  // arbiter's masters, only rvalid is per master.
+  // The core and the tiles' DMA engines share the decoder through an arbiter that adds no cycle.
+  // Master 0 is the core, master TileMasterIdx[t] the DMA engine of tile t. bus_* is the
+  // decoder's master side; response data, err and exokay are shared by the arbiter's masters,
+  // only rvalid is per master.
+  localparam int unsigned NumMasters = 1 + NumDmaEngines;
+
   logic        bus_req, bus_gnt, bus_rvalid, bus_we, bus_err, bus_exokay;
   logic [3:0]  bus_be;
   logic [5:0]  bus_atop;
   logic [31:0] bus_addr, bus_wdata, bus_rdata;
-  logic        dma_m_req, dma_m_gnt, dma_m_rvalid, dma_m_we;
-  logic [3:0]  dma_m_be;
-  logic [31:0] dma_m_addr, dma_m_wdata;
+  logic [NumMasters-1:0]       mst_req, mst_gnt, mst_rvalid, mst_we;
+  logic [NumMasters-1:0][3:0]  mst_be;
+  logic [NumMasters-1:0][31:0] mst_addr, mst_wdata;
+  logic [NumMasters-1:0][5:0]  mst_atop;
 
-  if (DmaEnable) begin : g_arbiter
-    logic [1:0] m_rvalid;
+  assign mst_req[0]   = data_req;
+  assign mst_addr[0]  = data_addr;
+  assign mst_we[0]    = data_we;
+  assign mst_be[0]    = data_be;
+  assign mst_wdata[0] = data_wdata;
+  assign mst_atop[0]  = data_atop;
+  assign data_gnt     = mst_gnt[0];
+  assign data_rvalid  = mst_rvalid[0];
+
+  if (NumDmaEngines > 0) begin : g_arbiter
     couplet_obi_arbiter #(
-      .NumMasters     (2),
+      .NumMasters     (NumMasters),
       .MaxOutstanding (2)
     ) u_data_arbiter (
       .clk_i      (clk_i),
       .rst_ni     (rst_ni),
-      .m_req_i    ({dma_m_req, data_req}),
-      .m_gnt_o    ({dma_m_gnt, data_gnt}),
-      .m_addr_i   ({dma_m_addr, data_addr}),
-      .m_we_i     ({dma_m_we, data_we}),
-      .m_be_i     ({dma_m_be, data_be}),
-      .m_wdata_i  ({dma_m_wdata, data_wdata}),
-      .m_atop_i   ({6'h0, data_atop}),
-      .m_rvalid_o (m_rvalid),
+      .m_req_i    (mst_req),
+      .m_gnt_o    (mst_gnt),
+      .m_addr_i   (mst_addr),
+      .m_we_i     (mst_we),
+      .m_be_i     (mst_be),
+      .m_wdata_i  (mst_wdata),
+      .m_atop_i   (mst_atop),
+      .m_rvalid_o (mst_rvalid),
       .m_rdata_o  (data_rdata),
       .m_err_o    (data_err),
       .m_exokay_o (data_exokay),
@@ -268,22 +280,18 @@ module couplet_soc
       .s_err_i    (bus_err),
       .s_exokay_i (bus_exokay)
     );
-    assign data_rvalid  = m_rvalid[0];
-    assign dma_m_rvalid = m_rvalid[1];
   end else begin : g_no_arbiter
-    assign bus_req      = data_req;
-    assign data_gnt     = bus_gnt;
-    assign bus_addr     = data_addr;
-    assign bus_we       = data_we;
-    assign bus_be       = data_be;
-    assign bus_wdata    = data_wdata;
-    assign bus_atop     = data_atop;
-    assign data_rvalid  = bus_rvalid;
-    assign data_rdata   = bus_rdata;
-    assign data_err     = bus_err;
-    assign data_exokay  = bus_exokay;
-    assign dma_m_gnt    = 1'b0;
-    assign dma_m_rvalid = 1'b0;
+    assign bus_req       = mst_req[0];
+    assign mst_gnt[0]    = bus_gnt;
+    assign bus_addr      = mst_addr[0];
+    assign bus_we        = mst_we[0];
+    assign bus_be        = mst_be[0];
+    assign bus_wdata     = mst_wdata[0];
+    assign bus_atop      = mst_atop[0];
+    assign mst_rvalid[0] = bus_rvalid;
+    assign data_rdata    = bus_rdata;
+    assign data_err      = bus_err;
+    assign data_exokay   = bus_exokay;
   end
 
   logic [NumData-1:0]       d_req, d_gnt, d_rvalid, d_err, d_exokay;
@@ -394,43 +402,55 @@ module couplet_soc
   assign d_exokay[DSimctl] = 1'b0;
 
   // ------------------------------------------------------------------------------ accelerators
-  logic aes_irq, dma_irq;
+  // Per tile: its accelerator's interrupt and its DMA engine's (unused entries stay low).
+  logic [TileArrayLen-1:0] tile_irq, tile_dma_irq;
 
-  if (AesEnable) begin : g_aes
-    localparam bit AesRegs = AesMmio || AesDma;
-    logic        aes_req, dma_req;
-    logic        aes_gnt, aes_rvalid, aes_err, dma_gnt, dma_rvalid, dma_err;
-    logic [31:0] aes_rdata, dma_rdata;
-    logic        aes_cmd_valid, aes_rsp_ready;
+  for (genvar t = 0; t < NumTiles; t++) begin : g_tile
+    localparam int unsigned XifIdx   = int'(TileXifIdx[t]);
+    localparam int unsigned RegsIdx  = int'(TileRegsIdx[t]);
+    localparam int unsigned DmaIdx   = int'(TileDmaRegsIdx[t]);
+    localparam int unsigned MstIdx   = int'(TileMasterIdx[t]);
 
-    assign aes_req       = AesRegs ? d_req[DataIdxAes] : 1'b0;
-    assign dma_req       = AesDma ? d_req[DataIdxDma] : 1'b0;
-    assign aes_cmd_valid = (AesTight || AesMem) ? xif_cmd_valid[XifIdxAes] : 1'b0;
-    assign aes_rsp_ready = (AesTight || AesMem) ? xif_rsp_ready[XifIdxAes] : 1'b0;
+    logic        regs_req, regs_gnt, regs_rvalid, regs_err;
+    logic        dma_req, dma_gnt, dma_rvalid, dma_err;
+    logic [31:0] regs_rdata, dma_rdata;
+    logic        cmd_valid, cmd_ready, rsp_valid, rsp_ready;
+    couplet_accel_pkg::accel_rsp_t rsp;
+    logic        m_req, m_gnt, m_we, m_rvalid;
+    logic [3:0]  m_be;
+    logic [31:0] m_addr, m_wdata;
 
-    couplet_aes_tile #(
-      .Arch (AesArch),
-      .Xif  (AesTight || AesMem),
-      .Regs (AesRegs),
-      .Dma  (DmaEnable)
-    ) u_aes_tile (
+    assign regs_req  = TileRegs[t] ? d_req[RegsIdx] : 1'b0;
+    assign dma_req   = TileDmaRegs[t] ? d_req[DmaIdx] : 1'b0;
+    assign cmd_valid = TileXif[t] ? xif_cmd_valid[XifIdx] : 1'b0;
+    assign rsp_ready = TileXif[t] ? xif_rsp_ready[XifIdx] : 1'b0;
+    assign m_gnt     = TileDmaEngine[t] ? mst_gnt[MstIdx] : 1'b0;
+    assign m_rvalid  = TileDmaEngine[t] ? mst_rvalid[MstIdx] : 1'b0;
+
+    couplet_accel_tile #(
+      .Kind  (couplet_accel_pkg::accel_kind_e'(TileKind[t])),
+      .Param (int'(TileParam[t])),
+      .Xif   (TileXif[t]),
+      .Regs  (TileRegs[t]),
+      .Dma   (TileDmaEngine[t])
+    ) u_tile (
       .clk_i           (clk_i),
       .rst_ni          (rst_ni),
-      .xif_cmd_valid_i (aes_cmd_valid),
-      .xif_cmd_ready_o (xif_cmd_ready[XifIdxAes]),
+      .xif_cmd_valid_i (cmd_valid),
+      .xif_cmd_ready_o (cmd_ready),
       .xif_cmd_i       (xif_cmd),
-      .xif_rsp_valid_o (xif_rsp_valid[XifIdxAes]),
-      .xif_rsp_ready_i (aes_rsp_ready),
-      .xif_rsp_o       (xif_rsp[XifIdxAes]),
-      .aes_req_i       (aes_req),
-      .aes_gnt_o       (aes_gnt),
-      .aes_addr_i      (d_addr),
-      .aes_we_i        (d_we),
-      .aes_be_i        (d_be),
-      .aes_wdata_i     (d_wdata),
-      .aes_rvalid_o    (aes_rvalid),
-      .aes_rdata_o     (aes_rdata),
-      .aes_err_o       (aes_err),
+      .xif_rsp_valid_o (rsp_valid),
+      .xif_rsp_ready_i (rsp_ready),
+      .xif_rsp_o       (rsp),
+      .regs_req_i      (regs_req),
+      .regs_gnt_o      (regs_gnt),
+      .regs_addr_i     (d_addr),
+      .regs_we_i       (d_we),
+      .regs_be_i       (d_be),
+      .regs_wdata_i    (d_wdata),
+      .regs_rvalid_o   (regs_rvalid),
+      .regs_rdata_o    (regs_rdata),
+      .regs_err_o      (regs_err),
       .dma_req_i       (dma_req),
       .dma_gnt_o       (dma_gnt),
       .dma_addr_i      (d_addr),
@@ -440,44 +460,60 @@ module couplet_soc
       .dma_rvalid_o    (dma_rvalid),
       .dma_rdata_o     (dma_rdata),
       .dma_err_o       (dma_err),
-      .m_req_o         (dma_m_req),
-      .m_gnt_i         (dma_m_gnt),
-      .m_addr_o        (dma_m_addr),
-      .m_we_o          (dma_m_we),
-      .m_be_o          (dma_m_be),
-      .m_wdata_o       (dma_m_wdata),
-      .m_rvalid_i      (dma_m_rvalid),
+      .m_req_o         (m_req),
+      .m_gnt_i         (m_gnt),
+      .m_addr_o        (m_addr),
+      .m_we_o          (m_we),
+      .m_be_o          (m_be),
+      .m_wdata_o       (m_wdata),
+      .m_rvalid_i      (m_rvalid),
       .m_rdata_i       (data_rdata),
       .m_err_i         (data_err),
-      .aes_irq_o       (aes_irq),
-      .dma_irq_o       (dma_irq)
+      .accel_irq_o     (tile_irq[t]),
+      .dma_irq_o       (tile_dma_irq[t])
     );
 
-    if (AesRegs) begin : g_aes_port
-      assign d_gnt[DataIdxAes]    = aes_gnt;
-      assign d_rvalid[DataIdxAes] = aes_rvalid;
-      assign d_rdata[DataIdxAes]  = aes_rdata;
-      assign d_err[DataIdxAes]    = aes_err;
-      assign d_exokay[DataIdxAes] = 1'b0;
+    if (TileXif[t]) begin : g_xif_port
+      assign xif_cmd_ready[XifIdx] = cmd_ready;
+      assign xif_rsp_valid[XifIdx] = rsp_valid;
+      assign xif_rsp[XifIdx]       = rsp;
+    end else begin : g_no_xif_port
+      logic unused_xif;
+      assign unused_xif = ^{cmd_ready, rsp_valid, rsp};
     end
-    if (AesDma) begin : g_dma_port
-      assign d_gnt[DataIdxDma]    = dma_gnt;
-      assign d_rvalid[DataIdxDma] = dma_rvalid;
-      assign d_rdata[DataIdxDma]  = dma_rdata;
-      assign d_err[DataIdxDma]    = dma_err;
-      assign d_exokay[DataIdxDma] = 1'b0;
+    if (TileRegs[t]) begin : g_regs_port
+      assign d_gnt[RegsIdx]    = regs_gnt;
+      assign d_rvalid[RegsIdx] = regs_rvalid;
+      assign d_rdata[RegsIdx]  = regs_rdata;
+      assign d_err[RegsIdx]    = regs_err;
+      assign d_exokay[RegsIdx] = 1'b0;
     end
-  end else begin : g_no_aes
-    assign aes_irq   = 1'b0;
-    assign dma_irq   = 1'b0;
-    assign dma_m_req = 1'b0;
-    assign dma_m_addr  = '0;
-    assign dma_m_we    = 1'b0;
-    assign dma_m_be    = '0;
-    assign dma_m_wdata = '0;
+    if (TileDmaRegs[t]) begin : g_dma_port
+      assign d_gnt[DmaIdx]    = dma_gnt;
+      assign d_rvalid[DmaIdx] = dma_rvalid;
+      assign d_rdata[DmaIdx]  = dma_rdata;
+      assign d_err[DmaIdx]    = dma_err;
+      assign d_exokay[DmaIdx] = 1'b0;
+    end
+    if (TileDmaEngine[t]) begin : g_master
+      assign mst_req[MstIdx]   = m_req;
+      assign mst_addr[MstIdx]  = m_addr;
+      assign mst_we[MstIdx]    = m_we;
+      assign mst_be[MstIdx]    = m_be;
+      assign mst_wdata[MstIdx] = m_wdata;
+      assign mst_atop[MstIdx]  = 6'h0;  // a DMA engine issues no atomics
+    end else begin : g_no_master
+      logic unused_master;
+      assign unused_master = ^{m_req, m_addr, m_we, m_be, m_wdata};
+    end
   end
 
-  if (AesZkn) begin : g_zkn
+  for (genvar t = NumTiles; t < TileArrayLen; t++) begin : g_no_tile
+    assign tile_irq[t]     = 1'b0;
+    assign tile_dma_irq[t] = 1'b0;
+  end
+
+  if (ZknEnable) begin : g_zkn
     couplet_aes_zkn u_aes_zkn (
       .clk_i       (clk_i),
       .rst_ni      (rst_ni),
@@ -490,23 +526,45 @@ module couplet_soc
     );
   end
 
+  if (KeccakIseEnable) begin : g_keccak_ise
+    couplet_keccak_ise u_keccak_ise (
+      .clk_i       (clk_i),
+      .rst_ni      (rst_ni),
+      .cmd_valid_i (xif_cmd_valid[XifIdxKeccakIse]),
+      .cmd_ready_o (xif_cmd_ready[XifIdxKeccakIse]),
+      .cmd_i       (xif_cmd),
+      .rsp_valid_o (xif_rsp_valid[XifIdxKeccakIse]),
+      .rsp_ready_i (xif_rsp_ready[XifIdxKeccakIse]),
+      .rsp_o       (xif_rsp[XifIdxKeccakIse])
+    );
+  end
+
   if (NumXifPorts == 0) begin : g_no_xif_ports
     assign xif_cmd_ready = '0;
     assign xif_rsp_valid = '0;
     assign xif_rsp       = '0;
+    logic unused_xif_ports;
+    assign unused_xif_ports = ^{xif_cmd_valid, xif_cmd_ready, xif_rsp_valid, xif_rsp_ready, xif_cmd,
+                                xif_rsp};
   end
 
-  always_comb begin
-    accel_irq = '0;
-    if (AesEnable && (AesMmio || AesDma)) begin
-      accel_irq[IrqIdxAes] = aes_irq;
+  if (NumTiles > 0) begin : g_tile_irqs
+    always_comb begin
+      accel_irq = '0;
+      for (int unsigned t = 0; t < NumTiles; t++) begin
+        if (TileRegs[t]) begin
+          accel_irq[TileIrqIdx[t][3:0]] = tile_irq[t];
+        end
+        if (TileDmaEngine[t]) begin
+          accel_irq[TileDmaIrqIdx[t][3:0]] = tile_dma_irq[t];
+        end
+      end
     end
-    if (DmaEnable) begin
-      accel_irq[IrqIdxDma] = dma_irq;
-    end
+  end else begin : g_no_tile_irqs
+    assign accel_irq = '0;
   end
 
   logic unused_soc_signals;
-  assign unused_soc_signals = ^{mtime, ClockHz, aes_irq, dma_irq, dma_m_rvalid};
+  assign unused_soc_signals = ^{mtime, ClockHz, tile_irq, tile_dma_irq};
 
 endmodule

@@ -1,16 +1,18 @@
-// The AES accelerator with the front doors of the couplings a configuration selects.
+// One accelerator with the front doors of the couplings a configuration selects.
 //
-// One couplet_aes instance serves every selected coupling (docs/coupling.md):
+// The accelerator (couplet_aes or couplet_keccak: they share one port list) serves every selected
+// coupling (docs/coupling.md):
 //   - tight / mem: a command port from the CV-X-IF adapter (xif_*);
-//   - mmio / dma:  its registers on the data bus through couplet_reg_adapter (aes_*);
-//   - mem / dma:   the DMA engine, fed by the accelerator's job port (mem) and by its own
+//   - mmio / dma:  its registers on the data bus through couplet_reg_adapter (regs_*);
+//   - mem / dma:   the tile's own DMA engine, fed by the accelerator's job port (mem) and by its
 //                  descriptor registers (dma_*), moving words over the OBI master port (m_*).
 // When several command sources exist, couplet_accel_cmd_mux merges them. Absent couplings
 // leave their ports unused and cost no logic.
-module couplet_aes_tile
+module couplet_accel_tile
   import couplet_accel_pkg::*;
 #(
-  parameter int unsigned Arch  = 0,     // couplet_aes_pkg::aes_arch_e
+  parameter accel_kind_e  Kind  = AccelKindAes,
+  parameter int unsigned Param = 0,     // AES: couplet_aes_pkg::aes_arch_e; Keccak: rounds per cycle
   parameter bit          Xif   = 1'b1,  // tight or mem coupling
   parameter bit          Regs  = 1'b1,  // mmio or dma coupling
   parameter bit          Dma   = 1'b1   // mem or dma coupling: the DMA engine exists
@@ -26,16 +28,16 @@ module couplet_aes_tile
   input  logic        xif_rsp_ready_i,
   output accel_rsp_t  xif_rsp_o,
 
-  // OBI slave: the AES registers.
-  input  logic        aes_req_i,
-  output logic        aes_gnt_o,
-  input  logic [31:0] aes_addr_i,
-  input  logic        aes_we_i,
-  input  logic [3:0]  aes_be_i,
-  input  logic [31:0] aes_wdata_i,
-  output logic        aes_rvalid_o,
-  output logic [31:0] aes_rdata_o,
-  output logic        aes_err_o,
+  // OBI slave: the accelerator's registers.
+  input  logic        regs_req_i,
+  output logic        regs_gnt_o,
+  input  logic [31:0] regs_addr_i,
+  input  logic        regs_we_i,
+  input  logic [3:0]  regs_be_i,
+  input  logic [31:0] regs_wdata_i,
+  output logic        regs_rvalid_o,
+  output logic [31:0] regs_rdata_o,
+  output logic        regs_err_o,
 
   // OBI slave: the DMA descriptor registers.
   input  logic        dma_req_i,
@@ -59,7 +61,7 @@ module couplet_aes_tile
   input  logic [31:0] m_rdata_i,
   input  logic        m_err_i,
 
-  output logic        aes_irq_o,
+  output logic        accel_irq_o,
   output logic        dma_irq_o
 );
 
@@ -74,15 +76,15 @@ module couplet_aes_tile
     couplet_reg_adapter u_reg_adapter (
       .clk_i       (clk_i),
       .rst_ni      (rst_ni),
-      .req_i       (aes_req_i),
-      .gnt_o       (aes_gnt_o),
-      .addr_i      (aes_addr_i),
-      .we_i        (aes_we_i),
-      .be_i        (aes_be_i),
-      .wdata_i     (aes_wdata_i),
-      .rvalid_o    (aes_rvalid_o),
-      .rdata_o     (aes_rdata_o),
-      .err_o       (aes_err_o),
+      .req_i       (regs_req_i),
+      .gnt_o       (regs_gnt_o),
+      .addr_i      (regs_addr_i),
+      .we_i        (regs_we_i),
+      .be_i        (regs_be_i),
+      .wdata_i     (regs_wdata_i),
+      .rvalid_o    (regs_rvalid_o),
+      .rdata_o     (regs_rdata_o),
+      .err_o       (regs_err_o),
       .cmd_valid_o (reg_cmd_valid),
       .cmd_ready_i (reg_cmd_ready),
       .cmd_o       (reg_cmd),
@@ -91,15 +93,15 @@ module couplet_aes_tile
       .rsp_i       (reg_rsp)
     );
   end else begin : g_no_regs
-    assign aes_gnt_o     = 1'b0;
-    assign aes_rvalid_o  = 1'b0;
-    assign aes_rdata_o   = '0;
-    assign aes_err_o     = 1'b0;
+    assign regs_gnt_o     = 1'b0;
+    assign regs_rvalid_o  = 1'b0;
+    assign regs_rdata_o   = '0;
+    assign regs_err_o     = 1'b0;
     assign reg_cmd_valid = 1'b0;
     assign reg_cmd       = '0;
     assign reg_rsp_ready = 1'b1;
-    logic unused_aes_bus;
-    assign unused_aes_bus = ^{aes_req_i, aes_addr_i, aes_we_i, aes_be_i, aes_wdata_i};
+    logic unused_regs_bus;
+    assign unused_regs_bus = ^{regs_req_i, regs_addr_i, regs_we_i, regs_be_i, regs_wdata_i};
   end
 
   // Merge the sources into the accelerator's one command port.
@@ -172,31 +174,59 @@ module couplet_aes_tile
   logic        in_valid, in_ready, out_valid, out_ready;
   logic [31:0] in_data, out_data;
 
-  couplet_aes #(
-    .Arch (couplet_aes_pkg::aes_arch_e'(Arch))
-  ) u_aes (
-    .clk_i       (clk_i),
-    .rst_ni      (rst_ni),
-    .cmd_valid_i (cmd_valid),
-    .cmd_ready_o (cmd_ready),
-    .cmd_i       (cmd),
-    .rsp_valid_o (rsp_valid),
-    .rsp_ready_i (rsp_ready),
-    .rsp_o       (rsp),
-    .job_valid_o (job_valid),
-    .job_ready_i (job_ready),
-    .job_o       (job),
-    .job_done_i  (job_done),
-    .job_err_i   (job_err),
-    .dma_abort_i (dma_abort),
-    .in_valid_i  (in_valid),
-    .in_ready_o  (in_ready),
-    .in_data_i   (in_data),
-    .out_valid_o (out_valid),
-    .out_ready_i (out_ready),
-    .out_data_o  (out_data),
-    .irq_o       (aes_irq_o)
-  );
+  if (Kind == AccelKindKeccak) begin : g_keccak
+    couplet_keccak #(
+      .RoundsPerCycle (Param)
+    ) u_keccak (
+      .clk_i       (clk_i),
+      .rst_ni      (rst_ni),
+      .cmd_valid_i (cmd_valid),
+      .cmd_ready_o (cmd_ready),
+      .cmd_i       (cmd),
+      .rsp_valid_o (rsp_valid),
+      .rsp_ready_i (rsp_ready),
+      .rsp_o       (rsp),
+      .job_valid_o (job_valid),
+      .job_ready_i (job_ready),
+      .job_o       (job),
+      .job_done_i  (job_done),
+      .job_err_i   (job_err),
+      .dma_abort_i (dma_abort),
+      .in_valid_i  (in_valid),
+      .in_ready_o  (in_ready),
+      .in_data_i   (in_data),
+      .out_valid_o (out_valid),
+      .out_ready_i (out_ready),
+      .out_data_o  (out_data),
+      .irq_o       (accel_irq_o)
+    );
+  end else begin : g_aes
+    couplet_aes #(
+      .Arch (couplet_aes_pkg::aes_arch_e'(Param))
+    ) u_aes (
+      .clk_i       (clk_i),
+      .rst_ni      (rst_ni),
+      .cmd_valid_i (cmd_valid),
+      .cmd_ready_o (cmd_ready),
+      .cmd_i       (cmd),
+      .rsp_valid_o (rsp_valid),
+      .rsp_ready_i (rsp_ready),
+      .rsp_o       (rsp),
+      .job_valid_o (job_valid),
+      .job_ready_i (job_ready),
+      .job_o       (job),
+      .job_done_i  (job_done),
+      .job_err_i   (job_err),
+      .dma_abort_i (dma_abort),
+      .in_valid_i  (in_valid),
+      .in_ready_o  (in_ready),
+      .in_data_i   (in_data),
+      .out_valid_o (out_valid),
+      .out_ready_i (out_ready),
+      .out_data_o  (out_data),
+      .irq_o       (accel_irq_o)
+    );
+  end
 
   if (Dma) begin : g_dma
     couplet_dma u_dma (

@@ -1,0 +1,193 @@
+"""The [accelerator.*] tables: what each coupling brings, the rules a config must keep, and the
+generated wiring of the accelerator tiles (couplet_soc_cfg_pkg) that the SoC top relies on."""
+
+from __future__ import annotations
+
+import copy
+import re
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from couplet import paths
+from couplet.config import CUSTOM_OPCODES, ConfigError, SocConfig, load_config, parse_config
+from couplet.generate import accel_irqs, c_config_header, sv_config_package, tiles, xif_ports
+
+
+def default_doc() -> dict[str, Any]:
+    return tomllib.loads((paths.CONFIGS_DIR / "default.toml").read_text())
+
+
+def parse(doc: dict[str, Any]) -> SocConfig:
+    return parse_config(doc, Path("test.toml"))
+
+
+def test_default_has_every_coupling_of_both_accelerators() -> None:
+    config = load_config("default")
+    assert config.aes and config.keccak
+    assert config.aes.backends == ("soft", "tight", "mem", "mmio", "mmio_irq", "dma", "zkn")
+    assert config.keccak.backends == ("soft", "ise", "tight", "mem", "mmio", "dma")
+    assert config.peripheral("keccak_dma").description.startswith("Keccak tile's DMA engine")
+
+
+@pytest.mark.parametrize(
+    ("couplings", "backends", "windows"),
+    [
+        (["ise"], ("soft", "ise"), set()),
+        (["mem"], ("soft", "tight", "mem"), set()),
+        (["dma"], ("soft", "mmio", "dma"), {"keccak", "keccak_dma"}),
+        (["mmio"], ("soft", "mmio"), {"keccak"}),
+    ],
+)
+def test_keccak_coupling_brings_its_backends_and_windows(couplings: list[str], backends: tuple[str, ...],
+                                                         windows: set[str]) -> None:
+    doc = default_doc()
+    doc["accelerator"]["keccak"]["couplings"] = couplings
+    doc["accelerator"]["keccak"]["default_backend"] = "soft"
+    for window in {"keccak", "keccak_dma"} - windows:
+        del doc["peripheral"][window]
+    config = parse(doc)
+    assert config.keccak and config.keccak.backends == backends
+    assert {r.name for r in config.peripherals} & {"keccak", "keccak_dma"} == windows
+
+
+def test_keccak_window_without_a_coupling_that_uses_it_is_rejected() -> None:
+    doc = default_doc()
+    doc["accelerator"]["keccak"]["couplings"] = ["tight"]
+    doc["accelerator"]["keccak"]["default_backend"] = "tight"
+    with pytest.raises(ConfigError, match=r"\[peripheral.keccak\] is given but no coupling"):
+        parse(doc)
+
+
+def test_keccak_missing_window_is_named() -> None:
+    doc = default_doc()
+    del doc["peripheral"]["keccak_dma"]
+    with pytest.raises(ConfigError, match=r"missing table \[peripheral.keccak_dma\]"):
+        parse(doc)
+
+
+@pytest.mark.parametrize("rounds", [0, 5, 7, 25, 48])
+def test_keccak_rounds_per_cycle_must_divide_24(rounds: int) -> None:
+    doc = default_doc()
+    doc["accelerator"]["keccak"]["rounds_per_cycle"] = rounds
+    with pytest.raises(ConfigError, match=rf"rounds_per_cycle: {rounds} is not a divisor of 24"):
+        parse(doc)
+
+
+def test_keccak_default_backend_must_be_available() -> None:
+    doc = default_doc()
+    doc["accelerator"]["keccak"]["couplings"] = ["ise"]
+    for window in ("keccak", "keccak_dma"):
+        del doc["peripheral"][window]
+    with pytest.raises(ConfigError, match=r"default_backend: 'mem' is not available.*available: soft, ise"):
+        parse(doc)
+
+
+def test_keccak_unknown_coupling_and_typo_rejected() -> None:
+    doc = default_doc()
+    doc["accelerator"]["keccak"]["couplings"] = ["tight", "rocc"]
+    with pytest.raises(ConfigError, match=r"'rocc' is not one of ise, tight, mem, mmio, dma"):
+        parse(doc)
+    doc = default_doc()
+    doc["accelerator"]["keccak"]["round_per_cycle"] = 1
+    with pytest.raises(ConfigError, match=r"unknown key\(s\) round_per_cycle"):
+        parse(doc)
+
+
+@pytest.mark.parametrize(
+    ("aes_custom", "keccak_custom", "message"),
+    [
+        (2, 2, r"keccak.custom_opcode and aes.custom_opcode both use custom-2"),
+        (1, 2, r"keccak ise coupling \(fixed\) and aes.custom_opcode both use custom-1"),
+        (0, 1, r"keccak ise coupling \(fixed\) and keccak.custom_opcode both use custom-1"),
+    ],
+)
+def test_custom_opcodes_are_not_shared(aes_custom: int, keccak_custom: int, message: str) -> None:
+    doc = default_doc()
+    doc["accelerator"]["aes"]["custom_opcode"] = aes_custom
+    doc["accelerator"]["keccak"]["custom_opcode"] = keccak_custom
+    with pytest.raises(ConfigError, match=message):
+        parse(doc)
+
+
+def test_aes_rules() -> None:
+    doc = default_doc()
+    doc["accelerator"]["aes"]["arch"] = "bitsliced"
+    with pytest.raises(ConfigError, match=r"arch: 'bitsliced' is not one of rolled, partial, unrolled"):
+        parse(doc)
+    doc = default_doc()
+    doc["accelerator"]["aes"]["couplings"] = ["zkn", "zkn"]
+    with pytest.raises(ConfigError, match=r"list each coupling once"):
+        parse(doc)
+    doc = default_doc()
+    doc["accelerator"]["aes"]["custom_opcode"] = 4
+    with pytest.raises(ConfigError, match=r"custom_opcode: must be 0..3"):
+        parse(doc)
+
+
+def _sv_arrays(package: str) -> dict[str, list[int]]:
+    """Packed-array parameters of the generated package, index 0 first."""
+    arrays: dict[str, list[int]] = {}
+    for name, body in re.findall(r"localparam logic \[\w+-1:0\]\[\d+:0\] (\w+) = \{([^}]*)\};", package):
+        arrays[name] = [int(v.split("'h")[1], 16) for v in reversed(body.split(", "))]
+    for name, bits in re.findall(r"localparam logic \[TileArrayLen-1:0\] (\w+) = \d+'b([01]+);", package):
+        arrays[name] = [int(b) for b in reversed(bits)]
+    return arrays
+
+
+def _variants() -> list[SocConfig]:
+    default = default_doc()
+    keccak_only = copy.deepcopy(default)
+    del keccak_only["accelerator"]["aes"]
+    del keccak_only["peripheral"]["aes"], keccak_only["peripheral"]["dma"]
+    mem_only = copy.deepcopy(default)
+    mem_only["accelerator"]["keccak"].update(couplings=["mem"], default_backend="mem")
+    del mem_only["peripheral"]["keccak"], mem_only["peripheral"]["keccak_dma"]
+    return [parse(default), parse(keccak_only), parse(mem_only), load_config("small")]
+
+
+@pytest.mark.parametrize("config", _variants(), ids=["default", "keccak_only", "keccak_mem_only", "small"])
+def test_generated_tile_wiring_points_at_the_right_ports(config: SocConfig) -> None:
+    """Every index in the tile arrays names the port, slave, line and master of its tile."""
+    package = sv_config_package(config)
+    arrays = _sv_arrays(package)
+    tile_list = tiles(config)
+    assert f"localparam int unsigned NumTiles = {len(tile_list)};" in package
+    assert f"localparam int unsigned NumDmaEngines = {sum(t.dma_engine for t in tile_list)};" in package
+    regions = [r.base for r in config.regions]
+    ports = xif_ports(config)
+    irqs = accel_irqs(config)
+    masters: list[int] = []
+    for t, tile in enumerate(tile_list):
+        if tile.xif:
+            mask, match = arrays["XifMask"][arrays["TileXifIdx"][t]], arrays["XifMatch"][arrays["TileXifIdx"][t]]
+            accel = getattr(config, tile.name)
+            assert (mask, match) == (0x7F, CUSTOM_OPCODES[accel.custom])
+            assert ports[arrays["TileXifIdx"][t]][0] == tile.name
+        if tile.regs:
+            assert arrays["DataBase"][arrays["TileRegsIdx"][t]] == config.peripheral(tile.name).base
+            assert irqs[arrays["TileIrqIdx"][t]] == tile.name
+        if tile.dma_regs:
+            assert arrays["DataBase"][arrays["TileDmaRegsIdx"][t]] == config.peripheral(tile.dma_name).base
+        if tile.dma_engine:
+            assert irqs[arrays["TileDmaIrqIdx"][t]] == tile.dma_name
+            masters.append(arrays["TileMasterIdx"][t])
+    assert sorted(masters) == list(range(1, 1 + len(masters))), "masters 1..N, one per engine"
+    assert len(arrays["DataBase"]) == len(regions) and arrays["DataBase"] == regions
+    # The C header numbers the same lines.
+    header = c_config_header(config)
+    for index, name in enumerate(irqs):
+        assert f"#define COUPLET_IRQ_{name.upper()} {16 + index}u" in header
+
+
+def test_keccak_c_header_tells_the_sha3_library_its_backends() -> None:
+    header = c_config_header(load_config("default"))
+    for backend in ("ISE", "TIGHT", "MEM", "MMIO", "DMA"):
+        assert f"#define COUPLET_SHA3_HAS_{backend} 1" in header
+    assert "#define COUPLET_SHA3_DEFAULT_BACKEND COUPLET_SHA3_BACKEND_MEM" in header
+    assert "#define COUPLET_KECCAK_CUSTOM_OPCODE 0x5b" in header
+    assert "#define COUPLET_KECCAK_ISE_OPCODE 0x2b" in header
+    small = c_config_header(load_config("small"))
+    assert "#define COUPLET_SHA3_HAS_MEM 0" in small and "COUPLET_SHA3_DEFAULT_BACKEND" not in small
