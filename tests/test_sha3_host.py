@@ -12,8 +12,9 @@ A second build stands in for every hardware backend (FAKE_BACKENDS in the driver
 the state "in the accelerator" between its first operation of a call and release, and marks
 itself as using the accelerator), to check the backend table, the default backend, the
 load/release protocol of sha3_backend.h and the accelerator lock, which the software backend
-alone never exercises. Further tests compile the files for the SoC (rv32imac, the SDK's flags)
-to catch target-specific warnings and check the absence of library calls and data tables.
+alone never exercises. Further tests compile the files, and the hardware backends, for the SoC
+(rv32imac, the SDK's flags) to catch target-specific warnings and check the absence of library
+calls and data tables, and the opcodes and register indexes the hardware backends use.
 
 Run: .venv/bin/python -m pytest tests/test_sha3_host.py -q   (COUPLET_TEST_SEED=<n> reruns a seed)
 """
@@ -588,3 +589,55 @@ def test_cross_compile_for_the_soc(tmp_path: Path) -> None:
     # With every coupling, the table references every hardware backend (linked only then).
     objects = cross_compile(tmp_path / "all_sha3", SOC_CONFIG_ALL_SHA3, SHA3_SOURCES)
     assert undefined_symbols(objects["sha3"]) == {f"couplet_sha3_backend_{name}" for name in BACKENDS}
+
+
+# The hardware backends, compiled for the SoC with a stand-in of the generated header of a SoC
+# that has every coupling (the macros of couplet gen for [accelerator.keccak]).
+HW_SOURCES = tuple(SHA3_DIR / f"sha3_{name}.c" for name in ("hw", "ise", "tight", "mem", "mmio", "dma"))
+SOC_CONFIG_KECCAK = SOC_CONFIG_ALL_SHA3 + """\
+#define COUPLET_KECCAK_PRESENT 1
+#define COUPLET_KECCAK_ROUNDS_PER_CYCLE 1
+#define COUPLET_KECCAK_CUSTOM_OPCODE 0x5b
+#define COUPLET_KECCAK_ISE_OPCODE 0x2b
+#define COUPLET_KECCAK_BASE 0x11002000u
+#define COUPLET_KECCAK_SIZE 0x00001000u
+#define COUPLET_KECCAK_DMA_BASE 0x11003000u
+#define COUPLET_KECCAK_DMA_SIZE 0x00001000u
+#define COUPLET_IRQ_KECCAK 18u
+#define COUPLET_IRQ_KECCAK_DMA 19u
+"""
+
+
+def defined_symbols(obj: Path) -> set[str]:
+    out = subprocess.run([paths.cross_tool("nm"), "--defined-only", str(obj)], capture_output=True, text=True,
+                         check=True).stdout
+    return {line.split()[-1] for line in out.splitlines() if line.strip()}
+
+
+def test_hardware_backends_cross_compile_for_the_soc(tmp_path: Path) -> None:
+    """Every hardware backend compiles warning-free with the SDK's flags; together with the front
+    end and the soft backend they define every backend the table references and call nothing in
+    libgcc or picolibc; the custom instructions use only the configured opcodes. Without the
+    Keccak macros the files compile to nothing."""
+    objects = cross_compile(tmp_path / "keccak", SOC_CONFIG_KECCAK, SHA3_SOURCES + HW_SOURCES)
+    defined = set().union(*(defined_symbols(o) for o in objects.values()))
+    undefined = set().union(*(undefined_symbols(o) for o in objects.values()))
+    assert {f"couplet_sha3_backend_{name}" for name in BACKENDS} <= defined
+    assert undefined <= defined, f"calls outside the SHA-3 library: {sorted(undefined - defined)}"
+    opcodes = {"ise": {0x2B}, "tight": {0x5B}, "mem": set(), "mmio": set(), "dma": set(), "hw": set()}
+    for name, expected in opcodes.items():
+        words = re.findall(r"^\s*[0-9a-f]+:\s+([0-9a-f]{8})\s", objdump(objects[f"sha3_{name}"], "-d"), re.M)
+        custom = {int(w, 16) & 0x7F for w in words} & {0x0B, 0x2B, 0x5B, 0x7B}
+        assert custom == expected, f"sha3_{name}: custom opcodes {custom}"
+    # The tight backend's indexes are the register map's: STATE_XOR pairs for the blocks, STATE
+    # reads for the digest, the three actions.
+    tight = {(int(w, 16) >> 12 & 7, int(w, 16) >> 25)
+             for w in re.findall(r"^\s*[0-9a-f]+:\s+([0-9a-f]{8})\s", objdump(objects["sha3_tight"], "-d"), re.M)
+             if int(w, 16) & 0x7F == 0x5B}
+    assert {(2, 0x40 + 2 * k) for k in range(21)} <= tight
+    assert {(2, 2 * k) for k in range(25)} <= tight and {(0, w) for w in range(50)} <= tight
+    assert {(3, 0), (3, 1), (3, 2), (1, 0x32), (1, 0x34)} <= tight
+
+    empty = cross_compile(tmp_path / "no_keccak", SOC_CONFIG_NO_SHA3, HW_SOURCES)
+    for name, obj in empty.items():
+        assert not {s for s in defined_symbols(obj) if s.startswith(("couplet_", "sha3_"))}, name

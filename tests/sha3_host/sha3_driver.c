@@ -157,7 +157,7 @@ static couplet_status_t fake_release(couplet_sha3_ctx_t *ctx) {
 
 #define FAKE(var, id_, name_)                                                               \
   const couplet_sha3_backend_t var = {id_, name_, true, fake_absorb, fake_permute, fake_extract, \
-                                      fake_release}
+                                      fake_release, NULL}
 FAKE(couplet_sha3_backend_ise, COUPLET_SHA3_BACKEND_ISE, "ise");
 FAKE(couplet_sha3_backend_tight, COUPLET_SHA3_BACKEND_TIGHT, "tight");
 FAKE(couplet_sha3_backend_mem, COUPLET_SHA3_BACKEND_MEM, "mem");

@@ -121,5 +121,14 @@ couplet_status_t couplet_sha3(couplet_sha3_alg_t alg, const uint8_t *data, size_
 // One call, default backend: the first out_len bytes of SHAKE128/256 of `data`.
 couplet_status_t couplet_shake(couplet_sha3_alg_t alg, const uint8_t *data, size_t len,
                                uint8_t *out, size_t out_len) COUPLET_MUST_CHECK;
+// The one-shot calls with a given backend (COUPLET_ERR_UNSUPPORTED if this SoC lacks it). On an
+// accelerator they hash the whole message in one go from the zero state, without the context's
+// state travelling to the accelerator and back: the fast way for a message that is all there.
+couplet_status_t couplet_sha3_using(couplet_sha3_backend_id_t backend, couplet_sha3_alg_t alg,
+                                    const uint8_t *data, size_t len, uint8_t *digest,
+                                    size_t digest_len) COUPLET_MUST_CHECK;
+couplet_status_t couplet_shake_using(couplet_sha3_backend_id_t backend, couplet_sha3_alg_t alg,
+                                     const uint8_t *data, size_t len, uint8_t *out,
+                                     size_t out_len) COUPLET_MUST_CHECK;
 
 #endif  // COUPLET_SHA3_H_

@@ -372,8 +372,47 @@ static void wipe_ctx(couplet_sha3_ctx_t *ctx) {
   ctx->phase = 0u;
 }
 
-couplet_status_t couplet_sha3(couplet_sha3_alg_t alg, const uint8_t *data, size_t len,
-                              uint8_t *digest, size_t digest_len) {
+// The one-shot calls. A backend with the `hash` short cut gets the whole message at once when
+// the output fits one block; otherwise a context on the stack runs the incremental calls and
+// is wiped before returning.
+static couplet_status_t one_shot(couplet_sha3_backend_id_t backend_id, couplet_sha3_alg_t alg,
+                                 const uint8_t *data, size_t len, uint8_t *out, size_t out_len) {
+  if (UNLIKELY((unsigned)backend_id >= (unsigned)COUPLET_SHA3_BACKEND_COUNT)) {
+    return COUPLET_ERR_ARG;
+  }
+  const couplet_sha3_backend_t *backend = backends[backend_id];
+  if (UNLIKELY(backend == NULL)) {
+    return COUPLET_ERR_UNSUPPORTED;
+  }
+  const bool shake = alg_is_shake((uint32_t)alg);
+  if (backend->hash != NULL && out_len != 0u && out_len <= alg_rate[alg]) {
+    if (UNLIKELY(!lock_take(backend))) {
+      return COUPLET_ERR_BUSY;
+    }
+    const couplet_status_t status =
+        backend->hash(alg_rate[alg], shake ? PAD_SHAKE : PAD_SHA3, data, len, out, out_len);
+    lock_give(backend);
+    return status;
+  }
+  couplet_sha3_ctx_t ctx;
+  couplet_status_t status = couplet_sha3_init_backend(&ctx, alg, backend_id);
+  if (status == COUPLET_OK) {
+    status = couplet_sha3_update(&ctx, data, len);
+  }
+  if (status == COUPLET_OK && !shake) {
+    status = couplet_sha3_final(&ctx, out, out_len);
+  } else if (status == COUPLET_OK) {
+    status = couplet_shake_final(&ctx);
+    if (status == COUPLET_OK) {
+      status = couplet_shake_squeeze(&ctx, out, out_len);
+    }
+  }
+  wipe_ctx(&ctx);
+  return status;
+}
+
+couplet_status_t couplet_sha3_using(couplet_sha3_backend_id_t backend, couplet_sha3_alg_t alg,
+                                    const uint8_t *data, size_t len, uint8_t *digest, size_t digest_len) {
   if (UNLIKELY((len != 0u && data == NULL) || digest == NULL)) {
     return COUPLET_ERR_NULL;
   }
@@ -383,40 +422,26 @@ couplet_status_t couplet_sha3(couplet_sha3_alg_t alg, const uint8_t *data, size_
   if (UNLIKELY(digest_len < alg_digest[alg])) {
     return COUPLET_ERR_LEN;
   }
-  couplet_sha3_ctx_t ctx;
-  couplet_status_t status = couplet_sha3_init(&ctx, alg);
-  if (status == COUPLET_OK) {
-    status = couplet_sha3_update(&ctx, data, len);
-  }
-  if (status == COUPLET_OK) {
-    status = couplet_sha3_final(&ctx, digest, digest_len);
-    if (status == COUPLET_OK) {
-      return status;  // final wiped the context
-    }
-  }
-  wipe_ctx(&ctx);
-  return status;
+  return one_shot(backend, alg, data, len, digest, alg_digest[alg]);
 }
 
-couplet_status_t couplet_shake(couplet_sha3_alg_t alg, const uint8_t *data, size_t len,
-                               uint8_t *out, size_t out_len) {
+couplet_status_t couplet_sha3(couplet_sha3_alg_t alg, const uint8_t *data, size_t len,
+                              uint8_t *digest, size_t digest_len) {
+  return couplet_sha3_using(COUPLET_SHA3_DEFAULT_BACKEND, alg, data, len, digest, digest_len);
+}
+
+couplet_status_t couplet_shake_using(couplet_sha3_backend_id_t backend, couplet_sha3_alg_t alg,
+                                     const uint8_t *data, size_t len, uint8_t *out, size_t out_len) {
   if (UNLIKELY((len != 0u && data == NULL) || (out_len != 0u && out == NULL))) {
     return COUPLET_ERR_NULL;
   }
   if (UNLIKELY(!alg_valid(alg) || !alg_is_shake((uint32_t)alg))) {
     return COUPLET_ERR_ARG;
   }
-  couplet_sha3_ctx_t ctx;
-  couplet_status_t status = couplet_sha3_init(&ctx, alg);
-  if (status == COUPLET_OK) {
-    status = couplet_sha3_update(&ctx, data, len);
-  }
-  if (status == COUPLET_OK) {
-    status = couplet_shake_final(&ctx);
-  }
-  if (status == COUPLET_OK) {
-    status = couplet_shake_squeeze(&ctx, out, out_len);
-  }
-  wipe_ctx(&ctx);
-  return status;
+  return one_shot(backend, alg, data, len, out, out_len);
+}
+
+couplet_status_t couplet_shake(couplet_sha3_alg_t alg, const uint8_t *data, size_t len,
+                               uint8_t *out, size_t out_len) {
+  return couplet_shake_using(COUPLET_SHA3_DEFAULT_BACKEND, alg, data, len, out, out_len);
 }

@@ -34,6 +34,14 @@ typedef struct couplet_sha3_backend {
   couplet_status_t (*extract)(couplet_sha3_ctx_t *ctx, uint8_t *out, size_t len);
   // Ends a call: stores the state back to ctx->state and lets go of the hardware. May be NULL.
   couplet_status_t (*release)(couplet_sha3_ctx_t *ctx);
+  // The one-shot calls' short cut, may be NULL: the whole hash in one go from the zero state,
+  // without a context. Absorbs `len` bytes of `data` (any alignment), pads with the domain byte
+  // `pad` (pad10*1), and writes the first `out_len` (1..rate) output bytes to `out` only if it
+  // succeeds. Leaves nothing of the message in the hardware. The front end holds the lock. It
+  // exists because a context's state travels to the accelerator and back on every API call,
+  // which costs more than a short message's whole hash (docs/sha3.md).
+  couplet_status_t (*hash)(uint32_t rate, uint8_t pad, const uint8_t *data, size_t len, uint8_t *out,
+                           size_t out_len);
 } couplet_sha3_backend_t;
 
 // One per backend; a hardware backend is linked only when the SoC configuration has it.

@@ -1,0 +1,156 @@
+// SHA-3 on the Keccak accelerator through its own DMA engine: the "dma" backend.
+//
+// The state, CTRL, PERMUTE for squeezing and the digest go through the register window
+// (sha3_mmio.c); runs of whole blocks from a word-aligned buffer go through the descriptor
+// slots of the Keccak tile's DMA engine (COUPLET_KECCAK_DMA_BASE, the register map of
+// hw/ip/dma), whose input stream feeds the accelerator: its words absorb exactly like an
+// ABSORB job, a permutation after every `rate` words (CTRL holds the rate). OUT_LEN is 0 (the
+// accelerator produces no words). Blocks from an unaligned buffer, and runs shorter than
+// DMA_MIN_BLOCKS, take the mmio path: a descriptor costs its set-up and an interrupt wait,
+// more than storing one block's words.
+//
+// Waiting: the CPU waits for the DMA's completion interrupt (COUPLET_IRQ_KECCAK_DMA, polled in
+// mip with global interrupts off, sha3_hw_wait_irq), each wait bounded, so a lost interrupt
+// ends in COUPLET_ERR_TIMEOUT rather than a hang. DONE means every word was handed to the
+// accelerator; its last permutation may still run, and the next STATE access waits for it. A
+// long message is cut into chunks that alternate between the two slots (ping, pong), the next
+// one armed while the other runs, so the engine does not wait for the CPU between chunks.
+//
+// Errors: a bus error or a timeout aborts the engine (CTRL.ABORT, which also resets the
+// accelerator's partly absorbed block through its abort input) and returns COUPLET_ERR_HW or
+// COUPLET_ERR_TIMEOUT; the front end then wipes the context.
+
+#include <couplet/soc_config.h>
+
+#if defined(COUPLET_SHA3_HAS_DMA) && COUPLET_SHA3_HAS_DMA
+
+#include <couplet/autogen/dma_regs.h>
+#include <couplet/mmio.h>
+
+#include "sha3_hw.h"
+
+// Longest chunk of one descriptor (a multiple of the rate is taken below it): a 4 KiB message
+// goes in one descriptor; longer ones alternate between the slots.
+#define DMA_CHUNK_BYTES 0x10000u
+// Shorter runs go by register stores (see above); measured on the default SoC, see docs/sha3.md.
+#define DMA_MIN_BLOCKS 2u
+// Interrupt waits per chunk before it is declared lost (each bounded by sha3_hw_wait_irq; the
+// loop only repeats when the interrupt came from the other slot).
+#define DMA_WAIT_LIMIT 16u
+
+enum {
+  DMA_SLOT_STRIDE = DMA_SLOT1_SRC_OFFSET - DMA_SLOT0_SRC_OFFSET,
+  DMA_STATUS_DONE = 1u << 2,
+  DMA_STATUS_ERR = 1u << 3,
+  DMA_STATUS_REFUSED = 1u << 4,
+  DMA_STATUS_STICKY = DMA_STATUS_DONE | DMA_STATUS_ERR | DMA_STATUS_REFUSED,
+  DMA_CTRL_ABORT = 1u << 2,
+};
+
+static inline void dma_write(uint32_t offset, uint32_t value) {
+  couplet_mmio_write32(COUPLET_KECCAK_DMA_BASE + offset, value);
+}
+
+static inline uint32_t dma_read(uint32_t offset) {
+  return couplet_mmio_read32(COUPLET_KECCAK_DMA_BASE + offset);
+}
+
+static void dma_arm(uint32_t slot, const uint8_t *src, uint32_t len) {
+  const uint32_t base = slot * DMA_SLOT_STRIDE;
+  dma_write(base + DMA_SLOT0_SRC_OFFSET, (uint32_t)(uintptr_t)src);
+  dma_write(base + DMA_SLOT0_DST_OFFSET, 0u);
+  dma_write(base + DMA_SLOT0_LEN_OFFSET, len);
+  dma_write(base + DMA_SLOT0_OUT_LEN_OFFSET, 0u);  // after LEN, which also sets OUT_LEN
+  dma_write(DMA_CTRL_OFFSET, 1u << slot);
+}
+
+// Waits for slot `slot` to end and acknowledges it.
+static couplet_status_t dma_wait(uint32_t slot) {
+  const uint32_t shift = 8u * slot;
+  for (uint32_t i = 0; i < DMA_WAIT_LIMIT; i++) {
+    const uint32_t s = dma_read(DMA_STATUS_OFFSET);
+    if (s & (DMA_STATUS_DONE << shift)) {
+      dma_write(DMA_STATUS_OFFSET, s & (DMA_STATUS_STICKY << shift));
+      return (s & ((DMA_STATUS_ERR | DMA_STATUS_REFUSED) << shift)) ? COUPLET_ERR_HW : COUPLET_OK;
+    }
+    couplet_status_t status = sha3_hw_wait_irq(COUPLET_IRQ_KECCAK_DMA);
+    if (status != COUPLET_OK) {
+      return status;
+    }
+  }
+  return COUPLET_ERR_TIMEOUT;
+}
+
+static couplet_status_t dma_blocks(uint32_t rate, const uint8_t *src, size_t nblocks) {
+  const uint32_t chunk_max = (uint32_t)(DMA_CHUNK_BYTES / rate * rate);
+  size_t remaining = nblocks * rate;
+  uint32_t slot = 0u, in_flight = 0u;
+  couplet_status_t status = COUPLET_OK;
+  const uint32_t mstatus = sha3_hw_irq_claim(COUPLET_IRQ_KECCAK_DMA);
+  dma_write(DMA_IRQ_ENABLE_OFFSET, 0x3u);
+  __asm__ volatile("fence" ::: "memory");  // the engine must see the CPU's stores to `src`
+  while (status == COUPLET_OK && (remaining > 0u || in_flight > 0u)) {
+    // Keep both slots busy: arm the next chunk before waiting for the oldest one.
+    if (remaining > 0u && in_flight < 2u) {
+      const uint32_t len = remaining > chunk_max ? chunk_max : (uint32_t)remaining;
+      dma_arm((slot + in_flight) % 2u, src, len);
+      src += len;
+      remaining -= len;
+      in_flight++;
+      continue;
+    }
+    status = dma_wait(slot);
+    slot ^= 1u;
+    in_flight--;
+  }
+  if (status != COUPLET_OK) {
+    // Stop whatever still runs or is armed, and forget its status.
+    dma_write(DMA_CTRL_OFFSET, DMA_CTRL_ABORT);
+    dma_write(DMA_STATUS_OFFSET, DMA_STATUS_STICKY | DMA_STATUS_STICKY << 8);
+  }
+  dma_write(DMA_IRQ_ENABLE_OFFSET, 0u);
+  sha3_hw_irq_release(COUPLET_IRQ_KECCAK_DMA, mstatus);
+  return status;
+}
+
+static couplet_status_t dma_absorb(couplet_sha3_ctx_t *ctx, const uint8_t *blocks, size_t nblocks) {
+  if (nblocks < DMA_MIN_BLOCKS || !sha3_hw_is_aligned(blocks)) {
+    return sha3_mmio_absorb(ctx, blocks, nblocks);
+  }
+  sha3_mmio_begin(ctx);  // the state and CTRL (the rate the stream counts words by)
+  sha3_hw_call.synced = 0u;
+  return dma_blocks(ctx->rate, blocks, nblocks);
+}
+
+// The one-shot short cut (sha3_backend.h): the mmio one, with runs of whole blocks by DMA.
+static couplet_status_t dma_hash(uint32_t rate, uint8_t pad, const uint8_t *data, size_t len, uint8_t *out,
+                                 size_t out_len) {
+  const size_t nblocks = len / rate;
+  sha3_mmio_hash_begin(rate);
+  if (nblocks >= DMA_MIN_BLOCKS && sha3_hw_is_aligned(data)) {
+    const couplet_status_t status = dma_blocks(rate, data, nblocks);
+    if (status != COUPLET_OK) {
+      sha3_mmio_hash_begin(rate);  // ZEROIZE what was absorbed
+      return status;
+    }
+  } else {
+    sha3_mmio_hash_blocks(rate, data, nblocks);
+  }
+  return sha3_mmio_hash_end(rate, pad, data + nblocks * rate, len - nblocks * rate, out, out_len);
+}
+
+const couplet_sha3_backend_t couplet_sha3_backend_dma = {
+    .id = COUPLET_SHA3_BACKEND_DMA,
+    .name = "dma",
+    .uses_accelerator = true,
+    .absorb = dma_absorb,
+    .permute = sha3_mmio_permute,
+    .extract = sha3_mmio_extract,
+    .release = sha3_mmio_release,
+    .hash = dma_hash,
+};
+
+#else
+// ISO C forbids an empty translation unit.
+typedef int couplet_sha3_dma_unused_t;
+#endif

@@ -1,0 +1,59 @@
+"""SHA-3 in the SoC: every backend of the default configuration against the NIST CAVP SHA3VS
+sample and against the software backend (sw/apps/test_sha3: random messages in random pieces
+and alignments, SHAKE squeezed in pieces, two contexts in turn, the error codes and the
+accelerator lock under an interrupt)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from couplet import cavp
+from couplet.config import SocConfig, load_config
+from couplet.simulator import SimResult
+
+RunApp = Callable[..., SimResult]
+
+
+def test_sha3_vectors_file_is_up_to_date() -> None:
+    expected = cavp.sha3_firmware_source(cavp.sha3_firmware_sample())
+    assert cavp.SHA3_FIRMWARE_VECTORS.read_text() == expected, "regenerate with couplet/cavp.py and commit"
+
+
+def test_sha3_firmware_sample_covers_every_algorithm_and_length_class() -> None:
+    sample = cavp.sha3_firmware_sample()
+    for alg in cavp.HASH_ALGS:
+        rate = cavp.HASH_RATE[alg]
+        lengths = {len(v.message) for v in sample if v.alg == alg}
+        assert 0 in lengths and rate in lengths, alg
+        assert any(0 < n < rate for n in lengths), alg
+        assert any(n > rate for n in lengths), alg
+        assert any(n >= 2 * rate for n in lengths), f"{alg}: no multi-block message"
+        if cavp.is_shake(alg):
+            outs = {len(v.output) for v in sample if v.alg == alg}
+            assert len(outs) >= 2, f"{alg}: one output length only"
+    # A SHAKE output longer than the rate: the squeeze crosses a block.
+    assert any(len(v.output) > cavp.HASH_RATE[v.alg] for v in sample if cavp.is_shake(v.alg))
+
+
+def check_every_backend_passes(result: SimResult, config: SocConfig) -> None:
+    console = result.console or ""
+    assert result.status == "exit" and result.exit_code == 0, console
+    assert config.keccak is not None
+    backends = config.keccak.backends
+    assert backends[0] == "soft"
+    count = len(cavp.sha3_firmware_sample())
+    for backend in backends:
+        line = re.search(rf"^backend {backend}\s+cavp (\d+)/(\d+) oneshot (\d+)/(\d+) random (\d+)/(\d+) "
+                         r"contexts ok errors ok$", console, flags=re.M)
+        assert line, f"no passing summary for backend {backend}:\n{console}"
+        assert int(line[1]) == int(line[2]) == count
+        # The accelerator backends run every vector one-shot, the software ones a quarter.
+        assert int(line[3]) == int(line[4]) == (count if backend not in ("soft", "ise") else (count + 3) // 4)
+        assert int(line[5]) == int(line[6]) > 0
+    assert "FAIL" not in console
+
+
+def test_sha3_every_backend_in_the_soc(run_app: RunApp) -> None:
+    result = run_app("test_sha3", max_cycles=20_000_000)
+    check_every_backend_passes(result, load_config("default"))
