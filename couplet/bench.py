@@ -64,4 +64,8 @@ def run(what: str, config: SocConfig, runs: int) -> int:
         from couplet import bench_aes
 
         return bench_aes.run(config)
+    if what == "sha3":
+        from couplet import bench_sha3
+
+        return bench_sha3.run(config)
     raise CoupletError(f"unknown benchmark '{what}'")

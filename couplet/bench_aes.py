@@ -8,15 +8,14 @@ Speed-ups are against the software backend on the same core.
 
 from __future__ import annotations
 
-import statistics
-from collections import defaultdict
-from dataclasses import dataclass
 from pathlib import Path
 
-from couplet import firmware, log, simbuild, simulator
+from couplet import bench_common, log
+from couplet.bench_common import Section, Stats, goal_row, speedup
 from couplet.config import SocConfig
 from couplet.errors import CoupletError
-from couplet.results import Measurement, markdown_table, parse_results, reports_dir, write_report
+from couplet.results import Measurement, parse_results
+
 
 APP = "bench_aes"
 KEY_BITS = (128, 192, 256)
@@ -33,37 +32,12 @@ GOALS = (
 )
 
 
-@dataclass(frozen=True)
-class Stat:
-    mean: float
-    stdev: float
-    runs: int
-    check: str
-
-    def cell(self) -> str:
-        return f"{self.mean:,.0f} ± {self.stdev:.1f}" if self.stdev else f"{self.mean:,.0f}"
-
-
-def summarise(measurements: list[Measurement]) -> dict[str, dict[str, Stat]]:
+def summarise(measurements: list[Measurement]) -> Stats:
     """{backend: {measure: Stat}} from lines named aes/<backend>/<measure>."""
-    runs: dict[tuple[str, str], list[Measurement]] = defaultdict(list)
-    for m in measurements:
-        parts = m.name.split("/", 2)
-        if len(parts) == 3 and parts[0] == "aes":
-            runs[(parts[1], parts[2])].append(m)
-    stats: dict[str, dict[str, Stat]] = defaultdict(dict)
-    for (backend, measure), items in runs.items():
-        checks = {m.check for m in items}
-        if len(checks) != 1:
-            raise CoupletError(f"{backend} {measure}: runs disagree on the output ({sorted(checks)})")
-        cycles = [m.cycles for m in items]
-        stats[backend][measure] = Stat(
-            statistics.mean(cycles), statistics.pstdev(cycles) if len(cycles) > 1 else 0.0, len(cycles), checks.pop()
-        )
-    return dict(stats)
+    return bench_common.summarise(measurements, "aes")
 
 
-def check_agreement(stats: dict[str, dict[str, Stat]]) -> None:
+def check_agreement(stats: Stats) -> None:
     """Every backend must have computed the same output as the software one."""
     reference = stats.get("soft")
     if reference is None:
@@ -74,21 +48,17 @@ def check_agreement(stats: dict[str, dict[str, Stat]]) -> None:
                 raise CoupletError(f"{backend} {measure}: output differs from the software backend")
 
 
-def _speedup(base: Stat | None, stat: Stat) -> str:
-    return f"{base.mean / stat.mean:,.1f}x" if base and stat.mean else "-"
-
-
-def tables(stats: dict[str, dict[str, Stat]]) -> list[tuple[str, list[str], list[list[str]]]]:
+def tables(stats: Stats) -> list[Section]:
     backends = list(stats)
     soft = stats["soft"]
-    out: list[tuple[str, list[str], list[list[str]]]] = []
-    rows = [[b] + [stats[b][f"init/{k}"].cell() + f" ({_speedup(soft[f'init/{k}'], stats[b][f'init/{k}'])})"
+    out: list[Section] = []
+    rows = [[b] + [stats[b][f"init/{k}"].cell() + f" ({speedup(soft[f'init/{k}'], stats[b][f'init/{k}'])})"
                    for k in KEY_BITS] for b in backends]
     out.append(("Key set-up, couplet_aes_set_key (cycles, mean ± sd; speed-up vs soft)",
                 ["backend", *(f"AES-{k}" for k in KEY_BITS)], rows))
     for k in KEY_BITS:
         rows = [[b] + [stats[b][f"ecb/{k}/{n}"].cell() for n in MESSAGE_BYTES]
-                + [_speedup(soft[f"ecb/{k}/80"], stats[b][f"ecb/{k}/80"])] for b in backends]
+                + [speedup(soft[f"ecb/{k}/80"], stats[b][f"ecb/{k}/80"])] for b in backends]
         out.append((f"AES-{k} ECB encryption by message size (cycles, mean ± sd)",
                     ["backend", *(f"{n} B" for n in MESSAGE_BYTES), "speed-up at 80 B"], rows))
     rows = []
@@ -97,13 +67,13 @@ def tables(stats: dict[str, dict[str, Stat]]) -> list[tuple[str, list[str], list
             rows.append([b, f"AES-{k}", *(stats[b][f"4blk/{m}/{k}"].cell() for m in MODES)])
     out.append(("4 consecutive blocks per mode (cycles, mean ± sd)", ["backend", "key", *MODES], rows))
     rows = [[b, f"{stats[b]['ctr4k/128'].mean:,.0f}", f"{CTR_BYTES / stats[b]['ctr4k/128'].mean:.3f}",
-             _speedup(soft["ctr4k/128"], stats[b]["ctr4k/128"])] for b in backends]
+             speedup(soft["ctr4k/128"], stats[b]["ctr4k/128"])] for b in backends]
     out.append((f"Sustained AES-128 CTR over {CTR_BYTES} bytes",
                 ["backend", "cycles", "bytes/cycle", "speed-up"], rows))
     return out
 
 
-def goals(stats: dict[str, dict[str, Stat]]) -> list[list[str]]:
+def goals(stats: Stats) -> list[list[str]]:
     rows = []
     for label, measure, who, limit, anchor in GOALS:
         hardware = {b: s for b, s in stats.items() if b != "soft" and measure in s}
@@ -115,65 +85,32 @@ def goals(stats: dict[str, dict[str, Stat]]) -> list[list[str]]:
             backend = who
         else:
             continue
-        value = hardware[backend][measure].mean
-        rows.append([label, backend, f"{value:,.0f}", f"<= {limit}", "met" if value <= limit else "NOT met", anchor])
+        rows.append(goal_row(label, backend, hardware[backend][measure].mean, limit, anchor))
     if "dma" in stats:
         rate = CTR_BYTES / stats["dma"]["ctr4k/128"].mean
-        rows.append(["AES-128 CTR 4 KiB, DMA", "dma", f"{rate:.2f} B/cycle", ">= 1.6 B/cycle",
-                     "met" if rate >= 1.6 else "NOT met", "-"])
+        rows.append(goal_row("AES-128 CTR 4 KiB, DMA", "dma", rate, 1.6, "-", at_least=True, unit="B/cycle", digits=2))
     accelerated = [s for b, s in stats.items() if b != "soft"]
     if accelerated:
         # The slowest case among the best coupling of each mode and key size.
         value = max(min(s[f"4blk/{m}/{k}"].mean for s in accelerated) for m in MODES for k in KEY_BITS)
-        rows.append(["4 blocks, any mode and key size, best coupling", "-", f"{value:,.0f}", "<= 100",
-                     "met" if value <= 100 else "NOT met", "AES-RV: 1,129-1,525"])
+        rows.append(goal_row("4 blocks, any mode and key size, best coupling", "-", value, 100, "AES-RV: 1,129-1,525"))
     return rows
 
 
-def plot(stats: dict[str, dict[str, Stat]], path: Path) -> None:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    fig, ax = plt.subplots(figsize=(8, 4.5))
-    width = 0.8 / len(stats)
-    for i, (backend, measures) in enumerate(stats.items()):
-        xs = [j + i * width for j in range(len(MESSAGE_BYTES))]
-        ax.bar(xs, [measures[f"ecb/128/{n}"].mean for n in MESSAGE_BYTES], width, label=backend)
-    ax.set_xticks([j + 0.4 - width / 2 for j in range(len(MESSAGE_BYTES))], [f"{n} B" for n in MESSAGE_BYTES])
-    ax.set_yscale("log")
-    ax.set_ylabel("cycles (log scale)")
-    ax.set_title("AES-128 ECB encryption, couplet_aes_ecb_encrypt")
-    ax.legend(fontsize="small", ncol=2)
-    fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
+def plot(stats: Stats, path: Path) -> None:
+    series = {b: [ms[f"ecb/128/{n}"].mean for n in MESSAGE_BYTES] for b, ms in stats.items()}
+    bench_common.bar_plot(path, [f"{n} B" for n in MESSAGE_BYTES], series,
+                          "AES-128 ECB encryption, couplet_aes_ecb_encrypt", "cycles (log scale)")
 
 
 def run(config: SocConfig) -> int:
     if config.aes is None:
         raise CoupletError(f"configuration '{config.name}' has no AES accelerator ([accelerator.aes])")
-    simbuild.build_sim(config)
-    log.info("building the bench_aes firmware")
-    elf = firmware.build_app(config, APP)
-    log.info(f"simulating {elf.name}: {len(config.aes.backends)} backends, several million cycles")
-    result = simulator.simulate(config, elf, capture=True, max_cycles=400_000_000)
-    console = result.console or ""
-    if result.status != "exit" or result.exit_code != 0:
-        print(console)
-        raise CoupletError(f"bench_aes failed: {result.status}, exit code {result.exit_code}")
+    console = bench_common.run_firmware(config, APP, f"{len(config.aes.backends)} backends, several million cycles",
+                                        max_cycles=400_000_000)
     stats = summarise(parse_results(console))
     check_agreement(stats)
-    sections = tables(stats)
-    goal_rows = goals(stats)
-    goal_headers = ["goal", "backend", "measured", "target", "verdict", "anchor"]
-    for title, headers, rows in sections:
-        print(f"\n{title}")
-        print(log.table(headers, rows))
-    print("\nGoals")
-    print(log.table(goal_headers, goal_rows))
-    markdown = [
+    intro = [
         f"# AES benchmark, configuration '{config.name}' (AES arch: {config.aes.arch})\n",
         "Cycles are mcycle deltas around one API call, as an application makes it, on CV32E40X in",
         "the Verilator model. Simulation is deterministic, so a standard deviation of 0 means every",
@@ -181,17 +118,10 @@ def run(config: SocConfig) -> int:
         "portable constant-time software backend on the same core. ECB is the mode of the message-size",
         "tables (FAC-V Tables 6 and 7 shape); the 4-block table follows AES-RV Fig. 7.\n",
     ]
-    for title, headers, rows in sections:
-        markdown += [f"## {title}\n", markdown_table(headers, rows)]
-    markdown += ["## Goals\n", markdown_table(goal_headers, goal_rows)]
-    data = {
-        "config": config.name,
-        "arch": config.aes.arch,
-        "backends": {b: {m: s.__dict__ for m, s in ms.items()} for b, ms in stats.items()},
-        "goals": [dict(zip(goal_headers, r)) for r in goal_rows],
-    }
-    json_path, md_path = write_report(f"bench-aes-{config.name}", data, "\n".join(markdown))
-    png = reports_dir() / f"bench-aes-{config.name}.png"
+    stem = f"bench-aes-{config.name}"
+    data = {"config": config.name, "arch": config.aes.arch, "backends": bench_common.stats_json(stats)}
+    json_path, md_path = bench_common.publish(stem, intro, tables(stats), goals(stats), data)
+    png = bench_common.plot_path(stem)
     plot(stats, png)
     log.info(f"written {json_path}, {md_path} and {png}")
     return 0

@@ -1,13 +1,21 @@
-"""`couplet bench sim` measures and writes its report (speed goals live in the report)."""
+"""`couplet bench sim` and `couplet bench sha3` measure and write their reports (goals live in the
+reports). The sha3 checks run on the real bench_sha3 firmware's output."""
 
 from __future__ import annotations
 
 import json
+import re
+from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 from conftest import run_couplet
 
-from couplet import paths
+from couplet import bench_common, bench_sha3, paths
+from couplet.config import SocConfig
+from couplet.errors import CoupletError
+from couplet.results import parse_results
+from couplet.simulator import SimResult
 
 
 def test_bench_sim_writes_report(sim_binary: Path) -> None:
@@ -18,3 +26,121 @@ def test_bench_sim_writes_report(sim_binary: Path) -> None:
     assert data["cycles_per_run"] > 1_000_000
     assert len(data["cycles_per_second"]) == 1 and data["mean"] > 0
     assert (paths.BUILD_DIR / "reports" / "bench-sim-default.md").read_text().startswith("# Simulation speed")
+
+
+# ---------------------------------------------------------------------------- bench sha3
+
+
+@pytest.fixture(scope="module")
+def sha3_console(config: SocConfig, sim_binary: Path) -> str:
+    """`couplet bench sha3` on the default SoC, run once, end to end (about 45 s): its report is
+    checked here, and the firmware console it keeps beside the report feeds the tests below."""
+    proc = run_couplet("bench", "sha3")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "KRONOS Table 1 shape" in proc.stdout and "Goals" in proc.stdout
+    stem = paths.BUILD_DIR / "reports" / f"bench-sha3-{config.name}"
+    data = json.loads(stem.with_suffix(".json").read_text())
+    assert list(data["backends"]) == bench_sha3.configured_backends(config)
+    assert data["missing_backends"] == [b for b in bench_sha3.BACKENDS if b not in data["backends"]]
+    assert len(data["goals"]) == 4
+    assert stem.with_suffix(".md").read_text().startswith("# SHA-3 benchmark")
+    assert stem.with_suffix(".png").stat().st_size > 1000
+    return stem.with_suffix(".log").read_text()
+
+
+def test_bench_sha3_firmware_outputs_match_hashlib(config: SocConfig, sha3_console: str) -> None:
+    measurements = parse_results(sha3_console)
+    stats = bench_sha3.summarise(measurements)
+    # Every backend of the configuration reported, each output equal to hashlib's digest.
+    bench_sha3.check_results(stats, bench_sha3.configured_backends(config))
+    assert list(stats) == bench_sha3.configured_backends(config)  # reported in the enum's order
+    # The statistics, recomputed from the raw lines.
+    for backend, measures in stats.items():
+        for measure, stat in measures.items():
+            cycles = [m.cycles for m in measurements if m.name == f"sha3/{backend}/{measure}"]
+            assert stat.runs == len(cycles) and stat.mean == pytest.approx(sum(cycles) / len(cycles))
+        long_runs = bench_sha3.SLOW_LONG_RUNS if backend in bench_sha3.SLOW_BACKENDS else bench_sha3.LONG_RUNS
+        assert measures["kronos"].runs == measures["kronos/oneshot"].runs == bench_sha3.KRONOS_RUNS
+        assert all(measures[m].runs == bench_sha3.SPLIT_RUNS for m in bench_sha3.SPLIT_MEASURES)
+        assert measures["sha3-256/4096"].runs == measures["shake128/4096"].runs == long_runs
+    for m in measurements:
+        # mcycle and minstret really bracket the calls: no instruction is free on CV32E40X.
+        assert m.cycles >= m.instret > 0, m
+    soft = stats["soft"]
+    # Sponge arithmetic: 4 KiB at the SHA3-256 rate (136 B) is 31 permutations, at SHAKE128's
+    # (168 B) 25, so the software backend's cost per byte must fall in that ratio (+-15 %).
+    ratio = soft["sha3-256/4096"].mean / soft["shake128/4096"].mean
+    assert ratio == pytest.approx(31 / 25, rel=0.15)
+    for backend, measures in stats.items():
+        # The three calls timed one by one add up to the whole hash (give or take the counter reads).
+        split = sum(measures[m].mean for m in bench_sha3.SPLIT_MEASURES)
+        assert split == pytest.approx(measures["kronos"].mean, rel=0.05), backend
+        if backend != "soft":
+            for measure in ("kronos", "kronos/oneshot", *bench_sha3.LONG_MEASURES):
+                # An accelerator that is not faster than software on a whole hash is broken.
+                assert measures[measure].mean < soft[measure].mean, (backend, measure)
+
+
+def _tamper(console: str, name: str, replace: Callable[[str], str | None]) -> str:
+    """The console with every result line named `name` rewritten (None drops it)."""
+    lines = []
+    for line in console.splitlines():
+        if line.startswith(f"result {name} "):
+            new = replace(line)
+            if new is not None:
+                lines.append(new)
+        else:
+            lines.append(line)
+    return "\n".join(lines)
+
+
+def test_bench_sha3_rejects_wrong_or_missing_results(config: SocConfig, sha3_console: str) -> None:
+    backends = bench_sha3.configured_backends(config)
+    last = backends[-1]
+    name = f"sha3/{last}/kronos"
+    # One run disagreeing with the others.
+    first_only = iter([True])
+    one_off = _tamper(sha3_console, name, lambda line: line.replace("check=0x", "check=0x1") if next(first_only, False)
+                      else line)
+    with pytest.raises(CoupletError, match="runs disagree"):
+        bench_sha3.summarise(parse_results(one_off))
+    # Every run of one backend consistently wrong: only hashlib catches it.
+    wrong = _tamper(sha3_console, name, lambda line: re.sub(r"check=0x[0-9a-f]+", "check=0x00000000", line))
+    with pytest.raises(CoupletError, match="wrong output"):
+        bench_sha3.check_results(bench_sha3.summarise(parse_results(wrong)), backends)
+    # A measure missing.
+    dropped = _tamper(sha3_console, f"sha3/{last}/shake128/4096", lambda line: None)
+    with pytest.raises(CoupletError, match="no result for shake128/4096"):
+        bench_sha3.check_results(bench_sha3.summarise(parse_results(dropped)), backends)
+    # A backend the configuration has but the firmware did not report.
+    with pytest.raises(CoupletError, match="configuration has"):
+        bench_sha3.check_results(bench_sha3.summarise(parse_results(sha3_console)), [*backends, "extra"])
+
+
+def test_bench_sha3_tables_and_goals(config: SocConfig, sha3_console: str) -> None:
+    stats = bench_sha3.summarise(parse_results(sha3_console))
+    _, headers, rows = bench_sha3.kronos_table(stats, config.clock_hz)
+    assert [r[0] for r in rows] == list(bench_sha3.BACKENDS)  # every backend, present or not
+    for row in rows:
+        cells = dict(zip(headers, row))
+        if row[0] not in stats:
+            assert cells["cycles"] == bench_sha3.NOT_IN_CONFIG
+            continue
+        cycles = stats[row[0]]["kronos/oneshot"].mean
+        assert float(cells["speed-up vs soft"].rstrip("x")) == pytest.approx(
+            stats["soft"]["kronos/oneshot"].mean / cycles, abs=0.006)
+        # KRONOS's throughput: 384 digest bits per hash.
+        mbit = float(cells[f"Mbit/s @ {config.clock_hz / 1e6:g} MHz"])
+        assert mbit == pytest.approx(384 * config.clock_hz / cycles / 1e6, abs=0.006)
+    kronos = dict(zip(headers, rows[bench_sha3.BACKENDS.index("mmio")]))
+    assert kronos["KRONOS speed-up"] == "13.56x" and kronos["KRONOS Mbit/s @ 50 MHz"] == "4.61"  # its Table 1
+    for row in bench_sha3.goals(stats):
+        goal = dict(zip(bench_common.GOAL_HEADERS, row))
+        backend = goal["backend"]
+        if backend not in stats:
+            assert goal["verdict"] == bench_sha3.NOT_IN_CONFIG
+            continue
+        measured = float(goal["measured"].rstrip("x").replace(",", ""))
+        limit = float(goal["target"].split()[1].rstrip("x"))
+        met = measured >= limit if goal["target"].startswith(">=") else measured <= limit
+        assert goal["verdict"] == ("met" if met else "NOT met"), goal
