@@ -9,6 +9,7 @@
 #include <couplet/csr.h>
 #include <couplet/counters.h>
 #include <couplet/irq.h>
+#include <couplet/irq_wait.h>
 #include <couplet/console.h>
 #include <couplet/timer.h>
 #include <couplet/sim.h>

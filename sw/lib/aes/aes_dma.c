@@ -1,6 +1,6 @@
 // AES backend "dma": the key, mode and chaining value go through the accelerator's registers
 // (aes_mmio.c), the data through the DMA engine's descriptor slots, and the CPU waits for
-// the DMA's completion interrupt (aes_hw_wait_irq).
+// the DMA's completion interrupt (couplet_irq_wait).
 //
 // A message is cut into chunks that alternate between the two slots (ping, pong): while the
 // engine works on one chunk, the CPU takes the completion of the other and re-arms its slot
@@ -21,7 +21,7 @@
 // slots: measured for CTR over 4 KiB with the UNROLLED engine, 1 KiB chunks take 2,604
 // cycles, 2 KiB 2,554, one 4 KiB descriptor 2,525.
 #define DMA_CHUNK_BYTES 2048u
-// Waits before a chunk is declared lost: each is bounded by aes_hw_wait_irq, and a pending
+// Waits before a chunk is declared lost: each is bounded by couplet_irq_wait, and a pending
 // interrupt of the other slot ends a wait at once.
 #define DMA_WAIT_LIMIT 100000u
 
@@ -59,7 +59,7 @@ static couplet_status_t dma_wait(uint32_t slot) {
       dma_write(DMA_STATUS_OFFSET, s & sticky);
       return (s & ((DMA_STATUS_ERR | DMA_STATUS_REFUSED) << (8u * slot))) ? COUPLET_ERR_HW : COUPLET_OK;
     }
-    status = aes_hw_wait_irq(COUPLET_IRQ_DMA);
+    status = couplet_irq_wait(COUPLET_IRQ_DMA);
     if (status != COUPLET_OK) {
       return status;
     }
@@ -77,7 +77,7 @@ static couplet_status_t dma_crypt(couplet_aes_ctx_t *ctx, couplet_aes_mode_t mod
   if (status != COUPLET_OK) {
     return status;
   }
-  const uint32_t mstatus = aes_hw_irq_claim(COUPLET_IRQ_DMA);
+  const uint32_t mstatus = couplet_irq_wait_claim(COUPLET_IRQ_DMA);
   dma_write(DMA_IRQ_ENABLE_OFFSET, 0x3u);
   __asm__ volatile("fence" ::: "memory");  // the engine must see the CPU's stores to `in`
   size_t remaining = blocks * 16u;
@@ -99,7 +99,7 @@ static couplet_status_t dma_crypt(couplet_aes_ctx_t *ctx, couplet_aes_mode_t mod
     in_flight--;
   }
   dma_write(DMA_IRQ_ENABLE_OFFSET, 0u);
-  aes_hw_irq_release(COUPLET_IRQ_DMA, mstatus);
+  couplet_irq_wait_release(COUPLET_IRQ_DMA, mstatus);
   couplet_status_t end = aes_mmio_end(iv);
   return status != COUPLET_OK ? status : end;
 }

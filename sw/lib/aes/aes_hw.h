@@ -13,6 +13,7 @@
 
 #include <couplet/autogen/aes_regs.h>
 #include <couplet/csr.h>
+#include <couplet/irq_wait.h>
 
 #include "aes_backend.h"
 
@@ -133,39 +134,6 @@ static inline couplet_status_t aes_hw_result(uint32_t code) {
       return COUPLET_ERR_LEN;
     default:
       return COUPLET_ERR_HW;
-  }
-}
-
-// Waits (bounded) until interrupt `irq` is pending in mip; the caller then removes the cause.
-// Global interrupts are off meanwhile, so the interrupt does not trap. It polls mip rather than
-// sleeping in wfi: CV32E40X gates its clock in wfi, which stops mcycle, so every cycle count
-// taken around a sleeping call would be too small. Under an RTOS this is where the task blocks.
-#define AES_IRQ_POLL_LIMIT 1000000u
-static inline couplet_status_t aes_hw_wait_irq(uint32_t irq) {
-  for (uint32_t i = 0; i < AES_IRQ_POLL_LIMIT; i++) {
-    uint32_t mip;
-    __asm__ volatile("csrr %0, mip" : "=r"(mip));
-    if (mip & (1u << irq)) {
-      return COUPLET_OK;
-    }
-  }
-  return COUPLET_ERR_TIMEOUT;
-}
-
-// Makes interrupt line `irq` pending-visible for aes_hw_wait_irq without letting it trap:
-// global interrupts off, the line enabled. Inline CSR accesses rather than couplet_irq_*: the
-// line is this SoC's (soc_config.h), so there is nothing to check at run time. Returns the
-// mstatus to hand back to aes_hw_irq_release.
-static inline uint32_t aes_hw_irq_claim(uint32_t irq) {
-  uint32_t mstatus = couplet_csr_clear_mstatus(COUPLET_MSTATUS_MIE);
-  (void)couplet_csr_set_mie(1u << irq);
-  return mstatus;
-}
-
-static inline void aes_hw_irq_release(uint32_t irq, uint32_t mstatus) {
-  (void)couplet_csr_clear_mie(1u << irq);
-  if (mstatus & COUPLET_MSTATUS_MIE) {
-    (void)couplet_csr_set_mstatus(COUPLET_MSTATUS_MIE);
   }
 }
 

@@ -1,5 +1,5 @@
 // AES backends on memory-mapped registers: "mmio" polls, "mmio_irq" waits for the accelerator's
-// completion interrupt (polling mip, see aes_hw_wait_irq), where a driver under an RTOS would block.
+// completion interrupt (polling mip, see couplet_irq_wait), where a driver under an RTOS would block.
 //
 // Both move every word with a load or store (FAC-V's MMIO coupling); the registers are those
 // of hw/ip/aes/README.md at COUPLET_AES_BASE.
@@ -167,15 +167,15 @@ static couplet_status_t mmio_irq_crypt(couplet_aes_ctx_t *ctx, couplet_aes_mode_
     return status;
   }
   const bool aligned = aes_hw_both_aligned(in, out);
-  const uint32_t mstatus = aes_hw_irq_claim(COUPLET_IRQ_AES);
+  const uint32_t mstatus = couplet_irq_wait_claim(COUPLET_IRQ_AES);
   for (size_t b = 0; b < blocks && status == COUPLET_OK; b++, in += 16, out += 16) {
     write_block(in, aligned);
-    status = aes_hw_wait_irq(COUPLET_IRQ_AES);
+    status = couplet_irq_wait(COUPLET_IRQ_AES);
     reg_write(AES_REG_STATUS, AES_STATUS_DONE);
     read_block(out, aligned);
   }
   reg_write(AES_REG_CTRL, aes_hw_ctrl(ctx, mode, decrypt));
-  aes_hw_irq_release(COUPLET_IRQ_AES, mstatus);
+  couplet_irq_wait_release(COUPLET_IRQ_AES, mstatus);
   couplet_status_t end = aes_mmio_end(iv);
   return status != COUPLET_OK ? status : end;
 }

@@ -10,7 +10,7 @@
 // more than storing one block's words.
 //
 // Waiting: the CPU waits for the DMA's completion interrupt (COUPLET_IRQ_KECCAK_DMA, polled in
-// mip with global interrupts off, sha3_hw_wait_irq), each wait bounded, so a lost interrupt
+// mip with global interrupts off, couplet_irq_wait), each wait bounded, so a lost interrupt
 // ends in COUPLET_ERR_TIMEOUT rather than a hang. DONE means every word was handed to the
 // accelerator; its last permutation may still run, and the next STATE access waits for it. A
 // long message is cut into chunks that alternate between the two slots (ping, pong), the next
@@ -34,7 +34,7 @@
 #define DMA_CHUNK_BYTES 0x10000u
 // Shorter runs go by register stores (see above); measured on the default SoC, see docs/sha3.md.
 #define DMA_MIN_BLOCKS 2u
-// Interrupt waits per chunk before it is declared lost (each bounded by sha3_hw_wait_irq; the
+// Interrupt waits per chunk before it is declared lost (each bounded by couplet_irq_wait; the
 // loop only repeats when the interrupt came from the other slot).
 #define DMA_WAIT_LIMIT 16u
 
@@ -73,7 +73,7 @@ static couplet_status_t dma_wait(uint32_t slot) {
       dma_write(DMA_STATUS_OFFSET, s & (DMA_STATUS_STICKY << shift));
       return (s & ((DMA_STATUS_ERR | DMA_STATUS_REFUSED) << shift)) ? COUPLET_ERR_HW : COUPLET_OK;
     }
-    couplet_status_t status = sha3_hw_wait_irq(COUPLET_IRQ_KECCAK_DMA);
+    couplet_status_t status = couplet_irq_wait(COUPLET_IRQ_KECCAK_DMA);
     if (status != COUPLET_OK) {
       return status;
     }
@@ -86,7 +86,7 @@ static couplet_status_t dma_blocks(uint32_t rate, const uint8_t *src, size_t nbl
   size_t remaining = nblocks * rate;
   uint32_t slot = 0u, in_flight = 0u;
   couplet_status_t status = COUPLET_OK;
-  const uint32_t mstatus = sha3_hw_irq_claim(COUPLET_IRQ_KECCAK_DMA);
+  const uint32_t mstatus = couplet_irq_wait_claim(COUPLET_IRQ_KECCAK_DMA);
   dma_write(DMA_IRQ_ENABLE_OFFSET, 0x3u);
   __asm__ volatile("fence" ::: "memory");  // the engine must see the CPU's stores to `src`
   while (status == COUPLET_OK && (remaining > 0u || in_flight > 0u)) {
@@ -109,7 +109,7 @@ static couplet_status_t dma_blocks(uint32_t rate, const uint8_t *src, size_t nbl
     dma_write(DMA_STATUS_OFFSET, DMA_STATUS_STICKY | DMA_STATUS_STICKY << 8);
   }
   dma_write(DMA_IRQ_ENABLE_OFFSET, 0u);
-  sha3_hw_irq_release(COUPLET_IRQ_KECCAK_DMA, mstatus);
+  couplet_irq_wait_release(COUPLET_IRQ_KECCAK_DMA, mstatus);
   return status;
 }
 

@@ -18,6 +18,7 @@
 
 #include <couplet/autogen/keccak_regs.h>
 #include <couplet/csr.h>
+#include <couplet/irq_wait.h>
 
 #include "sha3_backend.h"
 
@@ -140,37 +141,6 @@ typedef struct {
 } sha3_hw_call_t;
 
 extern sha3_hw_call_t sha3_hw_call;
-
-// Waits (bounded) until interrupt `irq` is pending in mip; the caller then removes the cause.
-// Global interrupts are off meanwhile, so it does not trap. It polls mip rather than sleeping
-// in wfi: CV32E40X gates its clock in wfi, which stops mcycle and would make every cycle count
-// around a sleeping call too small. Under an RTOS this is where the task would block.
-#define SHA3_HW_IRQ_POLL_LIMIT 1000000u
-static inline couplet_status_t sha3_hw_wait_irq(uint32_t irq) {
-  for (uint32_t i = 0; i < SHA3_HW_IRQ_POLL_LIMIT; i++) {
-    uint32_t mip;
-    __asm__ volatile("csrr %0, mip" : "=r"(mip));
-    if (mip & (1u << irq)) {
-      return COUPLET_OK;
-    }
-  }
-  return COUPLET_ERR_TIMEOUT;
-}
-
-// Makes line `irq` visible in mip for sha3_hw_wait_irq without letting it trap: global
-// interrupts off, the line enabled. Returns the mstatus to hand back to sha3_hw_irq_release.
-static inline uint32_t sha3_hw_irq_claim(uint32_t irq) {
-  uint32_t mstatus = couplet_csr_clear_mstatus(COUPLET_MSTATUS_MIE);
-  (void)couplet_csr_set_mie(1u << irq);
-  return mstatus;
-}
-
-static inline void sha3_hw_irq_release(uint32_t irq, uint32_t mstatus) {
-  (void)couplet_csr_clear_mie(1u << irq);
-  if (mstatus & COUPLET_MSTATUS_MIE) {
-    (void)couplet_csr_set_mstatus(COUPLET_MSTATUS_MIE);
-  }
-}
 
 // The custom-instruction side (sha3_tight.c), shared by the tight and mem backends.
 couplet_status_t sha3_xif_absorb(couplet_sha3_ctx_t *ctx, const uint8_t *blocks, size_t nblocks);
