@@ -56,6 +56,34 @@ setup_venv() {
   fi
 }
 
+# FreeRTOS firmware (fw/rtos/, docs/rtos.md) is a Rust crate: it needs rustup's target for the
+# core and the crates of its Cargo.lock, fetched here so that builds and tests do not download.
+RUST_TARGET=riscv32imac-unknown-none-elf
+
+# Prints the path of a Rust tool: PATH first, then where rustup installs (CI may lack it on PATH).
+find_rust_tool() {
+  local dir
+  if command -v "$1" >/dev/null 2>&1; then command -v "$1"; return 0; fi
+  for dir in "${CARGO_HOME:-$HOME/.cargo}/bin" /root/.cargo/bin; do
+    if [ -x "$dir/$1" ]; then echo "$dir/$1"; return 0; fi
+  done
+  return 1
+}
+
+setup_rust_firmware() {
+  local rustup cargo
+  if ! rustup=$(find_rust_tool rustup) || ! cargo=$(find_rust_tool cargo); then
+    say "rustup and cargo are missing (looked on PATH and in ~/.cargo/bin): install Rust with rustup, then run this again"
+    exit 1
+  fi
+  if ! "$rustup" target list --installed 2>/dev/null | grep -qx "$RUST_TARGET"; then
+    say "adding the Rust target $RUST_TARGET"
+    "$rustup" target add "$RUST_TARGET"
+  fi
+  # Quick when every crate is in cargo's cache already.
+  (cd fw/rtos && "$cargo" fetch --locked --quiet)
+}
+
 job=${1:-setup}
 [ $# -gt 0 ] && shift
 case "$job" in
@@ -65,6 +93,7 @@ esac
 
 install_apt_packages
 setup_venv
+setup_rust_firmware
 
 case "$job" in
   setup) say "set up; run '$VENV/bin/couplet --help' to start" ;;

@@ -1,4 +1,4 @@
-"""The `couplet` command: generate, build, simulate, run, lint, benchmark and demo."""
+"""The `couplet` command: generate, build, simulate, run, FreeRTOS apps, lint, benchmark and demo."""
 
 from __future__ import annotations
 
@@ -75,6 +75,20 @@ def cmd_run(args: argparse.Namespace) -> int:
     return _simulate(args, build_first=True)
 
 
+def cmd_rtos(args: argparse.Namespace) -> int:
+    """`rtos build` prints the ELF; `rtos run` builds, simulates and exits with the program's code."""
+    from couplet import rtos_fw, simulator
+    from couplet.config import load_config
+
+    config = load_config(args.config)
+    elf = rtos_fw.build_rtos_app(config, args.app, variant=args.kernel)
+    if args.rtos_command == "build":
+        print(elf)
+        return 0
+    trace = Path(args.trace) if args.trace else None
+    return simulator.simulate(config, elf, max_cycles=args.max_cycles, trace=trace).exit_code
+
+
 def cmd_lint(args: argparse.Namespace) -> int:
     from couplet import lint
     from couplet.config import load_config
@@ -137,6 +151,23 @@ def build_parser() -> argparse.ArgumentParser:
             p.set_defaults(func=cmd_run)
         p.add_argument("--max-cycles", type=int, default=100_000_000, help="stop after N cycles (default: %(default)s)")
         p.add_argument("--trace", help="write a waveform: FILE.fst or FILE.vcd")
+
+    p = sub.add_parser("rtos", help="build or run a FreeRTOS app from fw/rtos/apps/ (see docs/rtos.md)")
+    rtos_sub = p.add_subparsers(dest="rtos_command", required=True, metavar="ACTION")
+    for name, helptext in (
+        ("build", "build FreeRTOS and an app into an ELF (prints its path)"),
+        ("run", "build FreeRTOS and an app, simulate it; exits with the program's exit code"),
+    ):
+        q = rtos_sub.add_parser(name, help=helptext)
+        _add_config(q)
+        q.add_argument("app", help="app name: a folder in fw/rtos/apps/")
+        q.add_argument("--kernel", default="sw", help="FreeRTOS kernel variant (default: %(default)s)")
+        if name == "run":
+            q.add_argument(
+                "--max-cycles", type=int, default=100_000_000, help="stop after N cycles (default: %(default)s)"
+            )
+            q.add_argument("--trace", help="write a waveform: FILE.fst or FILE.vcd")
+        q.set_defaults(func=cmd_rtos)
 
     p = sub.add_parser("lint", help="Verilator --lint-only -Wall over our RTL")
     _add_config(p)
