@@ -1,0 +1,1147 @@
+// Hardware RTOS kernel services after ChamelIoT (hw/ip/rtos/README.md): thread nodes with one
+// ready queue per priority, a combinational scheduler, mutexes with priority inheritance,
+// counting semaphores and message queues, behind the coupling layer's command port. A message
+// for a receiver that already waits is written to its buffer by a DMA job (the out word stream)
+// in the background.
+//
+// Pipeline. A command is taken into cmd_q (cycle c) and executed from there in c+1, so no path
+// runs from the bus into the action logic; the response register is written in c+1 and valid in
+// c+2. An action that changes who waits on a mutex (PrioInherit) first walks the inheritance
+// chain, one owner per cycle, and answers one cycle after the last step. The result word's
+// preempt bit depends on the state after the walk, so it is taken from the state registers
+// while the response waits: nothing can change that state then, as no command is taken while
+// a response is pending and the copy engine touches no thread state.
+//
+// The ready queues and the scheduler's priority encoder are couplet_rtos_readyq; this module
+// decides per action which thread leaves or joins which queue.
+//
+// Waiter sets are not stored: a thread waits on object X exactly when its node says WAITING with
+// that wait kind and id, so the sets can never disagree with the nodes.
+module couplet_rtos
+  import couplet_accel_pkg::*;
+  import couplet_rtos_pkg::*;
+#(
+  parameter int unsigned MaxThreads    = 8,
+  parameter int unsigned NumPrio       = 8,
+  parameter int unsigned PrioAscending = 1,
+  parameter int unsigned NumMutex      = 4,
+  parameter int unsigned NumSem        = 4,
+  parameter int unsigned NumQueue      = 4,
+  parameter int unsigned MsgWords      = 16,
+  parameter int unsigned QueueDepth    = 4,
+  parameter int unsigned PrioInherit   = 1
+) (
+  input  logic        clk_i,
+  input  logic        rst_ni,
+
+  input  logic        cmd_valid_i,
+  output logic        cmd_ready_o,
+  input  accel_cmd_t  cmd_i,
+  output logic        rsp_valid_o,
+  input  logic        rsp_ready_i,
+  output accel_rsp_t  rsp_o,
+
+  output logic        job_valid_o,
+  input  logic        job_ready_i,
+  output dma_job_t    job_o,
+  input  logic        job_done_i,
+  input  logic        job_err_i,
+  input  logic        dma_abort_i,
+
+  input  logic        in_valid_i,
+  output logic        in_ready_o,
+  input  logic [31:0] in_data_i,
+  output logic        out_valid_o,
+  input  logic        out_ready_i,
+  output logic [31:0] out_data_o,
+
+  output logic        irq_o
+);
+
+  // ---------------------------------------------------------------- parameters
+  if (MaxThreads < 2 || MaxThreads > MaxThreadsLimit || NumPrio < 2 || NumPrio > NumPrioLimit ||
+      NumMutex < 1 || NumMutex > NumObjLimit || NumSem < 1 || NumSem > NumObjLimit ||
+      NumQueue < 1 || NumQueue > NumObjLimit || MsgWords < 1 || MsgWords > MsgWordsLimit ||
+      QueueDepth < 1 || QueueDepth > QueueDepthLimit || PrioAscending > 1 ||
+      PrioInherit > 1) begin : gen_param_check
+    $error("couplet_rtos: parameter out of range (README)");
+  end
+
+  localparam int unsigned TidW   = $clog2(MaxThreads);
+  localparam int unsigned PrioW  = $clog2(NumPrio);
+  localparam int unsigned MIdW   = (NumMutex > 1) ? $clog2(NumMutex) : 1;
+  localparam int unsigned SIdW   = (NumSem > 1) ? $clog2(NumSem) : 1;
+  localparam int unsigned QIdW   = (NumQueue > 1) ? $clog2(NumQueue) : 1;
+  localparam int unsigned NumSlot = NumQueue * QueueDepth;
+  localparam int unsigned SlotW  = (NumSlot > 1) ? $clog2(NumSlot) : 1;
+  localparam int unsigned WordW  = (MsgWords > 1) ? $clog2(MsgWords) : 1;
+  // A walk never needs more steps than this (README "Priority inheritance"); the bound only
+  // matters for a deadlock cycle of mutex waits, where the walk is cut off.
+  localparam int unsigned MaxSteps = NumMutex + 1;
+
+  localparam logic Asc     = PrioAscending[0];
+  localparam logic Inherit = PrioInherit[0];
+
+  typedef logic [TidW-1:0]  tid_t;
+  typedef logic [PrioW-1:0] prio_t;
+  typedef logic [MsgWords-1:0][31:0] msg_t;
+
+  localparam logic [31:0] ConfigWord = {3'(QueueDepth - 1), 5'(MsgWords), 4'(NumQueue),
+                                        4'(NumSem), 4'(NumMutex), Inherit, Asc, 5'(NumPrio),
+                                        5'(MaxThreads)};
+
+  // x has a higher priority than y.
+  function automatic logic higher(prio_t x, prio_t y);
+    return Asc ? (x > y) : (x < y);
+  endfunction
+
+  // ---------------------------------------------------------------- state
+  // Thread nodes.
+  logic [MaxThreads-1:0] valid_q, valid_d;
+  logic [31:0]           tcb_q    [MaxThreads];
+  logic [31:0]           tcb_d    [MaxThreads];
+  thread_state_e         tstate_q [MaxThreads];
+  thread_state_e         tstate_d [MaxThreads];
+  prio_t                 bprio_q  [MaxThreads];
+  prio_t                 bprio_d  [MaxThreads];
+  prio_t                 eprio_q  [MaxThreads];
+  prio_t                 eprio_d  [MaxThreads];
+  wait_kind_e            wkind_q  [MaxThreads];
+  wait_kind_e            wkind_d  [MaxThreads];
+  logic [2:0]            wid_q    [MaxThreads];
+  logic [2:0]            wid_d    [MaxThreads];
+  logic [31:2]           wptr_q   [MaxThreads];
+  logic [31:2]           wptr_d   [MaxThreads];
+
+  logic                  cur_v_q, cur_v_d;
+  tid_t                  cur_q, cur_d;
+
+  // Mutexes, semaphores, queues.
+  logic [NumMutex-1:0]   m_alloc_q, m_alloc_d;
+  logic [NumMutex-1:0]   m_locked_q, m_locked_d;
+  tid_t                  m_owner_q [NumMutex];
+  tid_t                  m_owner_d [NumMutex];
+  logic [NumSem-1:0]     s_alloc_q, s_alloc_d;
+  logic [15:0]           s_count_q [NumSem];
+  logic [15:0]           s_count_d [NumSem];
+  logic [15:0]           s_max_q   [NumSem];
+  logic [15:0]           s_max_d   [NumSem];
+  logic [NumQueue-1:0]   q_alloc_q, q_alloc_d;
+  logic [4:0]            q_words_q [NumQueue];
+  logic [4:0]            q_words_d [NumQueue];
+  logic [3:0]            q_depth_q [NumQueue];
+  logic [3:0]            q_depth_d [NumQueue];
+  logic [2:0]            q_rd_q    [NumQueue];
+  logic [2:0]            q_rd_d    [NumQueue];
+  logic [3:0]            q_count_q [NumQueue];
+  logic [3:0]            q_count_d [NumQueue];
+
+  // The message ring: one message-wide write per cycle, by slot (queue * QueueDepth + place),
+  // so that it maps onto a memory. It needs no reset: a slot is read only after a store.
+  msg_t                  ring_q [NumSlot];
+  logic                  ring_we;
+  logic [SlotW-1:0]      ring_waddr;
+
+  msg_t                  msg_q, msg_d;
+  logic [31:0]           arg_a_q, arg_a_d, arg_b_q, arg_b_d;
+
+  // Command pipeline and response.
+  logic                  cmd_v_q, cmd_v_d;
+  accel_cmd_t            cmd_q, cmd_d;
+  logic                  rsp_valid_q, rsp_valid_d;
+  accel_rsp_t            rsp_q, rsp_d;
+  logic                  rsp_pre_q, rsp_pre_d;  // rsp_q is a result word: add preempt
+
+  // Inheritance walk.
+  logic                  walk_q, walk_d;
+  tid_t                  wtid_q, wtid_d;        // the owner recomputed this step
+  logic [3:0]            wsteps_q, wsteps_d;
+  logic                  w2v_q, w2v_d;          // a second walk starts after this one
+  tid_t                  w2t_q, w2t_d;
+
+  // Copy engine.
+  logic                  copy_busy_q, copy_busy_d;
+  logic                  copy_err_q, copy_err_d;
+  msg_t                  copy_buf_q, copy_buf_d;
+  logic [4:0]            copy_words_q, copy_words_d;
+  logic [4:0]            copy_idx_q, copy_idx_d;
+  logic                  job_valid_q, job_valid_d;
+  dma_job_t              job_q, job_d;
+
+  // ---------------------------------------------------------------- derived from the state
+  logic [MaxThreads-1:0] inq;       // in a ready queue
+  logic [4:0]            nvalid;
+  always_comb begin
+    nvalid = '0;
+    for (int unsigned t = 0; t < MaxThreads; t++) begin
+      inq[t] = valid_q[t] && tstate_q[t] == ThReady;
+      nvalid = nvalid + 5'(valid_q[t]);
+    end
+  end
+
+  // Ready queues and scheduler.
+  logic                          rm_en, add_en, rot_en;
+  tid_t                          rm_t, add_t;
+  prio_t                         rm_p, add_p, rot_p;
+  logic [NumPrio-1:0][TidW-1:0]    rq_head;
+  logic [MaxThreads-1:0][TidW-1:0] rq_next;
+  prio_t                         top_p;
+  logic                          any_ready;
+
+  couplet_rtos_readyq #(
+    .MaxThreads    (MaxThreads),
+    .NumPrio       (NumPrio),
+    .PrioAscending (PrioAscending)
+  ) u_readyq (
+    .clk_i    (clk_i),
+    .rst_ni   (rst_ni),
+    .queued_i (inq),
+    .rm_en_i  (rm_en),
+    .rm_t_i   (rm_t),
+    .rm_p_i   (rm_p),
+    .add_en_i (add_en),
+    .add_t_i  (add_t),
+    .add_p_i  (add_p),
+    .rot_en_i (rot_en),
+    .rot_p_i  (rot_p),
+    .head_o   (rq_head),
+    .next_o   (rq_next),
+    .top_o    (top_p),
+    .any_o    (any_ready)
+  );
+
+  // Threads owning a mutex.
+  logic [MaxThreads-1:0] owns;
+  always_comb begin
+    owns = '0;
+    for (int unsigned m = 0; m < NumMutex; m++) begin
+      if (m_alloc_q[m] && m_locked_q[m]) owns[m_owner_q[m]] = 1'b1;
+    end
+  end
+
+  logic cur_ready, preempt_now;
+  assign cur_ready   = cur_v_q && inq[cur_q];
+  assign preempt_now = !cur_v_q   ? any_ready :
+                       !cur_ready ? 1'b1 :
+                       (any_ready && higher(top_p, eprio_q[cur_q]));
+
+  logic [7:0] cur8;
+  assign cur8 = cur_v_q ? 8'(cur_q) : TidNone;
+
+  // ---------------------------------------------------------------- command decode
+  logic         is_call;   // the command runs an action
+  rtos_action_e act;
+  logic [31:0]  arg_a, arg_b;
+  always_comb begin
+    logic [5:0] k;
+    k       = cmd_q.index[5:0];
+    is_call = 1'b0;
+    arg_a   = cmd_q.op_a;
+    arg_b   = cmd_q.op_b;
+    if (cmd_q.op == AccelOpExec && !cmd_q.index[6]) begin
+      is_call = is_action(k);
+    end else if (cmd_q.op == AccelOpRead && cmd_q.index >= IdxCall0) begin
+      k       = 6'(cmd_q.index - IdxCall0);
+      is_call = is_action(k);
+      arg_a   = arg_a_q;
+      arg_b   = arg_b_q;
+    end
+    act = rtos_action_e'(k);
+  end
+
+  // Ids in arg_a, and whether they name an allocated object.
+  tid_t             a_tid;
+  logic [MIdW-1:0]  a_mid;
+  logic [SIdW-1:0]  a_sid;
+  logic [QIdW-1:0]  a_qid;
+  logic             tid_ok, mid_ok, sid_ok, qid_ok;
+  assign a_tid  = arg_a[TidW-1:0];
+  assign a_mid  = arg_a[MIdW-1:0];
+  assign a_sid  = arg_a[SIdW-1:0];
+  assign a_qid  = arg_a[QIdW-1:0];
+  assign tid_ok = arg_a < 32'(MaxThreads) && valid_q[a_tid];
+  assign mid_ok = arg_a < 32'(NumMutex) && m_alloc_q[a_mid];
+  assign sid_ok = arg_a < 32'(NumSem) && s_alloc_q[a_sid];
+  assign qid_ok = arg_a < 32'(NumQueue) && q_alloc_q[a_qid];
+
+  // ---------------------------------------------------------------- waiters of the object
+  // The waiter set of the command's object, its size, and its best member: the highest eprio,
+  // among equals the lowest TID.
+  wait_kind_e            ws_k1, ws_k2;
+  logic [MaxThreads-1:0] ws;
+  logic                  ws_any;
+  logic [4:0]            ws_cnt;
+  tid_t                  ws_best;
+  always_comb begin
+    prio_t best_p;
+    unique case (act)
+      ActMutexUnlock, ActMutexInfo: begin ws_k1 = WaitMutex; ws_k2 = WaitMutex; end
+      ActSemFree, ActSemGive, ActSemInfo: begin ws_k1 = WaitSem; ws_k2 = WaitSem; end
+      ActQueueSend: begin ws_k1 = WaitQRecv; ws_k2 = WaitQRecv; end
+      ActQueueRecv: begin ws_k1 = WaitQSend; ws_k2 = WaitQSend; end
+      ActQueueFree, ActQueueInfo: begin ws_k1 = WaitQSend; ws_k2 = WaitQRecv; end
+      default: begin ws_k1 = WaitNone; ws_k2 = WaitNone; end
+    endcase
+    ws      = '0;
+    ws_cnt  = '0;
+    ws_any  = 1'b0;
+    ws_best = '0;
+    best_p  = '0;
+    for (int t = int'(MaxThreads) - 1; t >= 0; t--) begin
+      ws[t] = valid_q[t] && tstate_q[t] == ThWaiting && wkind_q[t] != WaitNone &&
+              (wkind_q[t] == ws_k1 || wkind_q[t] == ws_k2) && 32'(wid_q[t]) == arg_a;
+      ws_cnt = ws_cnt + 5'(ws[t]);
+      if (ws[t] && (!ws_any || !higher(best_p, eprio_q[t]))) begin
+        ws_best = tid_t'(t);
+        best_p  = eprio_q[t];
+        ws_any  = 1'b1;
+      end
+    end
+  end
+
+  // ---------------------------------------------------------------- inheritance step
+  // eprio of wtid_q: its bprio raised to the eprio of every thread waiting on a mutex it owns.
+  prio_t walk_eprio;
+  always_comb begin
+    walk_eprio = bprio_q[wtid_q];
+    for (int unsigned w = 0; w < MaxThreads; w++) begin
+      if (valid_q[w] && tstate_q[w] == ThWaiting && wkind_q[w] == WaitMutex &&
+          m_owner_q[wid_q[w][MIdW-1:0]] == wtid_q && higher(eprio_q[w], walk_eprio)) begin
+        walk_eprio = eprio_q[w];
+      end
+    end
+  end
+
+  // ---------------------------------------------------------------- lowest free entries
+  logic            free_t_ok, free_m_ok, free_s_ok, free_q_ok;
+  tid_t            free_t;
+  logic [MIdW-1:0] free_m;
+  logic [SIdW-1:0] free_s;
+  logic [QIdW-1:0] free_q;
+  always_comb begin
+    free_t_ok = 1'b0;
+    free_t    = '0;
+    for (int t = int'(MaxThreads) - 1; t >= 0; t--) begin
+      if (!valid_q[t]) begin
+        free_t_ok = 1'b1;
+        free_t    = tid_t'(t);
+      end
+    end
+    free_m_ok = 1'b0;
+    free_m    = '0;
+    for (int m = int'(NumMutex) - 1; m >= 0; m--) begin
+      if (!m_alloc_q[m]) begin
+        free_m_ok = 1'b1;
+        free_m    = MIdW'(m);
+      end
+    end
+    free_s_ok = 1'b0;
+    free_s    = '0;
+    for (int s = int'(NumSem) - 1; s >= 0; s--) begin
+      if (!s_alloc_q[s]) begin
+        free_s_ok = 1'b1;
+        free_s    = SIdW'(s);
+      end
+    end
+    free_q_ok = 1'b0;
+    free_q    = '0;
+    for (int q = int'(NumQueue) - 1; q >= 0; q--) begin
+      if (!q_alloc_q[q]) begin
+        free_q_ok = 1'b1;
+        free_q    = QIdW'(q);
+      end
+    end
+  end
+
+  // THREAD_FIND: the lowest valid node holding arg_a.
+  logic find_ok;
+  tid_t find_t;
+  always_comb begin
+    find_ok = 1'b0;
+    find_t  = '0;
+    for (int t = int'(MaxThreads) - 1; t >= 0; t--) begin
+      if (valid_q[t] && tcb_q[t] == arg_a) begin
+        find_ok = 1'b1;
+        find_t  = tid_t'(t);
+      end
+    end
+  end
+
+  // The queue's ring slots: the one a send stores into and the one a receive takes.
+  logic [SlotW-1:0] slot_wr, slot_rd;
+  logic [2:0]       rd_next;
+  always_comb begin
+    logic [3:0] place;
+    logic [3:0] depth;
+    depth   = q_depth_q[a_qid];
+    place   = 4'(q_rd_q[a_qid]) + q_count_q[a_qid];
+    if (place >= depth) place = place - depth;
+    slot_wr = SlotW'(int'(a_qid) * int'(QueueDepth) + int'(place));
+    slot_rd = SlotW'(int'(a_qid) * int'(QueueDepth) + int'(q_rd_q[a_qid]));
+    rd_next = (4'(q_rd_q[a_qid]) + 4'd1 >= depth) ? 3'd0 : q_rd_q[a_qid] + 3'd1;
+  end
+
+  // ---------------------------------------------------------------- execute
+  logic  exec;
+  assign exec = cmd_v_q;
+
+  logic  rsp_fin;            // the response becomes valid next cycle
+  logic  copy_go;            // start a message copy
+  tid_t  copy_rcv;           // to this receiver's buffer
+  logic  status_rd;          // STATUS is read: clears the copy error
+
+  always_comb begin
+    rtos_result_t res;
+    logic [31:0]  data;
+    logic         err;
+    logic         result_word;
+    logic         walk_go, walk_go2;
+    tid_t         walk_t, walk_t2;
+    logic [7:0]   idx1;
+    logic         wr_ok;
+    prio_t        prio_b;
+    logic         changed, last;
+    logic [7:0]   ix;
+    logic [31:0]  v;
+    tid_t         nxt;
+    thread_state_e ns;
+
+    valid_d    = valid_q;
+    tcb_d      = tcb_q;
+    tstate_d   = tstate_q;
+    bprio_d    = bprio_q;
+    eprio_d    = eprio_q;
+    wkind_d    = wkind_q;
+    wid_d      = wid_q;
+    wptr_d     = wptr_q;
+    cur_v_d    = cur_v_q;
+    cur_d      = cur_q;
+    m_alloc_d  = m_alloc_q;
+    m_locked_d = m_locked_q;
+    m_owner_d  = m_owner_q;
+    s_alloc_d  = s_alloc_q;
+    s_count_d  = s_count_q;
+    s_max_d    = s_max_q;
+    q_alloc_d  = q_alloc_q;
+    q_words_d  = q_words_q;
+    q_depth_d  = q_depth_q;
+    q_rd_d     = q_rd_q;
+    q_count_d  = q_count_q;
+    msg_d      = msg_q;
+    arg_a_d    = arg_a_q;
+    arg_b_d    = arg_b_q;
+    ring_we    = 1'b0;
+    ring_waddr = slot_wr;
+
+    // Ready-queue operations (couplet_rtos_readyq): remove, then append; both on move one thread.
+    rm_en  = 1'b0;
+    rm_t   = '0;
+    rm_p   = '0;
+    add_en = 1'b0;
+    add_t  = '0;
+    add_p  = '0;
+    rot_en = 1'b0;
+    rot_p  = top_p;
+
+    walk_d   = walk_q;
+    wtid_d   = wtid_q;
+    wsteps_d = wsteps_q;
+    w2v_d    = w2v_q;
+    w2t_d    = w2t_q;
+    walk_go  = 1'b0;
+    walk_go2 = 1'b0;
+    walk_t   = '0;
+    walk_t2  = '0;
+
+    rsp_fin   = 1'b0;
+    rsp_d     = rsp_q;
+    rsp_pre_d = rsp_pre_q;
+    copy_go   = 1'b0;
+    copy_rcv  = ws_best;
+    status_rd = 1'b0;
+
+    res         = '{value: 16'd0, tid: TidNone, zero: 2'd0, preempt: 1'b0, blocked: 1'b0,
+                    status: StOk};
+    data        = '0;
+    err         = 1'b0;
+    result_word = 1'b0;
+    idx1        = 8'(cmd_q.index) + 8'd1;
+    wr_ok       = 1'b0;
+    prio_b      = arg_b[PrioW-1:0];
+    changed     = 1'b0;
+    last        = 1'b0;
+    ix          = '0;
+    v           = '0;
+    nxt         = rq_head[top_p];
+    ns          = (act == ActThreadUnblock) ? ThReady : thread_state_e'(arg_b[1:0]);
+
+    if (walk_q) begin
+      // ---------------------------------------------- one step of the inheritance walk
+      changed = valid_q[wtid_q] && walk_eprio != eprio_q[wtid_q];
+      last    = wsteps_q == 4'(MaxSteps - 1);
+      if (changed) begin
+        eprio_d[wtid_q] = walk_eprio;
+        if (inq[wtid_q]) begin
+          rm_en  = 1'b1;
+          rm_t   = wtid_q;
+          rm_p   = eprio_q[wtid_q];
+          add_en = 1'b1;
+          add_t  = wtid_q;
+          add_p  = walk_eprio;
+        end
+      end
+      wsteps_d = wsteps_q + 4'd1;
+      if (changed && !last && tstate_q[wtid_q] == ThWaiting && wkind_q[wtid_q] == WaitMutex) begin
+        wtid_d = m_owner_q[wid_q[wtid_q][MIdW-1:0]];
+      end else if (w2v_q && !last) begin
+        wtid_d = w2t_q;
+        w2v_d  = 1'b0;
+      end else begin
+        walk_d  = 1'b0;
+        w2v_d   = 1'b0;
+        rsp_fin = 1'b1;
+      end
+    end else if (exec) begin
+      // ---------------------------------------------- registers
+      unique case (cmd_q.op)
+        AccelOpRead: begin
+          if (32'(cmd_q.index - IdxMsg0) < 32'(MsgWords)) begin
+            data = msg_q[WordW'(cmd_q.index - IdxMsg0)];
+          end else if (cmd_q.index == IdxArgA) begin
+            data = arg_a_q;
+          end else if (cmd_q.index == IdxArgB) begin
+            data = arg_b_q;
+          end else if (cmd_q.index == IdxStatus) begin
+            data      = {16'd0, cur8, 6'd0, copy_err_q, copy_busy_q};
+            status_rd = 1'b1;
+          end else if (cmd_q.index == IdxConfig) begin
+            data = ConfigWord;
+          end else if (!is_call) begin
+            err = 1'b1;
+          end
+        end
+        AccelOpWrite, AccelOpWrite2: begin
+          // Every addressed register must be writable, else nothing is written.
+          wr_ok = (32'(cmd_q.index - IdxMsg0) < 32'(MsgWords) || cmd_q.index == IdxArgA ||
+                   cmd_q.index == IdxArgB) &&
+                  (cmd_q.op == AccelOpWrite || 32'(idx1 - 8'(IdxMsg0)) < 32'(MsgWords) ||
+                   idx1 == 8'(IdxArgA) || idx1 == 8'(IdxArgB));
+          err = !wr_ok;
+          if (wr_ok) begin
+            for (int unsigned i = 0; i < 2; i++) begin
+              ix = 8'(cmd_q.index) + 8'(i);
+              v  = (i == 0) ? cmd_q.op_a : cmd_q.op_b;
+              if (i == 0 || cmd_q.op == AccelOpWrite2) begin
+                if (32'(ix - 8'(IdxMsg0)) < 32'(MsgWords)) msg_d[WordW'(ix - 8'(IdxMsg0))] = v;
+                if (ix == 8'(IdxArgA)) arg_a_d = v;
+                if (ix == 8'(IdxArgB)) arg_b_d = v;
+              end
+            end
+          end
+        end
+        AccelOpExec: err = !is_call;
+        default:     err = 1'b1;
+      endcase
+
+      // ---------------------------------------------- actions
+      if (is_call) begin
+        result_word = 1'b1;
+        unique case (act)
+          // ---------------------------------------- threads
+          ActThreadAdd: begin
+            if (32'(arg_b[3:0]) >= 32'(NumPrio)) begin
+              res.status = StBadArg;
+            end else if (!free_t_ok) begin
+              res.status = StTableFull;
+            end else begin
+              valid_d[free_t]  = 1'b1;
+              tcb_d[free_t]    = arg_a;
+              bprio_d[free_t]  = prio_b;
+              eprio_d[free_t]  = prio_b;
+              wkind_d[free_t]  = WaitNone;
+              wid_d[free_t]    = '0;
+              wptr_d[free_t]   = '0;
+              tstate_d[free_t] = arg_b[8] ? ThReady : ThSuspended;
+              if (arg_b[8]) begin
+                add_en = 1'b1;
+                add_t  = free_t;
+                add_p  = prio_b;
+              end
+              res.tid = 8'(free_t);
+            end
+          end
+          ActThreadRemove: begin
+            if (!tid_ok) begin
+              res.status = StNoId;
+            end else if (owns[a_tid]) begin
+              res.status = StBusy;
+            end else begin
+              if (inq[a_tid]) begin
+                rm_en = 1'b1;
+                rm_t  = a_tid;
+                rm_p  = eprio_q[a_tid];
+              end
+              if (tstate_q[a_tid] == ThWaiting && wkind_q[a_tid] == WaitMutex && Inherit) begin
+                walk_go = 1'b1;
+                walk_t  = m_owner_q[wid_q[a_tid][MIdW-1:0]];
+              end
+              valid_d[a_tid]  = 1'b0;
+              tstate_d[a_tid] = ThSuspended;
+              wkind_d[a_tid]  = WaitNone;
+              wid_d[a_tid]    = '0;
+              wptr_d[a_tid]   = '0;
+              if (cur_v_q && cur_q == a_tid) cur_v_d = 1'b0;
+            end
+          end
+          ActThreadSetState, ActThreadUnblock: begin
+            if (!tid_ok) begin
+              res.status = StNoId;
+            end else if (act == ActThreadSetState &&
+                         !(arg_b == 32'd0 || arg_b == 32'd2 || arg_b == 32'd3)) begin
+              res.status = StBadArg;
+            end else if (act == ActThreadUnblock && tstate_q[a_tid] != ThWaiting) begin
+              res.status = StBadArg;
+            end else if (tstate_q[a_tid] != ns) begin
+              if (inq[a_tid]) begin
+                rm_en = 1'b1;
+                rm_t  = a_tid;
+                rm_p  = eprio_q[a_tid];
+              end
+              if (tstate_q[a_tid] == ThWaiting) begin
+                if (wkind_q[a_tid] == WaitMutex && Inherit) begin
+                  walk_go = 1'b1;
+                  walk_t  = m_owner_q[wid_q[a_tid][MIdW-1:0]];
+                end
+                wkind_d[a_tid] = WaitNone;
+                wid_d[a_tid]   = '0;
+                wptr_d[a_tid]  = '0;
+              end
+              tstate_d[a_tid] = ns;
+              if (ns == ThReady) begin
+                add_en = 1'b1;
+                add_t  = a_tid;
+                add_p  = eprio_q[a_tid];
+              end
+              if (act == ActThreadUnblock) res.tid = 8'(a_tid);
+            end
+          end
+          ActThreadSetPrio: begin
+            if (!tid_ok) begin
+              res.status = StNoId;
+            end else if (arg_b >= 32'(NumPrio)) begin
+              res.status = StBadArg;
+            end else begin
+              bprio_d[a_tid] = prio_b;
+              if (Inherit) begin
+                walk_go = 1'b1;
+                walk_t  = a_tid;
+              end else begin
+                eprio_d[a_tid] = prio_b;
+                if (inq[a_tid] && eprio_q[a_tid] != prio_b) begin
+                  rm_en  = 1'b1;
+                  rm_t   = a_tid;
+                  rm_p   = eprio_q[a_tid];
+                  add_en = 1'b1;
+                  add_t  = a_tid;
+                  add_p  = prio_b;
+                end
+              end
+            end
+          end
+          ActThreadInfo: begin
+            if (!tid_ok) begin
+              res.status = StNoId;
+            end else begin
+              res.value = rtos_thread_info_t'{wait_id:   wid_q[a_tid],
+                                              wait_kind: wkind_q[a_tid],
+                                              state:     tstate_q[a_tid],
+                                              bprio:     4'(bprio_q[a_tid]),
+                                              eprio:     4'(eprio_q[a_tid])};
+            end
+          end
+          ActThreadTcb: begin
+            result_word = 1'b0;
+            data        = tid_ok ? tcb_q[a_tid] : 32'd0;
+          end
+          ActThreadFind: begin
+            if (!find_ok) begin
+              res.status = StNoId;
+            end else begin
+              res.tid = 8'(find_t);
+            end
+          end
+          ActSchedule: begin
+            result_word = 1'b0;
+            if (cur_ready && eprio_q[cur_q] == top_p && rq_head[top_p] == cur_q) begin
+              rot_en = 1'b1;
+              nxt    = rq_next[cur_q];
+            end
+            cur_v_d = any_ready;
+            cur_d   = any_ready ? nxt : cur_q;
+            data    = any_ready ? tcb_q[nxt] : 32'd0;
+          end
+          ActCurrent: begin
+            res.tid   = cur8;
+            res.value = 16'(nvalid);
+          end
+
+          // ---------------------------------------- mutexes
+          ActMutexAlloc: begin
+            if (!free_m_ok) begin
+              res.status = StTableFull;
+            end else begin
+              m_alloc_d[free_m]  = 1'b1;
+              m_locked_d[free_m] = 1'b0;
+              m_owner_d[free_m]  = '0;
+              res.tid            = 8'(free_m);
+            end
+          end
+          ActMutexFree: begin
+            if (!mid_ok) begin
+              res.status = StNoId;
+            end else if (m_locked_q[a_mid]) begin
+              res.status = StBusy;
+            end else begin
+              m_alloc_d[a_mid] = 1'b0;
+            end
+          end
+          ActMutexLock: begin
+            if (!mid_ok) begin
+              res.status = StNoId;
+            end else if (!cur_v_q) begin
+              res.status = StNoCaller;
+            end else if (!m_locked_q[a_mid]) begin
+              m_locked_d[a_mid] = 1'b1;
+              m_owner_d[a_mid]  = cur_q;
+            end else if (m_owner_q[a_mid] == cur_q) begin
+              res.status = StBadArg;
+            end else if (!arg_b[0]) begin
+              res.status = StUnavailable;
+            end else if (tstate_q[cur_q] == ThWaiting) begin
+              res.status = StBadArg;
+            end else begin
+              if (inq[cur_q]) begin
+                rm_en = 1'b1;
+                rm_t  = cur_q;
+                rm_p  = eprio_q[cur_q];
+              end
+              tstate_d[cur_q] = ThWaiting;
+              wkind_d[cur_q]  = WaitMutex;
+              wid_d[cur_q]    = 3'(a_mid);
+              res.blocked     = 1'b1;
+              if (Inherit) begin
+                walk_go = 1'b1;
+                walk_t  = m_owner_q[a_mid];
+              end
+            end
+          end
+          ActMutexUnlock: begin
+            if (!mid_ok) begin
+              res.status = StNoId;
+            end else if (!cur_v_q) begin
+              res.status = StNoCaller;
+            end else if (!m_locked_q[a_mid] || m_owner_q[a_mid] != cur_q) begin
+              res.status = StNotOwner;
+            end else if (ws_any) begin
+              // The best waiter takes the mutex; then both owners' eprio are recomputed, the
+              // new owner's first (it gained the remaining waiters).
+              m_owner_d[a_mid]  = ws_best;
+              tstate_d[ws_best] = ThReady;
+              wkind_d[ws_best]  = WaitNone;
+              wid_d[ws_best]    = '0;
+              add_en            = 1'b1;
+              add_t             = ws_best;
+              add_p             = eprio_q[ws_best];
+              res.tid           = 8'(ws_best);
+              if (Inherit) begin
+                walk_go  = 1'b1;
+                walk_t   = ws_best;
+                walk_go2 = 1'b1;
+                walk_t2  = cur_q;
+              end
+            end else begin
+              // Without waiters the mutex gave its owner no priority: nothing to recompute.
+              m_locked_d[a_mid] = 1'b0;
+            end
+          end
+          ActMutexInfo: begin
+            if (!mid_ok) begin
+              res.status = StNoId;
+            end else begin
+              res.tid   = m_locked_q[a_mid] ? 8'(m_owner_q[a_mid]) : TidNone;
+              res.value = 16'(ws_cnt);
+            end
+          end
+
+          // ---------------------------------------- semaphores
+          ActSemAlloc: begin
+            if (arg_b == 32'd0 || arg_b > 32'hFFFF || arg_a > arg_b) begin
+              res.status = StBadArg;
+            end else if (!free_s_ok) begin
+              res.status = StTableFull;
+            end else begin
+              s_alloc_d[free_s] = 1'b1;
+              s_count_d[free_s] = arg_a[15:0];
+              s_max_d[free_s]   = arg_b[15:0];
+              res.tid           = 8'(free_s);
+            end
+          end
+          ActSemFree: begin
+            if (!sid_ok) begin
+              res.status = StNoId;
+            end else if (ws_any) begin
+              res.status = StBusy;
+            end else begin
+              s_alloc_d[a_sid] = 1'b0;
+            end
+          end
+          ActSemTake: begin
+            if (!sid_ok) begin
+              res.status = StNoId;
+            end else begin
+              res.value = s_count_q[a_sid];
+              if (s_count_q[a_sid] != 16'd0) begin
+                s_count_d[a_sid] = s_count_q[a_sid] - 16'd1;
+                res.value        = s_count_q[a_sid] - 16'd1;
+              end else if (!arg_b[0]) begin
+                res.status = StUnavailable;
+              end else if (!cur_v_q) begin
+                res.status = StNoCaller;
+              end else if (tstate_q[cur_q] == ThWaiting) begin
+                res.status = StBadArg;
+              end else begin
+                if (inq[cur_q]) begin
+                  rm_en = 1'b1;
+                  rm_t  = cur_q;
+                  rm_p  = eprio_q[cur_q];
+                end
+                tstate_d[cur_q] = ThWaiting;
+                wkind_d[cur_q]  = WaitSem;
+                wid_d[cur_q]    = 3'(a_sid);
+                res.blocked     = 1'b1;
+              end
+            end
+          end
+          ActSemGive: begin
+            if (!sid_ok) begin
+              res.status = StNoId;
+            end else begin
+              res.value = s_count_q[a_sid];
+              if (ws_any) begin
+                tstate_d[ws_best] = ThReady;
+                wkind_d[ws_best]  = WaitNone;
+                wid_d[ws_best]    = '0;
+                add_en            = 1'b1;
+                add_t             = ws_best;
+                add_p             = eprio_q[ws_best];
+                res.tid           = 8'(ws_best);
+              end else if (s_count_q[a_sid] == s_max_q[a_sid]) begin
+                res.status = StBadArg;
+              end else begin
+                s_count_d[a_sid] = s_count_q[a_sid] + 16'd1;
+                res.value        = s_count_q[a_sid] + 16'd1;
+              end
+            end
+          end
+          ActSemInfo: begin
+            if (!sid_ok) begin
+              res.status = StNoId;
+            end else begin
+              res.value = s_count_q[a_sid];
+              res.tid   = 8'(ws_cnt);
+            end
+          end
+
+          // ---------------------------------------- queues
+          ActQueueAlloc: begin
+            if (arg_a == 32'd0 || arg_a > 32'(MsgWords) || arg_b == 32'd0 ||
+                arg_b > 32'(QueueDepth)) begin
+              res.status = StBadArg;
+            end else if (!free_q_ok) begin
+              res.status = StTableFull;
+            end else begin
+              q_alloc_d[free_q] = 1'b1;
+              q_words_d[free_q] = arg_a[4:0];
+              q_depth_d[free_q] = arg_b[3:0];
+              q_rd_d[free_q]    = '0;
+              q_count_d[free_q] = '0;
+              res.tid           = 8'(free_q);
+            end
+          end
+          ActQueueFree: begin
+            if (!qid_ok) begin
+              res.status = StNoId;
+            end else if (ws_any) begin
+              res.status = StBusy;
+            end else begin
+              q_alloc_d[a_qid] = 1'b0;
+            end
+          end
+          ActQueueSend: begin
+            if (!qid_ok) begin
+              res.status = StNoId;
+            end else begin
+              res.value = 16'(q_count_q[a_qid]);
+              if (copy_busy_q) begin
+                res.status = StBusy;
+              end else if (ws_any) begin
+                copy_go           = 1'b1;
+                tstate_d[ws_best] = ThReady;
+                wkind_d[ws_best]  = WaitNone;
+                wid_d[ws_best]    = '0;
+                wptr_d[ws_best]   = '0;
+                add_en            = 1'b1;
+                add_t             = ws_best;
+                add_p             = eprio_q[ws_best];
+                res.tid           = 8'(ws_best);
+              end else if (q_count_q[a_qid] < q_depth_q[a_qid]) begin
+                ring_we          = 1'b1;
+                q_count_d[a_qid] = q_count_q[a_qid] + 4'd1;
+                res.value        = 16'(q_count_q[a_qid] + 4'd1);
+              end else if (!arg_b[0]) begin
+                res.status = StQueueFull;
+              end else if (!cur_v_q) begin
+                res.status = StNoCaller;
+              end else if (tstate_q[cur_q] == ThWaiting) begin
+                res.status = StBadArg;
+              end else begin
+                if (inq[cur_q]) begin
+                  rm_en = 1'b1;
+                  rm_t  = cur_q;
+                  rm_p  = eprio_q[cur_q];
+                end
+                tstate_d[cur_q] = ThWaiting;
+                wkind_d[cur_q]  = WaitQSend;
+                wid_d[cur_q]    = 3'(a_qid);
+                res.blocked     = 1'b1;
+              end
+            end
+          end
+          ActQueueRecv: begin
+            if (!qid_ok) begin
+              res.status = StNoId;
+            end else begin
+              res.value = 16'(q_count_q[a_qid]);
+              if (copy_busy_q) begin
+                res.status = StBusy;
+              end else if (q_count_q[a_qid] != 4'd0) begin
+                for (int unsigned i = 0; i < MsgWords; i++) begin
+                  if (5'(i) < q_words_q[a_qid]) msg_d[i] = ring_q[slot_rd][i];
+                end
+                q_rd_d[a_qid]    = rd_next;
+                q_count_d[a_qid] = q_count_q[a_qid] - 4'd1;
+                res.value        = 16'(q_count_q[a_qid] - 4'd1);
+                if (ws_any) begin
+                  tstate_d[ws_best] = ThReady;
+                  wkind_d[ws_best]  = WaitNone;
+                  wid_d[ws_best]    = '0;
+                  add_en            = 1'b1;
+                  add_t             = ws_best;
+                  add_p             = eprio_q[ws_best];
+                  res.tid           = 8'(ws_best);
+                end
+              end else if (!arg_b[0]) begin
+                res.status = StQueueEmpty;
+              end else if (!cur_v_q) begin
+                res.status = StNoCaller;
+              end else if (tstate_q[cur_q] == ThWaiting) begin
+                res.status = StBadArg;
+              end else begin
+                if (inq[cur_q]) begin
+                  rm_en = 1'b1;
+                  rm_t  = cur_q;
+                  rm_p  = eprio_q[cur_q];
+                end
+                tstate_d[cur_q] = ThWaiting;
+                wkind_d[cur_q]  = WaitQRecv;
+                wid_d[cur_q]    = 3'(a_qid);
+                wptr_d[cur_q]   = arg_b[31:2];
+                res.blocked     = 1'b1;
+              end
+            end
+          end
+          ActQueueInfo: begin
+            if (!qid_ok) begin
+              res.status = StNoId;
+            end else begin
+              res.value = 16'(q_count_q[a_qid]);
+              res.tid   = 8'(ws_cnt);
+            end
+          end
+          default: ;
+        endcase
+        // A refused action reports no thread.
+        if (res.status != StOk) res.tid = TidNone;
+        if (result_word) data = 32'(res);
+      end
+
+      walk_d    = walk_go;
+      wtid_d    = walk_t;
+      wsteps_d  = '0;
+      w2v_d     = walk_go2;
+      w2t_d     = walk_t2;
+      rsp_fin   = !walk_go;
+      rsp_d     = '{data: data, err: err};
+      rsp_pre_d = result_word && !err;
+    end
+  end
+
+  // ---------------------------------------------------------------- copy engine
+  // SEND snapshots the staging buffer, so MSG may be rewritten while the copy runs. The words
+  // are offered only once the DMA has taken the job. An abort before that belongs to another
+  // job and is ignored.
+  logic out_fire, copy_end;
+  assign out_valid_o = copy_busy_q && !job_valid_q && copy_idx_q < copy_words_q;
+  assign out_data_o  = copy_buf_q[copy_idx_q[WordW-1:0]];
+  assign out_fire    = out_valid_o && out_ready_i;
+  assign copy_end    = copy_busy_q && !job_valid_q && (job_done_i || dma_abort_i);
+
+  always_comb begin
+    copy_busy_d  = copy_busy_q;
+    copy_err_d   = copy_err_q && !status_rd;
+    copy_buf_d   = copy_buf_q;
+    copy_words_d = copy_words_q;
+    copy_idx_d   = copy_idx_q;
+    job_valid_d  = job_valid_q && !job_ready_i;
+    job_d        = job_q;
+    if (out_fire) copy_idx_d = copy_idx_q + 5'd1;
+    if (copy_end) begin
+      copy_busy_d = 1'b0;
+      if (dma_abort_i || job_err_i) copy_err_d = 1'b1;
+    end
+    if (copy_go) begin
+      copy_busy_d  = 1'b1;
+      copy_err_d   = 1'b0;
+      copy_buf_d   = msg_q;
+      copy_words_d = q_words_q[a_qid];
+      copy_idx_d   = '0;
+      job_valid_d  = 1'b1;
+      job_d        = '{src:     32'd0,
+                       dst:     {wptr_q[copy_rcv], 2'b00},
+                       in_len:  32'd0,
+                       out_len: {25'd0, q_words_q[a_qid], 2'b00}};
+    end
+  end
+
+  // ---------------------------------------------------------------- command port
+  assign cmd_ready_o = !cmd_v_q && !walk_q && (!rsp_valid_q || rsp_ready_i);
+  assign cmd_v_d     = cmd_valid_i && cmd_ready_o;
+  assign cmd_d       = cmd_v_d ? cmd_i : cmd_q;
+  assign rsp_valid_d = (rsp_valid_q && !rsp_ready_i) || rsp_fin;
+
+  // ---------------------------------------------------------------- registers
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      valid_q    <= '0;
+      cur_v_q    <= 1'b0;
+      cur_q      <= '0;
+      m_alloc_q  <= '0;
+      m_locked_q <= '0;
+      s_alloc_q  <= '0;
+      q_alloc_q  <= '0;
+      for (int unsigned t = 0; t < MaxThreads; t++) begin
+        tcb_q[t]    <= '0;
+        tstate_q[t] <= ThSuspended;
+        bprio_q[t]  <= '0;
+        eprio_q[t]  <= '0;
+        wkind_q[t]  <= WaitNone;
+        wid_q[t]    <= '0;
+        wptr_q[t]   <= '0;
+      end
+      for (int unsigned m = 0; m < NumMutex; m++) m_owner_q[m] <= '0;
+      for (int unsigned s = 0; s < NumSem; s++) begin
+        s_count_q[s] <= '0;
+        s_max_q[s]   <= '0;
+      end
+      for (int unsigned q = 0; q < NumQueue; q++) begin
+        q_words_q[q] <= '0;
+        q_depth_q[q] <= '0;
+        q_rd_q[q]    <= '0;
+        q_count_q[q] <= '0;
+      end
+      msg_q        <= '0;
+      arg_a_q      <= '0;
+      arg_b_q      <= '0;
+      cmd_v_q      <= 1'b0;
+      cmd_q        <= '0;
+      rsp_valid_q  <= 1'b0;
+      rsp_q        <= '0;
+      rsp_pre_q    <= 1'b0;
+      walk_q       <= 1'b0;
+      wtid_q       <= '0;
+      wsteps_q     <= '0;
+      w2v_q        <= 1'b0;
+      w2t_q        <= '0;
+      copy_busy_q  <= 1'b0;
+      copy_err_q   <= 1'b0;
+      copy_buf_q   <= '0;
+      copy_words_q <= '0;
+      copy_idx_q   <= '0;
+      job_valid_q  <= 1'b0;
+      job_q        <= '0;
+    end else begin
+      valid_q      <= valid_d;
+      tcb_q        <= tcb_d;
+      tstate_q     <= tstate_d;
+      bprio_q      <= bprio_d;
+      eprio_q      <= eprio_d;
+      wkind_q      <= wkind_d;
+      wid_q        <= wid_d;
+      wptr_q       <= wptr_d;
+      cur_v_q      <= cur_v_d;
+      cur_q        <= cur_d;
+      m_alloc_q    <= m_alloc_d;
+      m_locked_q   <= m_locked_d;
+      m_owner_q    <= m_owner_d;
+      s_alloc_q    <= s_alloc_d;
+      s_count_q    <= s_count_d;
+      s_max_q      <= s_max_d;
+      q_alloc_q    <= q_alloc_d;
+      q_words_q    <= q_words_d;
+      q_depth_q    <= q_depth_d;
+      q_rd_q       <= q_rd_d;
+      q_count_q    <= q_count_d;
+      msg_q        <= msg_d;
+      arg_a_q      <= arg_a_d;
+      arg_b_q      <= arg_b_d;
+      cmd_v_q      <= cmd_v_d;
+      cmd_q        <= cmd_d;
+      rsp_valid_q  <= rsp_valid_d;
+      rsp_q        <= rsp_d;
+      rsp_pre_q    <= rsp_pre_d;
+      walk_q       <= walk_d;
+      wtid_q       <= wtid_d;
+      wsteps_q     <= wsteps_d;
+      w2v_q        <= w2v_d;
+      w2t_q        <= w2t_d;
+      copy_busy_q  <= copy_busy_d;
+      copy_err_q   <= copy_err_d;
+      copy_buf_q   <= copy_buf_d;
+      copy_words_q <= copy_words_d;
+      copy_idx_q   <= copy_idx_d;
+      job_valid_q  <= job_valid_d;
+      job_q        <= job_d;
+    end
+  end
+
+  // The message ring is a memory: written by slot, never reset.
+  always_ff @(posedge clk_i) begin
+    if (ring_we) ring_q[ring_waddr] <= msg_q;
+  end
+
+  // ---------------------------------------------------------------- outputs
+  always_comb begin
+    rsp_o = rsp_q;
+    if (rsp_pre_q) rsp_o.data[5] = preempt_now;
+  end
+  assign rsp_valid_o = rsp_valid_q;
+  assign job_valid_o = job_valid_q;
+  assign job_o       = job_q;
+  assign irq_o       = copy_err_q;
+
+  // Jobs read nothing (in_len = 0): stray input words are drained so a job can never hang.
+  assign in_ready_o = 1'b1;
+  logic unused_in;
+  assign unused_in = ^{in_valid_i, in_data_i};
+
+endmodule
