@@ -33,7 +33,7 @@ PERIPHERALS = ("clint", "simctrl")
 # the fixed peripherals: an accelerator's registers (mmio coupling, and the control side of dma)
 # and the descriptor registers of the DMA engine in its tile (dma coupling). "dma" is the AES
 # tile's engine (the first accelerator had the name to itself).
-OPTIONAL_PERIPHERALS = ("aes", "dma", "keccak", "keccak_dma")
+OPTIONAL_PERIPHERALS = ("aes", "dma", "keccak", "keccak_dma", "rtos")
 # The IP whose register map a window carries, where the window's name is not the IP's.
 WINDOW_IP = {"keccak_dma": "dma"}
 
@@ -55,6 +55,23 @@ KECCAK_BACKENDS = ("soft", "ise", "tight", "mem", "mmio", "dma")  # couplet_sha3
 _KECCAK_COUPLING_WINDOWS = {"mmio": ("keccak",), "dma": ("keccak", "keccak_dma")}
 # The kc.* encodings are fixed on custom-1 (hw/ip/keccak/doc/ise.md).
 KECCAK_ISE_CUSTOM = 1
+
+# The RTOS kernel-services accelerator: custom instructions (tight) or memory-mapped registers
+# (mmio), both from one RTL; "soft" is the OS's own kernel. Its memory port (message copies to a
+# waiting receiver) always has a DMA engine. Limits are those of hw/ip/rtos/README.md.
+RTOS_COUPLINGS = ("tight", "mmio")
+RTOS_BACKENDS = ("soft", "tight", "mmio")
+_RTOS_COUPLING_WINDOWS = {"mmio": ("rtos",)}
+RTOS_PRIORITY_ORDERS = ("ascending", "descending")
+_RTOS_LIMITS = {
+    "max_threads": (2, 16),
+    "priorities": (2, 16),
+    "mutexes": (1, 8),
+    "semaphores": (1, 8),
+    "queues": (1, 8),
+    "message_words": (1, 16),
+    "queue_depth": (1, 8),
+}
 
 
 @dataclass(frozen=True)
@@ -124,6 +141,51 @@ class KeccakConfig:
 
 
 @dataclass(frozen=True)
+class RtosConfig:
+    """The RTOS accelerator of a SoC: its build parameters and the couplings it is reachable through."""
+
+    couplings: tuple[str, ...]
+    default_backend: str
+    custom: int  # custom-N opcode of the tight coupling
+    max_threads: int
+    priorities: int
+    ascending: bool  # a larger number is a higher priority (FreeRTOS)
+    mutexes: int
+    semaphores: int
+    queues: int
+    message_words: int
+    queue_depth: int
+    priority_inheritance: bool
+
+    def has(self, coupling: str) -> bool:
+        return coupling in self.couplings
+
+    @property
+    def needs_xif_port(self) -> bool:
+        return self.has("tight")
+
+    @property
+    def backends(self) -> tuple[str, ...]:
+        return tuple(b for b in RTOS_BACKENDS if b == "soft" or b in self.couplings)
+
+    @property
+    def param_word(self) -> int:
+        """The parameters packed as the accelerator's CONFIG register (hw/ip/rtos/data/rtos.toml),
+        which is also how the SoC hands them to its tile."""
+        return (
+            self.max_threads
+            | self.priorities << 5
+            | int(self.ascending) << 10
+            | int(self.priority_inheritance) << 11
+            | self.mutexes << 12
+            | self.semaphores << 16
+            | self.queues << 20
+            | self.message_words << 24
+            | (self.queue_depth - 1) << 29
+        )
+
+
+@dataclass(frozen=True)
 class Region:
     """A contiguous address range on the data bus."""
 
@@ -153,6 +215,7 @@ class SocConfig:
     ip_regs: dict[str, IpRegs]  # by window (region) name
     aes: AesConfig | None = None
     keccak: KeccakConfig | None = None
+    rtos: RtosConfig | None = None
 
     @property
     def mtime_hz(self) -> int:
@@ -252,10 +315,12 @@ def parse_config(doc: dict[str, Any], path: Path) -> SocConfig:
     aes = _parse_aes(accel_t.pop("aes"), f"{where}[accelerator.aes]") if "aes" in accel_t else None
     keccak = (_parse_keccak(accel_t.pop("keccak"), f"{where}[accelerator.keccak]")
               if "keccak" in accel_t else None)
+    rtos = _parse_rtos(accel_t.pop("rtos"), f"{where}[accelerator.rtos]") if "rtos" in accel_t else None
     _no_leftovers(accel_t, f"{where}[accelerator]")
-    _check_opcodes(aes, keccak, f"{where}[accelerator]")
+    _check_opcodes(aes, keccak, rtos, f"{where}[accelerator]")
     needed = {w for c in (aes.couplings if aes else ()) for w in _AES_COUPLING_WINDOWS.get(c, ())}
     needed |= {w for c in (keccak.couplings if keccak else ()) for w in _KECCAK_COUPLING_WINDOWS.get(c, ())}
+    needed |= {w for c in (rtos.couplings if rtos else ()) for w in _RTOS_COUPLING_WINDOWS.get(c, ())}
     windows = sorted(needed, key=OPTIONAL_PERIPHERALS.index)
 
     periph_t = _table(doc, "peripheral", where)
@@ -302,6 +367,7 @@ def parse_config(doc: dict[str, Any], path: Path) -> SocConfig:
         ip_regs=ip_regs,
         aes=aes,
         keccak=keccak,
+        rtos=rtos,
     )
     _check_layout(config, where)
     return config
@@ -369,7 +435,52 @@ def _parse_keccak(table: Any, where: str) -> KeccakConfig:
     return keccak
 
 
-def _check_opcodes(aes: AesConfig | None, keccak: KeccakConfig | None, where: str) -> None:
+def _parse_rtos(table: Any, where: str) -> RtosConfig:
+    if not isinstance(table, dict):
+        raise ConfigError(f"{where}: must be a table")
+    couplings = _take(table, "couplings", list, where)
+    default_backend = _take(table, "default_backend", str, where)
+    custom = table.pop("custom_opcode", 3)
+    order = _take(table, "priority_order", str, where)
+    inherit = _take(table, "priority_inheritance", bool, where)
+    sizes = {key: _take(table, key, int, where) for key in _RTOS_LIMITS}
+    _no_leftovers(table, where)
+    for coupling in couplings:
+        if coupling not in RTOS_COUPLINGS:
+            raise ConfigError(f"{where}.couplings: '{coupling}' is not one of {', '.join(RTOS_COUPLINGS)}")
+    if len(set(couplings)) != len(couplings) or not couplings:
+        raise ConfigError(f"{where}.couplings: list each coupling once, at least one")
+    if not isinstance(custom, int) or isinstance(custom, bool) or not 0 <= custom < len(CUSTOM_OPCODES):
+        raise ConfigError(f"{where}.custom_opcode: must be 0..3 (custom-0..custom-3), got {custom!r}")
+    if order not in RTOS_PRIORITY_ORDERS:
+        raise ConfigError(f"{where}.priority_order: '{order}' is not one of {', '.join(RTOS_PRIORITY_ORDERS)}")
+    for key, (low, high) in _RTOS_LIMITS.items():
+        if not low <= sizes[key] <= high:
+            raise ConfigError(f"{where}.{key}: {sizes[key]} is outside {low}..{high} (hw/ip/rtos/README.md)")
+    rtos = RtosConfig(
+        couplings=tuple(c for c in RTOS_COUPLINGS if c in couplings),
+        default_backend=default_backend,
+        custom=custom,
+        ascending=order == "ascending",
+        priority_inheritance=inherit,
+        max_threads=sizes["max_threads"],
+        priorities=sizes["priorities"],
+        mutexes=sizes["mutexes"],
+        semaphores=sizes["semaphores"],
+        queues=sizes["queues"],
+        message_words=sizes["message_words"],
+        queue_depth=sizes["queue_depth"],
+    )
+    if default_backend not in rtos.backends:
+        raise ConfigError(
+            f"{where}.default_backend: '{default_backend}' is not available with couplings "
+            f"{', '.join(rtos.couplings)} (available: {', '.join(rtos.backends)})"
+        )
+    return rtos
+
+
+def _check_opcodes(aes: AesConfig | None, keccak: KeccakConfig | None, rtos: RtosConfig | None,
+                   where: str) -> None:
     """Each custom-N opcode belongs to one unit: the X-IF adapter gives an instruction to the
     first port that claims it, so a shared opcode would silently starve the second unit."""
     claims: list[tuple[str, int]] = []
@@ -379,6 +490,8 @@ def _check_opcodes(aes: AesConfig | None, keccak: KeccakConfig | None, where: st
         claims.append(("keccak.custom_opcode", keccak.custom))
     if keccak and keccak.has("ise"):
         claims.append(("the keccak ise coupling (fixed)", KECCAK_ISE_CUSTOM))
+    if rtos and rtos.needs_xif_port:
+        claims.append(("rtos.custom_opcode", rtos.custom))
     for i, (name, opcode) in enumerate(claims):
         for other, other_opcode in claims[:i]:
             if opcode == other_opcode:

@@ -43,7 +43,7 @@ class Tile:
 
     name: str  # the accelerator, and the name of its register window and interrupt
     kind: int  # couplet_accel_pkg::accel_kind_e
-    param: int  # AES: index in AES_ARCHS; Keccak: rounds per cycle
+    param: int  # AES: index in AES_ARCHS; Keccak: rounds per cycle; RTOS: its CONFIG word
     xif: bool  # tight or mem: a CV-X-IF port
     regs: bool  # mmio or dma: the accelerator's register window
     dma_regs: bool  # dma: the DMA engine's descriptor window
@@ -57,6 +57,7 @@ class Tile:
 
 ACCEL_KIND_AES = 0
 ACCEL_KIND_KECCAK = 1
+ACCEL_KIND_RTOS = 2
 
 
 def tiles(config: SocConfig) -> list[Tile]:
@@ -71,6 +72,12 @@ def tiles(config: SocConfig) -> list[Tile]:
         result.append(Tile("keccak", ACCEL_KIND_KECCAK, keccak.rounds_per_cycle, keccak.needs_xif_port,
                            keccak.has("mmio") or keccak.has("dma"), keccak.has("dma"),
                            keccak.needs_dma_engine))
+    rtos = config.rtos
+    if rtos:
+        # The memory port (message copies to a waiting receiver) always needs the engine; its
+        # descriptor registers are not mapped: no RTOS coupling programs them.
+        result.append(Tile("rtos", ACCEL_KIND_RTOS, rtos.param_word, rtos.needs_xif_port,
+                           rtos.has("mmio"), False, True))
     return result
 
 
@@ -86,6 +93,8 @@ def xif_ports(config: SocConfig) -> list[tuple[str, int, int]]:
         ports.append(("keccak", OPCODE_MASK, CUSTOM_OPCODES[keccak.custom]))
     if keccak and keccak.has("ise"):
         ports.append(("keccak_ise", KECCAK_ISE_MASK, CUSTOM_OPCODES[KECCAK_ISE_CUSTOM]))
+    if config.rtos and config.rtos.needs_xif_port:
+        ports.append(("rtos", OPCODE_MASK, CUSTOM_OPCODES[config.rtos.custom]))
     return ports
 
 
@@ -170,9 +179,10 @@ def sv_config_package(config: SocConfig) -> str:
         f"  localparam int unsigned TileArrayLen = {max(1, len(tile_list))};  // NumTiles, at least 1",
         f"  localparam int unsigned NumDmaEngines = {len(engines)};",
     ]
-    def tile_array(name: str, values: list[int], comment: str) -> str:
+    def tile_array(name: str, values: list[int], comment: str, width: int = 8) -> str:
         values = values or [0]
-        return f"  localparam logic [TileArrayLen-1:0][7:0] {name} = {_sv_array('8', values)};  // {comment}"
+        return (f"  localparam logic [TileArrayLen-1:0][{width - 1}:0] {name} = "
+                f"{_sv_array(str(width), values)};  // {comment}")
 
     def tile_bits(name: str, values: list[bool]) -> str:
         bits = "".join(str(int(v)) for v in reversed(values or [False]))
@@ -180,7 +190,8 @@ def sv_config_package(config: SocConfig) -> str:
 
     lines += [
         tile_array("TileKind", [t.kind for t in tile_list], "couplet_accel_pkg::accel_kind_e"),
-        tile_array("TileParam", [t.param for t in tile_list], "AES architecture | Keccak rounds per cycle"),
+        tile_array("TileParam", [t.param for t in tile_list],
+                   "AES architecture | Keccak rounds per cycle | RTOS CONFIG word", 32),
         tile_bits("TileXif", [t.xif for t in tile_list]),
         tile_bits("TileRegs", [t.regs for t in tile_list]),
         tile_bits("TileDmaRegs", [t.dma_regs for t in tile_list]),
@@ -226,7 +237,8 @@ def c_config_header(config: SocConfig) -> str:
     ]
     for index, name in enumerate(accel_irqs(config)):
         lines.append(f"#define COUPLET_IRQ_{name.upper()} {IRQ_FAST_FIRST + index}u")
-    lines += ["", *_c_aes_lines(config), "", *_c_keccak_lines(config), "", "#endif  // COUPLET_SOC_CONFIG_H_"]
+    lines += ["", *_c_aes_lines(config), "", *_c_keccak_lines(config), "", *_c_rtos_lines(config), "",
+              "#endif  // COUPLET_SOC_CONFIG_H_"]
     return "\n".join(lines) + "\n"
 
 
@@ -261,6 +273,30 @@ def _c_keccak_lines(config: SocConfig) -> list[str]:
             f"#define COUPLET_KECCAK_CUSTOM_OPCODE 0x{CUSTOM_OPCODES[keccak.custom]:02x}",
             f"#define COUPLET_KECCAK_ISE_OPCODE 0x{CUSTOM_OPCODES[KECCAK_ISE_CUSTOM]:02x}",
             f"#define COUPLET_SHA3_DEFAULT_BACKEND COUPLET_SHA3_BACKEND_{keccak.default_backend.upper()}",
+        ]
+    return lines
+
+
+def _c_rtos_lines(config: SocConfig) -> list[str]:
+    rtos = config.rtos
+    lines = ["// RTOS accelerator: its couplings and build parameters (couplet/rtos_hw.h)."]
+    lines.append(f"#define COUPLET_RTOS_PRESENT {int(rtos is not None)}")
+    for coupling in ("tight", "mmio"):
+        lines.append(f"#define COUPLET_RTOS_HAS_{coupling.upper()} {int(bool(rtos and rtos.has(coupling)))}")
+    if rtos:
+        lines += [
+            f"#define COUPLET_RTOS_CUSTOM_OPCODE 0x{CUSTOM_OPCODES[rtos.custom]:02x}",
+            f"#define COUPLET_RTOS_DEFAULT_BACKEND COUPLET_RTOS_BACKEND_{rtos.default_backend.upper()}",
+            f"#define COUPLET_RTOS_MAX_THREADS {rtos.max_threads}u",
+            f"#define COUPLET_RTOS_PRIORITIES {rtos.priorities}u",
+            f"#define COUPLET_RTOS_PRIORITY_ASCENDING {int(rtos.ascending)}",
+            f"#define COUPLET_RTOS_PRIORITY_INHERITANCE {int(rtos.priority_inheritance)}",
+            f"#define COUPLET_RTOS_MUTEXES {rtos.mutexes}u",
+            f"#define COUPLET_RTOS_SEMAPHORES {rtos.semaphores}u",
+            f"#define COUPLET_RTOS_QUEUES {rtos.queues}u",
+            f"#define COUPLET_RTOS_MESSAGE_WORDS {rtos.message_words}u",
+            f"#define COUPLET_RTOS_QUEUE_DEPTH {rtos.queue_depth}u",
+            f"#define COUPLET_RTOS_CONFIG_WORD 0x{rtos.param_word:08x}u  // what CONFIG reads",
         ]
     return lines
 
@@ -396,7 +432,7 @@ def memory_map_markdown(config: SocConfig) -> str:
         f"| {first_free}..{IRQ_FAST_FIRST + IRQ_FAST_COUNT - 1} | reserved for accelerators |",
         "",
     ]
-    if config.aes or config.keccak:
+    if config.aes or config.keccak or config.rtos:
         lines += ["## Accelerators", ""]
     if config.aes:
         aes = config.aes
@@ -416,7 +452,18 @@ def memory_map_markdown(config: SocConfig) -> str:
         if keccak.has("ise"):
             lines.append(f"  The kc.* instructions (ise coupling) use custom-{KECCAK_ISE_CUSTOM} "
                          f"(opcode 0x{CUSTOM_OPCODES[KECCAK_ISE_CUSTOM]:02x}).")
-    if config.aes or config.keccak:
+    if config.rtos:
+        rtos = config.rtos
+        lines.append(f"- RTOS kernel services ({rtos.max_threads} threads, {rtos.priorities} priorities "
+                     f"{'ascending' if rtos.ascending else 'descending'}, {rtos.mutexes} mutexes"
+                     f"{' with priority inheritance' if rtos.priority_inheritance else ''}, "
+                     f"{rtos.semaphores} semaphores, {rtos.queues} queues of {rtos.queue_depth} x "
+                     f"{rtos.message_words} words), couplings: {', '.join(rtos.couplings)}; the "
+                     f"kernel-offload layer uses the `{rtos.default_backend}` backend.")
+        if rtos.needs_xif_port:
+            lines.append(f"  Its custom instructions use custom-{rtos.custom} "
+                         f"(opcode 0x{CUSTOM_OPCODES[rtos.custom]:02x}).")
+    if config.aes or config.keccak or config.rtos:
         lines.append("")
     for region in config.peripherals:
         regs = config.ip_regs[region.name]

@@ -85,7 +85,7 @@ def ip_sources(ip: str) -> list[Path]:
 
 
 # In compile order: the coupling layer's package (accel) before the IPs that import it.
-SOC_IPS = ("obi", "sram", "clint", "simctrl", "accel", "dma", "aes", "keccak")
+SOC_IPS = ("obi", "sram", "clint", "simctrl", "accel", "dma", "aes", "keccak", "rtos")
 
 
 def soc_sources(config_pkg: Path) -> list[Path]:

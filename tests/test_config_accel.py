@@ -145,10 +145,14 @@ def _variants() -> list[SocConfig]:
     mem_only = copy.deepcopy(default)
     mem_only["accelerator"]["keccak"].update(couplings=["mem"], default_backend="mem")
     del mem_only["peripheral"]["keccak"], mem_only["peripheral"]["keccak_dma"]
-    return [parse(default), parse(keccak_only), parse(mem_only), load_config("small")]
+    rtos_tight_only = copy.deepcopy(default)
+    rtos_tight_only["accelerator"]["rtos"]["couplings"] = ["tight"]
+    del rtos_tight_only["peripheral"]["rtos"]
+    return [parse(default), parse(keccak_only), parse(mem_only), parse(rtos_tight_only), load_config("small")]
 
 
-@pytest.mark.parametrize("config", _variants(), ids=["default", "keccak_only", "keccak_mem_only", "small"])
+@pytest.mark.parametrize("config", _variants(),
+                         ids=["default", "keccak_only", "keccak_mem_only", "rtos_tight_only", "small"])
 def test_generated_tile_wiring_points_at_the_right_ports(config: SocConfig) -> None:
     """Every index in the tile arrays names the port, slave, line and master of its tile."""
     package = sv_config_package(config)
@@ -191,3 +195,57 @@ def test_keccak_c_header_tells_the_sha3_library_its_backends() -> None:
     assert "#define COUPLET_KECCAK_ISE_OPCODE 0x2b" in header
     small = c_config_header(load_config("small"))
     assert "#define COUPLET_SHA3_HAS_MEM 0" in small and "COUPLET_SHA3_DEFAULT_BACKEND" not in small
+
+
+def test_rtos_parameters_reach_the_tile_as_its_config_word() -> None:
+    config = load_config("default")
+    rtos = config.rtos
+    assert rtos and rtos.backends == ("soft", "tight", "mmio")
+    word = rtos.param_word
+    # Field by field, as the CONFIG register of hw/ip/rtos/data/rtos.toml lays them out.
+    assert (word & 0x1F, word >> 5 & 0x1F, word >> 10 & 1, word >> 11 & 1) == (
+        rtos.max_threads, rtos.priorities, int(rtos.ascending), int(rtos.priority_inheritance))
+    assert (word >> 12 & 0xF, word >> 16 & 0xF, word >> 20 & 0xF) == (rtos.mutexes, rtos.semaphores, rtos.queues)
+    assert (word >> 24 & 0x1F, (word >> 29) + 1) == (rtos.message_words, rtos.queue_depth)
+    rtos_tile = [t for t in tiles(config) if t.name == "rtos"]
+    assert len(rtos_tile) == 1 and rtos_tile[0].param == word
+    assert rtos_tile[0].dma_engine and not rtos_tile[0].dma_regs
+    header = c_config_header(config)
+    assert f"#define COUPLET_RTOS_CONFIG_WORD 0x{word:08x}u" in header
+    assert "#define COUPLET_RTOS_CUSTOM_OPCODE 0x7b" in header
+    assert "#define COUPLET_RTOS_DEFAULT_BACKEND COUPLET_RTOS_BACKEND_TIGHT" in header
+    assert "#define COUPLET_RTOS_PRESENT 0" in c_config_header(load_config("small"))
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "message"),
+    [
+        ("max_threads", 17, r"max_threads: 17 is outside 2..16"),
+        ("priorities", 1, r"priorities: 1 is outside 2..16"),
+        ("mutexes", 0, r"mutexes: 0 is outside 1..8"),
+        ("message_words", 32, r"message_words: 32 is outside 1..16"),
+        ("queue_depth", 9, r"queue_depth: 9 is outside 1..8"),
+        ("priority_order", "sideways", r"priority_order: 'sideways' is not one of ascending, descending"),
+        ("priority_inheritance", 1, r"priority_inheritance: expected bool"),
+        ("couplings", ["dma"], r"couplings: 'dma' is not one of tight, mmio"),
+        ("default_backend", "mem", r"default_backend: 'mem' is not available"),
+        ("custom_opcode", 0, r"aes.custom_opcode and rtos.custom_opcode both use custom-0|"
+                             r"rtos.custom_opcode and aes.custom_opcode both use custom-0"),
+    ],
+)
+def test_rtos_rules(key: str, value: Any, message: str) -> None:
+    doc = default_doc()
+    doc["accelerator"]["rtos"][key] = value
+    with pytest.raises(ConfigError, match=message):
+        parse(doc)
+
+
+def test_rtos_mmio_window_follows_its_coupling() -> None:
+    doc = default_doc()
+    doc["accelerator"]["rtos"]["couplings"] = ["tight"]
+    with pytest.raises(ConfigError, match=r"\[peripheral.rtos\] is given but no coupling"):
+        parse(doc)
+    doc = default_doc()
+    del doc["peripheral"]["rtos"]
+    with pytest.raises(ConfigError, match=r"missing table \[peripheral.rtos\]"):
+        parse(doc)

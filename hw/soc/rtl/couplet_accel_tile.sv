@@ -1,7 +1,7 @@
 // One accelerator with the front doors of the couplings a configuration selects.
 //
-// The accelerator (couplet_aes or couplet_keccak: they share one port list) serves every selected
-// coupling (docs/coupling.md):
+// The accelerator (couplet_aes, couplet_keccak or couplet_rtos: they share one port list) serves
+// every selected coupling (docs/coupling.md):
 //   - tight / mem: a command port from the CV-X-IF adapter (xif_*);
 //   - mmio / dma:  its registers on the data bus through couplet_reg_adapter (regs_*);
 //   - mem / dma:   the tile's own DMA engine, fed by the accelerator's job port (mem) and by its
@@ -12,7 +12,9 @@ module couplet_accel_tile
   import couplet_accel_pkg::*;
 #(
   parameter accel_kind_e  Kind  = AccelKindAes,
-  parameter int unsigned Param = 0,     // AES: couplet_aes_pkg::aes_arch_e; Keccak: rounds per cycle
+  // AES: couplet_aes_pkg::aes_arch_e; Keccak: rounds per cycle; RTOS: its parameters packed as its
+  // CONFIG register (hw/ip/rtos/data/rtos.toml), so one number carries them all.
+  parameter int unsigned Param = 0,
   parameter bit          Xif   = 1'b1,  // tight or mem coupling
   parameter bit          Regs  = 1'b1,  // mmio or dma coupling
   parameter bit          Dma   = 1'b1   // mem or dma coupling: the DMA engine exists
@@ -174,7 +176,41 @@ module couplet_accel_tile
   logic        in_valid, in_ready, out_valid, out_ready;
   logic [31:0] in_data, out_data;
 
-  if (Kind == AccelKindKeccak) begin : g_keccak
+  if (Kind == AccelKindRtos) begin : g_rtos
+    couplet_rtos #(
+      .MaxThreads    (int'(Param[4:0])),
+      .NumPrio       (int'(Param[9:5])),
+      .PrioAscending (int'(Param[10])),
+      .PrioInherit   (int'(Param[11])),
+      .NumMutex      (int'(Param[15:12])),
+      .NumSem        (int'(Param[19:16])),
+      .NumQueue      (int'(Param[23:20])),
+      .MsgWords      (int'(Param[28:24])),
+      .QueueDepth    (int'(Param[31:29]) + 1)
+    ) u_rtos (
+      .clk_i       (clk_i),
+      .rst_ni      (rst_ni),
+      .cmd_valid_i (cmd_valid),
+      .cmd_ready_o (cmd_ready),
+      .cmd_i       (cmd),
+      .rsp_valid_o (rsp_valid),
+      .rsp_ready_i (rsp_ready),
+      .rsp_o       (rsp),
+      .job_valid_o (job_valid),
+      .job_ready_i (job_ready),
+      .job_o       (job),
+      .job_done_i  (job_done),
+      .job_err_i   (job_err),
+      .dma_abort_i (dma_abort),
+      .in_valid_i  (in_valid),
+      .in_ready_o  (in_ready),
+      .in_data_i   (in_data),
+      .out_valid_o (out_valid),
+      .out_ready_i (out_ready),
+      .out_data_o  (out_data),
+      .irq_o       (accel_irq_o)
+    );
+  end else if (Kind == AccelKindKeccak) begin : g_keccak
     couplet_keccak #(
       .RoundsPerCycle (Param)
     ) u_keccak (

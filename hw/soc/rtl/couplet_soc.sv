@@ -487,6 +487,9 @@ module couplet_soc
       assign d_rdata[RegsIdx]  = regs_rdata;
       assign d_err[RegsIdx]    = regs_err;
       assign d_exokay[RegsIdx] = 1'b0;
+    end else begin : g_no_regs_port
+      logic unused_regs_port;
+      assign unused_regs_port = ^{regs_gnt, regs_rvalid, regs_rdata, regs_err};
     end
     if (TileDmaRegs[t]) begin : g_dma_port
       assign d_gnt[DmaIdx]    = dma_gnt;
@@ -494,6 +497,11 @@ module couplet_soc
       assign d_rdata[DmaIdx]  = dma_rdata;
       assign d_err[DmaIdx]    = dma_err;
       assign d_exokay[DmaIdx] = 1'b0;
+    end else begin : g_no_dma_port
+      // An engine fed only by its accelerator's job port (mem coupling, RTOS message copies)
+      // has no descriptor window on the bus.
+      logic unused_dma_port;
+      assign unused_dma_port = ^{dma_gnt, dma_rvalid, dma_rdata, dma_err};
     end
     if (TileDmaEngine[t]) begin : g_master
       assign mst_req[MstIdx]   = m_req;

@@ -7,7 +7,8 @@ package couplet_accel_pkg;
   // one port list, so a tile differs only in which module it instantiates.
   typedef enum int unsigned {
     AccelKindAes    = 0,
-    AccelKindKeccak = 1
+    AccelKindKeccak = 1,
+    AccelKindRtos   = 2
   } accel_kind_e;
 
   // Operation of a command. Register-style accelerators follow this convention; an

@@ -1,0 +1,236 @@
+// Kernel-offload layer: the RTOS accelerator's services as inline calls (ChamelIoT's abstraction
+// layer). It is OS-agnostic: an OS port maps its own thread, mutex, semaphore and queue
+// operations onto these calls (see docs/rtos.md); nothing here knows FreeRTOS.
+//
+// Every call is one custom instruction (tight backend) or two stores and one load (mmio backend),
+// chosen at compile time: define COUPLET_RTOS_BACKEND before including this header to pick one,
+// otherwise the configuration's default backend is used. The accelerator, its actions and its
+// result word are described in hw/ip/rtos/README.md.
+#ifndef COUPLET_RTOS_HW_H_
+#define COUPLET_RTOS_HW_H_
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "couplet/autogen/rtos_regs.h"
+#include "couplet/soc_config.h"
+
+#define COUPLET_RTOS_BACKEND_SOFT 0
+#define COUPLET_RTOS_BACKEND_TIGHT 1
+#define COUPLET_RTOS_BACKEND_MMIO 2
+
+#if !COUPLET_RTOS_PRESENT
+#error "couplet/rtos_hw.h: this SoC configuration has no RTOS accelerator ([accelerator.rtos])"
+#endif
+
+#ifndef COUPLET_RTOS_BACKEND
+#define COUPLET_RTOS_BACKEND COUPLET_RTOS_DEFAULT_BACKEND
+#endif
+
+#if COUPLET_RTOS_BACKEND == COUPLET_RTOS_BACKEND_TIGHT && !COUPLET_RTOS_HAS_TIGHT
+#error "couplet/rtos_hw.h: the tight backend needs the tight coupling in [accelerator.rtos]"
+#endif
+#if COUPLET_RTOS_BACKEND == COUPLET_RTOS_BACKEND_MMIO && !COUPLET_RTOS_HAS_MMIO
+#error "couplet/rtos_hw.h: the mmio backend needs the mmio coupling in [accelerator.rtos]"
+#endif
+
+// ---------------------------------------------------------------------------------- the result
+// Status codes (result bits 3:0).
+enum {
+  COUPLET_RTOS_OK = 0,
+  COUPLET_RTOS_UNAVAILABLE = 1,  // mutex held / semaphore empty, and the caller did not block
+  COUPLET_RTOS_QUEUE_FULL = 2,
+  COUPLET_RTOS_QUEUE_EMPTY = 3,
+  COUPLET_RTOS_NO_ID = 4,        // id out of range, or not allocated
+  COUPLET_RTOS_NOT_OWNER = 5,
+  COUPLET_RTOS_BUSY = 6,         // a message copy is in flight, or the object is in use
+  COUPLET_RTOS_TABLE_FULL = 7,
+  COUPLET_RTOS_BAD_ARG = 8,
+  COUPLET_RTOS_NO_CALLER = 9,    // no running thread
+};
+
+#define COUPLET_RTOS_NONE 0xFFu  // "no thread" in a TID field
+
+static inline uint32_t couplet_rtos_status(uint32_t result) { return result & 0xFu; }
+// The caller now waits: the OS must switch away from it.
+static inline bool couplet_rtos_blocked(uint32_t result) { return (result >> 4) & 1u; }
+// A ready thread outranks the running one: the OS should reschedule.
+static inline bool couplet_rtos_preempt(uint32_t result) { return (result >> 5) & 1u; }
+static inline uint32_t couplet_rtos_tid(uint32_t result) { return (result >> 8) & 0xFFu; }
+static inline uint32_t couplet_rtos_value(uint32_t result) { return result >> 16; }
+
+// Thread states (THREAD_SET_STATE, THREAD_INFO).
+enum {
+  COUPLET_RTOS_READY = 0,
+  COUPLET_RTOS_WAITING = 1,
+  COUPLET_RTOS_SUSPENDED = 2,
+  COUPLET_RTOS_DELAYED = 3,
+};
+
+// Flags in argument b.
+#define COUPLET_RTOS_ADD_READY (1u << 8)  // THREAD_ADD: start READY (else SUSPENDED)
+#define COUPLET_RTOS_BLOCK 1u             // LOCK / TAKE / SEND / RECV: wait if unavailable
+
+// -------------------------------------------------------------------------------- the actions
+// X(name, code): every action of hw/ip/rtos/README.md, in one place.
+#define COUPLET_RTOS_ACTIONS(X) \
+  X(thread_add, 0x00)           \
+  X(thread_remove, 0x01)        \
+  X(thread_set_state, 0x02)     \
+  X(thread_set_prio, 0x03)      \
+  X(thread_info, 0x04)          \
+  X(thread_tcb, 0x05)           \
+  X(thread_find, 0x06)          \
+  X(thread_unblock, 0x07)       \
+  X(schedule, 0x08)             \
+  X(current, 0x09)              \
+  X(mutex_alloc, 0x10)          \
+  X(mutex_free, 0x11)           \
+  X(mutex_lock, 0x12)           \
+  X(mutex_unlock, 0x13)         \
+  X(mutex_info, 0x14)           \
+  X(sem_alloc, 0x18)            \
+  X(sem_free, 0x19)             \
+  X(sem_take, 0x1A)             \
+  X(sem_give, 0x1B)             \
+  X(sem_info, 0x1C)             \
+  X(queue_alloc, 0x20)          \
+  X(queue_free, 0x21)           \
+  X(queue_send, 0x22)           \
+  X(queue_recv, 0x23)           \
+  X(queue_info, 0x24)
+
+#define COUPLET_RTOS_ACTION_ENUM(name, code) COUPLET_RTOS_ACT_##name = code,
+enum { COUPLET_RTOS_ACTIONS(COUPLET_RTOS_ACTION_ENUM) };
+#undef COUPLET_RTOS_ACTION_ENUM
+
+#if COUPLET_RTOS_HAS_MMIO
+#define COUPLET_RTOS_REGS ((volatile uint32_t *)COUPLET_RTOS_BASE)
+#endif
+
+#if COUPLET_RTOS_BACKEND == COUPLET_RTOS_BACKEND_TIGHT
+// One instruction: funct3 3 (AccelOpExec), funct7 = the action, rd = the result. The memory
+// clobber keeps the kernel's own loads and stores on their side of the call.
+#define COUPLET_RTOS_DEFINE_CALL(name, code)                                                  \
+  static inline uint32_t couplet_rtos_##name(uint32_t a, uint32_t b) {                        \
+    uint32_t result;                                                                          \
+    __asm__ volatile(".insn r %1, 3, %2, %0, %3, %4"                                          \
+                     : "=r"(result)                                                           \
+                     : "i"(COUPLET_RTOS_CUSTOM_OPCODE), "i"(code), "r"(a), "r"(b)             \
+                     : "memory");                                                             \
+    return result;                                                                            \
+  }
+#elif COUPLET_RTOS_BACKEND == COUPLET_RTOS_BACKEND_MMIO
+// Two stores and the load of CALL[k], which runs the action and returns its result.
+#define COUPLET_RTOS_DEFINE_CALL(name, code)                                                  \
+  static inline uint32_t couplet_rtos_##name(uint32_t a, uint32_t b) {                        \
+    COUPLET_RTOS_REGS[RTOS_ARG_A_OFFSET / 4u] = a;                                             \
+    COUPLET_RTOS_REGS[RTOS_ARG_B_OFFSET / 4u] = b;                                             \
+    return COUPLET_RTOS_REGS[RTOS_CALL_OFFSET / 4u + (code)];                                  \
+  }
+#else
+#error "couplet/rtos_hw.h: COUPLET_RTOS_BACKEND must be COUPLET_RTOS_BACKEND_TIGHT or _MMIO"
+#endif
+
+COUPLET_RTOS_ACTIONS(COUPLET_RTOS_DEFINE_CALL)
+#undef COUPLET_RTOS_DEFINE_CALL
+
+// ------------------------------------------------------------------------ the staging buffer
+// A message goes through MSG[0..words-1]: written before queue_send, read after queue_recv.
+#if COUPLET_RTOS_BACKEND == COUPLET_RTOS_BACKEND_TIGHT
+// Register accesses are instructions whose funct7 is the register index, so every index is a
+// constant: the copies below are unrolled, two words per WRITE2.
+#define COUPLET_RTOS_TIGHT_READ(index, out)                                                  \
+  __asm__ volatile(".insn r %1, 0, %2, %0, x0, x0"                                          \
+                   : "=r"(out)                                                              \
+                   : "i"(COUPLET_RTOS_CUSTOM_OPCODE), "i"(index)                            \
+                   : "memory")
+#define COUPLET_RTOS_TIGHT_WRITE(index, w)                                                   \
+  __asm__ volatile(".insn r %0, 1, %1, x0, %2, x0"                                          \
+                   :                                                                        \
+                   : "i"(COUPLET_RTOS_CUSTOM_OPCODE), "i"(index), "r"(w)                    \
+                   : "memory")
+#define COUPLET_RTOS_TIGHT_WRITE2(index, w0, w1)                                             \
+  __asm__ volatile(".insn r %0, 2, %1, x0, %2, %3"                                          \
+                   :                                                                        \
+                   : "i"(COUPLET_RTOS_CUSTOM_OPCODE), "i"(index), "r"(w0), "r"(w1)          \
+                   : "memory")
+
+// Writes words (1..COUPLET_RTOS_MESSAGE_WORDS) from src into MSG.
+static inline void couplet_rtos_msg_put(const uint32_t *src, uint32_t words) {
+#define COUPLET_RTOS_PUT_PAIR(i)                                  \
+  if (words < (i) + 2u) {                                         \
+    if (words == (i) + 1u) COUPLET_RTOS_TIGHT_WRITE(i, src[i]);   \
+    return;                                                       \
+  }                                                               \
+  COUPLET_RTOS_TIGHT_WRITE2(i, src[i], src[(i) + 1]);
+  COUPLET_RTOS_PUT_PAIR(0) COUPLET_RTOS_PUT_PAIR(2) COUPLET_RTOS_PUT_PAIR(4) COUPLET_RTOS_PUT_PAIR(6)
+  COUPLET_RTOS_PUT_PAIR(8) COUPLET_RTOS_PUT_PAIR(10) COUPLET_RTOS_PUT_PAIR(12) COUPLET_RTOS_PUT_PAIR(14)
+#undef COUPLET_RTOS_PUT_PAIR
+}
+
+// Reads words (1..COUPLET_RTOS_MESSAGE_WORDS) from MSG into dst.
+static inline void couplet_rtos_msg_get(uint32_t *dst, uint32_t words) {
+#define COUPLET_RTOS_GET_WORD(i)          \
+  if (words <= (i)) return;               \
+  COUPLET_RTOS_TIGHT_READ(i, dst[i]);
+  COUPLET_RTOS_GET_WORD(0) COUPLET_RTOS_GET_WORD(1) COUPLET_RTOS_GET_WORD(2) COUPLET_RTOS_GET_WORD(3)
+  COUPLET_RTOS_GET_WORD(4) COUPLET_RTOS_GET_WORD(5) COUPLET_RTOS_GET_WORD(6) COUPLET_RTOS_GET_WORD(7)
+  COUPLET_RTOS_GET_WORD(8) COUPLET_RTOS_GET_WORD(9) COUPLET_RTOS_GET_WORD(10) COUPLET_RTOS_GET_WORD(11)
+  COUPLET_RTOS_GET_WORD(12) COUPLET_RTOS_GET_WORD(13) COUPLET_RTOS_GET_WORD(14) COUPLET_RTOS_GET_WORD(15)
+#undef COUPLET_RTOS_GET_WORD
+}
+
+static inline uint32_t couplet_rtos_read_status(void) {
+  uint32_t status;
+  COUPLET_RTOS_TIGHT_READ(RTOS_STATUS_OFFSET / 4u, status);
+  return status;
+}
+
+static inline uint32_t couplet_rtos_read_config(void) {
+  uint32_t config;
+  COUPLET_RTOS_TIGHT_READ(RTOS_CONFIG_OFFSET / 4u, config);
+  return config;
+}
+#else
+static inline void couplet_rtos_msg_put(const uint32_t *src, uint32_t words) {
+  for (uint32_t i = 0; i < words; i++) {
+    COUPLET_RTOS_REGS[RTOS_MSG_OFFSET / 4u + i] = src[i];
+  }
+}
+
+static inline void couplet_rtos_msg_get(uint32_t *dst, uint32_t words) {
+  for (uint32_t i = 0; i < words; i++) {
+    dst[i] = COUPLET_RTOS_REGS[RTOS_MSG_OFFSET / 4u + i];
+  }
+}
+
+static inline uint32_t couplet_rtos_read_status(void) {
+  return COUPLET_RTOS_REGS[RTOS_STATUS_OFFSET / 4u];
+}
+
+static inline uint32_t couplet_rtos_read_config(void) {
+  return COUPLET_RTOS_REGS[RTOS_CONFIG_OFFSET / 4u];
+}
+#endif
+
+// STATUS: [0] copy in flight, [1] the last copy failed, [15:8] the running TID. CONFIG: the
+// build parameters (COUPLET_RTOS_CONFIG_WORD). A read of STATUS clears bit 1.
+
+// STATUS bit 0: a message copy to a woken receiver's buffer is still in flight.
+static inline bool couplet_rtos_copy_busy(void) { return (couplet_rtos_read_status() & 1u) != 0; }
+
+// Waits (bounded) until a woken receiver's message has reached its buffer. A copy moves at most
+// COUPLET_RTOS_MESSAGE_WORDS words, one per bus cycle, so the bound is generous. Returns false if
+// the copy did not end in time or ended with a bus error (STATUS bit 1).
+static inline bool couplet_rtos_copy_wait(void) {
+  for (uint32_t i = 0; i < 10000u; i++) {
+    uint32_t status = couplet_rtos_read_status();
+    if ((status & 1u) == 0) {
+      return (status & 2u) == 0;
+    }
+  }
+  return false;
+}
+
+#endif  // COUPLET_RTOS_HW_H_
