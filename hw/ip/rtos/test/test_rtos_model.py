@@ -1,0 +1,386 @@
+"""Host-only scenario tests of the couplet_rtos reference model (rtos_model.py), from the README
+and the ChamelIoT paper (section III): priority order and round robin in both priority orders,
+suspend/resume, priority inheritance through a chain of three mutexes (raise and restore), a
+THREAD_UNBLOCK lowering a chain, full tables, every status code, the register layer, the copy
+engine, and a random run that checks the model's own invariants.
+
+Run: .venv/bin/python -m pytest hw/ip/rtos/test/test_rtos_model.py -q
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+
+import pytest
+
+from couplet.regs import load_ip_regs
+from hw.ip.rtos.test.rtos_model import (
+    ADD_READY, ARG_A, ARG_B, BLOCK, CALL0, CONFIG, MSG0, NONE, OP_EXEC, OP_READ, OP_WRITE, OP_WRITE2, STATUS,
+    Act, CommandError, Params, RtosModel, State, Status, Unspecified, Wait, decode_result,
+)
+
+
+class Drv:
+    """Calls actions on a model and decodes the result words."""
+
+    def __init__(self, **params: int) -> None:
+        self.m = RtosModel(Params(**params))
+
+    def __call__(self, act: Act, a: int = 0, b: int = 0) -> dict[str, int]:
+        word = self.m.call(act, a, b)
+        self.m.check_invariants()
+        return decode_result(word)
+
+    def ok(self, act: Act, a: int = 0, b: int = 0) -> dict[str, int]:
+        res = self(act, a, b)
+        assert res["status"] == Status.OK, f"{act.name}({a:#x}, {b:#x}): {Status(res['status']).name}"
+        return res
+
+    def fails(self, act: Act, a: int, b: int, status: Status, value: int = 0) -> None:
+        before = copy.deepcopy(self.m.__dict__)
+        res = self(act, a, b)
+        assert res["status"] == status, f"{act.name}: {Status(res['status']).name}, expected {status.name}"
+        assert (res["blocked"], res["tid"], res["value"]) == (0, NONE, value)
+        assert self.m.__dict__ == before, f"{act.name} failing with {status.name} changed the state"
+
+    def add(self, tcb: int, prio: int, ready: bool = True) -> int:
+        return self.ok(Act.THREAD_ADD, tcb, prio | (ADD_READY if ready else 0))["tid"]
+
+    def schedule(self) -> int:
+        return self.m.call(Act.SCHEDULE)
+
+    def info(self, tid: int) -> tuple[int, int, State, Wait, int]:
+        v = self.ok(Act.THREAD_INFO, tid)["value"]
+        return v & 0xF, v >> 4 & 0xF, State(v >> 8 & 3), Wait(v >> 10 & 7), v >> 13
+
+    def eprio(self, tid: int) -> int:
+        return self.info(tid)[0]
+
+    def run(self, tid: int) -> None:
+        """Make `tid` the running thread by scheduling until it is picked."""
+        for _ in range(4 * self.m.p.MaxThreads):
+            if self.schedule() == self.m.threads[tid].tcb and self.m.cur == tid:
+                return
+        raise AssertionError(f"TID {tid} is never scheduled")
+
+
+def test_register_map_matches_toml() -> None:
+    regs = {r.name: r for r in load_ip_regs("rtos").regs}
+    assert regs["msg"].offset // 4 == MSG0 and regs["msg"].count == 16
+    assert (regs["arg_a"].offset // 4, regs["arg_b"].offset // 4) == (ARG_A, ARG_B)
+    assert (regs["status"].offset // 4, regs["config"].offset // 4) == (STATUS, CONFIG)
+    assert regs["call"].offset // 4 == CALL0 and regs["call"].count == 64
+
+
+@pytest.mark.parametrize("ascending", [1, 0])
+def test_priority_order_and_round_robin(ascending: int) -> None:
+    d = Drv(PrioAscending=ascending)
+    hi, lo = (5, 2) if ascending else (2, 5)
+    a = d.add(0x100, lo)
+    assert d.schedule() == 0x100 and d.m.cur == a
+    b = d.add(0x200, hi)
+    res = d.ok(Act.CURRENT)
+    assert (res["tid"], res["value"], res["preempt"]) == (a, 2, 1), "a higher thread preempts"
+    assert d.schedule() == 0x200
+    c = d.add(0x300, hi)
+    assert d.ok(Act.CURRENT)["preempt"] == 0, "an equal priority does not preempt"
+    # Round robin between b and c (cur rotates to the tail when it is the head).
+    assert [d.schedule() for _ in range(4)] == [0x300, 0x200, 0x300, 0x200]
+    assert d.m.ready[hi] == [b, c]
+    # cur suspended: preempt, SCHEDULE picks the head without rotating.
+    d.ok(Act.THREAD_SET_STATE, b, State.SUSPENDED)
+    assert d.ok(Act.CURRENT)["preempt"] == 1
+    assert d.schedule() == 0x300
+    d.ok(Act.THREAD_SET_STATE, c, State.DELAYED)
+    assert d.schedule() == 0x100, "only the low thread is left"
+    d.ok(Act.THREAD_SET_STATE, a, State.SUSPENDED)
+    assert d.schedule() == 0 and d.m.cur is None
+    assert d.ok(Act.CURRENT)["tid"] == NONE and d.ok(Act.CURRENT)["preempt"] == 0
+    # Resume appends at the tail.
+    d.ok(Act.THREAD_SET_STATE, c, State.READY)
+    assert d.ok(Act.CURRENT)["preempt"] == 1, "idle with a READY thread"
+    d.ok(Act.THREAD_SET_STATE, b, State.READY)
+    assert d.m.ready[hi] == [c, b]
+    assert d.schedule() == 0x300
+    assert d.ok(Act.THREAD_SET_STATE, c, State.READY)["preempt"] == 0, "READY again changes nothing"
+    assert d.m.ready[hi] == [c, b]
+    assert d.info(c) == (hi, hi, State.READY, Wait.NONE, 0)
+
+
+def test_cur_not_head_does_not_rotate() -> None:
+    d = Drv()
+    a, b, c = d.add(1, 3), d.add(2, 3), d.add(3, 3)
+    assert d.schedule() == 1
+    d.ok(Act.THREAD_SET_STATE, a, State.SUSPENDED)
+    d.ok(Act.THREAD_SET_STATE, a, State.READY)  # a to the tail: [b, c, a], cur a is not head
+    assert d.m.ready[3] == [b, c, a]
+    assert d.schedule() == 2 and d.m.ready[3] == [b, c, a]
+    assert d.schedule() == 3 and d.m.ready[3] == [c, a, b]
+
+
+def test_thread_add_find_remove_tcb() -> None:
+    d = Drv(MaxThreads=4)
+    tids = [d.add(0x1000 + 4 * i, i, ready=i % 2 == 0) for i in range(4)]
+    assert tids == [0, 1, 2, 3]
+    d.fails(Act.THREAD_ADD, 0x9000, ADD_READY | 1, Status.TABLE_FULL)
+    assert d.info(1)[2] == State.SUSPENDED and d.info(2)[2] == State.READY
+    d.ok(Act.THREAD_REMOVE, 1)
+    assert d.m.call(Act.THREAD_TCB, 1) == 0 and d.m.call(Act.THREAD_TCB, 99) == 0
+    assert d.m.call(Act.THREAD_TCB, 2) == 0x1008
+    assert d.add(0x1008, 7) == 1, "lowest free node"
+    assert d.ok(Act.THREAD_FIND, 0x1008)["tid"] == 1, "lowest TID holding the tcb"
+    d.fails(Act.THREAD_FIND, 0x4242, 0, Status.NO_ID)
+    assert d.ok(Act.CURRENT)["value"] == 4
+    d.fails(Act.THREAD_ADD, 0, 8, Status.BAD_ARG)  # 8 >= NumPrio, checked before the table
+    d.fails(Act.THREAD_REMOVE, 4, 0, Status.NO_ID)
+    d.fails(Act.THREAD_REMOVE, 0x100, 0, Status.NO_ID)  # whole-word id, not its low bits
+    assert d.schedule() == 0x1008 and d.m.cur == 1  # prio 7 is the highest
+    d.ok(Act.THREAD_REMOVE, 1)
+    assert d.m.cur is None and d.ok(Act.CURRENT)["tid"] == NONE
+    d.fails(Act.THREAD_INFO, 1, 0, Status.NO_ID)
+
+
+def test_priority_inheritance_chain_of_three_mutexes() -> None:
+    d = Drv(NumMutex=4)
+    t0, t1, t2, t3 = d.add(0xA0, 1), d.add(0xA1, 2, ready=False), d.add(0xA2, 3, ready=False), d.add(0xA3, 6, False)
+    m0, m1, m2 = (d.ok(Act.MUTEX_ALLOC)["tid"] for _ in range(3))
+    assert (m0, m1, m2) == (0, 1, 2)
+    d.run(t0)
+    d.ok(Act.MUTEX_LOCK, m0, BLOCK)
+    d.ok(Act.THREAD_SET_STATE, t1, State.READY)
+    d.run(t1)
+    d.ok(Act.MUTEX_LOCK, m1)
+    res = d.ok(Act.MUTEX_LOCK, m0, BLOCK)
+    assert res["blocked"] == 1 and res["preempt"] == 1
+    assert d.info(t1) == (2, 2, State.WAITING, Wait.MUTEX, m0)
+    assert d.eprio(t0) == 2 and d.m.ready[2] == [t0], "t0 inherits 2 and moves to queue 2"
+    d.ok(Act.THREAD_SET_STATE, t2, State.READY)
+    d.run(t2)
+    d.ok(Act.MUTEX_LOCK, m2)
+    d.ok(Act.MUTEX_LOCK, m1, BLOCK)
+    assert (d.eprio(t1), d.eprio(t0)) == (3, 3), "raise through the chain"
+    d.ok(Act.THREAD_SET_STATE, t3, State.READY)
+    d.run(t3)
+    d.ok(Act.MUTEX_LOCK, m2, BLOCK)
+    assert [d.eprio(t) for t in (t0, t1, t2, t3)] == [6, 6, 6, 6]
+    assert d.ok(Act.MUTEX_INFO, m0) == {"status": 0, "blocked": 0, "preempt": 1, "tid": t0, "value": 1}
+    # Raising the top waiter's base priority raises the whole chain; lowering restores it.
+    d.ok(Act.THREAD_SET_PRIO, t3, 7)
+    assert [d.eprio(t) for t in (t0, t1, t2, t3)] == [7, 7, 7, 7]
+    d.ok(Act.THREAD_SET_PRIO, t3, 6)
+    assert [d.eprio(t) for t in (t0, t1, t2)] == [6, 6, 6]
+    # Unlock from the bottom of the chain: each owner falls back, the woken waiter inherits.
+    assert d.schedule() == 0xA0
+    res = d.ok(Act.MUTEX_UNLOCK, m0)
+    assert res["tid"] == t1 and res["preempt"] == 1
+    assert d.info(t0) == (1, 1, State.READY, Wait.NONE, 0) and d.m.ready[1] == [t0]
+    assert d.info(t1) == (6, 2, State.READY, Wait.NONE, 0), "t1 owns m0 and m1; t2 waits on m1"
+    assert d.schedule() == 0xA1
+    d.ok(Act.MUTEX_UNLOCK, m1)
+    assert d.eprio(t1) == 2 and d.eprio(t2) == 6
+    d.ok(Act.MUTEX_UNLOCK, m0)
+    assert d.ok(Act.MUTEX_INFO, m0)["tid"] == NONE
+    assert d.schedule() == 0xA2
+    d.ok(Act.MUTEX_UNLOCK, m2)
+    assert [d.eprio(t) for t in (t0, t1, t2, t3)] == [1, 2, 3, 6]
+    d.fails(Act.MUTEX_UNLOCK, m2, 0, Status.NOT_OWNER)
+
+
+def test_unblock_lowers_chain_and_no_inheritance_build() -> None:
+    for inherit in (1, 0):
+        d = Drv(PrioInherit=inherit, PrioAscending=0)  # smaller is higher
+        lo, mid, hi = d.add(1, 6), d.add(2, 4, ready=False), d.add(3, 1, ready=False)
+        ma, mb = d.ok(Act.MUTEX_ALLOC)["tid"], d.ok(Act.MUTEX_ALLOC)["tid"]
+        d.run(lo)
+        d.ok(Act.MUTEX_LOCK, ma)
+        d.ok(Act.THREAD_SET_STATE, mid, State.READY)
+        d.run(mid)
+        d.ok(Act.MUTEX_LOCK, mb)
+        d.ok(Act.MUTEX_LOCK, ma, BLOCK)
+        d.ok(Act.THREAD_SET_STATE, hi, State.READY)
+        d.run(hi)
+        d.ok(Act.MUTEX_LOCK, mb, BLOCK)
+        assert (d.eprio(lo), d.eprio(mid)) == ((1, 1) if inherit else (6, 4))
+        # The OS times out hi's wait: the chain falls back.
+        res = d.ok(Act.THREAD_UNBLOCK, hi)
+        assert res["tid"] == hi and res["blocked"] == 0
+        assert (d.eprio(lo), d.eprio(mid)) == ((4, 4) if inherit else (6, 4))
+        assert d.info(hi) == (1, 1, State.READY, Wait.NONE, 0)
+        d.fails(Act.THREAD_UNBLOCK, hi, 0, Status.BAD_ARG)
+        # mid's wait ends by a SET_STATE into SUSPENDED: lo falls back to its base.
+        d.ok(Act.THREAD_SET_STATE, mid, State.SUSPENDED)
+        assert d.eprio(lo) == 6 and d.info(mid)[2:4] == (State.SUSPENDED, Wait.NONE)
+        assert d.ok(Act.MUTEX_INFO, ma)["value"] == 0
+
+
+def test_semaphores() -> None:
+    d = Drv(NumSem=2)
+    t0, t1, t2 = d.add(1, 2), d.add(2, 5, ready=False), d.add(3, 5, ready=False)
+    d.fails(Act.SEM_ALLOC, 0, 0, Status.BAD_ARG)
+    d.fails(Act.SEM_ALLOC, 3, 2, Status.BAD_ARG)
+    d.fails(Act.SEM_ALLOC, 0, 0x10000, Status.BAD_ARG)
+    s = d.ok(Act.SEM_ALLOC, 1, 2)["tid"]
+    s1 = d.ok(Act.SEM_ALLOC, 0, 0xFFFF)["tid"]
+    d.fails(Act.SEM_ALLOC, 0, 1, Status.TABLE_FULL)
+    d.fails(Act.SEM_TAKE, 5, 0, Status.NO_ID)
+    assert d.ok(Act.SEM_GIVE, s)["value"] == 2
+    d.fails(Act.SEM_GIVE, s, 0, Status.BAD_ARG, value=2)
+    assert d.ok(Act.SEM_TAKE, s)["value"] == 1
+    assert d.ok(Act.SEM_TAKE, s)["value"] == 0
+    d.fails(Act.SEM_TAKE, s, 0, Status.UNAVAILABLE)
+    d.fails(Act.SEM_TAKE, s, BLOCK, Status.NO_CALLER)  # nobody runs
+    for t in (t1, t2):
+        d.ok(Act.THREAD_SET_STATE, t, State.READY)
+        d.run(t)
+        res = d.ok(Act.SEM_TAKE, s, BLOCK)
+        assert res["blocked"] == 1 and res["value"] == 0
+    assert d.ok(Act.SEM_INFO, s) == {"status": 0, "blocked": 0, "preempt": 1, "tid": 2, "value": 0}
+    d.fails(Act.SEM_FREE, s, 0, Status.BUSY)
+    res = d.ok(Act.SEM_GIVE, s)
+    assert (res["tid"], res["value"]) == (t1, 0), "equal eprio: the lowest TID"
+    d.ok(Act.THREAD_SET_PRIO, t0, 7)
+    d.ok(Act.THREAD_SET_PRIO, t2, 6)
+    assert d.ok(Act.SEM_GIVE, s)["tid"] == t2
+    assert d.ok(Act.SEM_GIVE, s)["value"] == 1
+    d.ok(Act.SEM_FREE, s)
+    d.fails(Act.SEM_INFO, s, 0, Status.NO_ID)
+    d.fails(Act.SEM_GIVE, 2, 0, Status.NO_ID)
+    d.ok(Act.SEM_FREE, s1)
+
+
+def test_queues_ring_senders_receivers_and_copy() -> None:
+    d = Drv(MsgWords=4, QueueDepth=2, NumQueue=2)
+    t0, t1, t2 = d.add(1, 3), d.add(2, 3, ready=False), d.add(3, 3, ready=False)
+    d.fails(Act.QUEUE_ALLOC, 0, 1, Status.BAD_ARG)
+    d.fails(Act.QUEUE_ALLOC, 5, 1, Status.BAD_ARG)
+    d.fails(Act.QUEUE_ALLOC, 4, 3, Status.BAD_ARG)
+    q = d.ok(Act.QUEUE_ALLOC, 3, 2)["tid"]
+    d.ok(Act.QUEUE_ALLOC, 1, 1)
+    d.fails(Act.QUEUE_ALLOC, 1, 1, Status.TABLE_FULL)
+    d.fails(Act.QUEUE_RECV, q, 0, Status.QUEUE_EMPTY)
+    msgs = [[10, 11, 12], [20, 21, 22]]
+    for i, msg in enumerate(msgs):
+        d.m.write2(MSG0, msg[0], msg[1])
+        d.m.write(MSG0 + 2, msg[2])
+        assert d.ok(Act.QUEUE_SEND, q)["value"] == i + 1
+    d.fails(Act.QUEUE_SEND, q, 0, Status.QUEUE_FULL, value=2)
+    d.fails(Act.QUEUE_SEND, q, BLOCK, Status.NO_CALLER, value=2)
+    d.run(t0)
+    assert d.ok(Act.QUEUE_SEND, q, BLOCK)["blocked"] == 1
+    assert d.ok(Act.QUEUE_INFO, q)["tid"] == 1
+    d.fails(Act.QUEUE_FREE, q, 0, Status.BUSY)
+    d.ok(Act.THREAD_SET_STATE, t1, State.READY)
+    d.run(t1)
+    d.m.write(MSG0 + 3, 0x33)
+    res = d.ok(Act.QUEUE_RECV, q)
+    assert (res["tid"], res["value"]) == (t0, 1), "the waiting sender wakes"
+    assert [d.m.read(MSG0 + i) for i in range(4)] == [10, 11, 12, 0x33], "FIFO order; MSG[3] untouched"
+    assert d.ok(Act.QUEUE_RECV, q)["value"] == 0
+    assert [d.m.read(MSG0 + i) for i in range(3)] == msgs[1]
+    # A waiting receiver gets the next message through the copy engine.
+    assert d.ok(Act.QUEUE_RECV, q, 0x8000_0102 | BLOCK)["blocked"] == 1
+    assert d.info(t1)[2:] == (State.WAITING, Wait.QUEUE_RECV, q)
+    d.ok(Act.THREAD_SET_STATE, t2, State.READY)
+    d.run(t2)
+    d.m.write2(MSG0, 7, 8)
+    res = d.ok(Act.QUEUE_SEND, q)
+    assert (res["tid"], res["value"]) == (t1, 0)
+    assert d.m.copy is not None and d.m.copy.dst == 0x8000_0100 and d.m.copy.words == (7, 8, 22)
+    assert d.m.read(STATUS) == 1 | t2 << 8, "copy_busy, cur t2"
+    for act in (Act.QUEUE_SEND, Act.QUEUE_RECV):
+        d.fails(act, q, 0, Status.BUSY, value=0)
+        d.fails(act, 7, 0, Status.NO_ID)  # the id is checked first
+    d.ok(Act.QUEUE_INFO, q)
+    d.m.copy_done(err=True)
+    assert d.m.irq and d.m.read(STATUS) & 3 == 2
+    assert not d.m.irq and d.m.read(STATUS) & 3 == 0, "a read of STATUS clears bit 1"
+    d.ok(Act.QUEUE_FREE, q)
+    d.fails(Act.QUEUE_INFO, q, 0, Status.NO_ID)
+
+
+def test_mutex_errors_and_table() -> None:
+    d = Drv(NumMutex=2)
+    m0, m1 = d.ok(Act.MUTEX_ALLOC)["tid"], d.ok(Act.MUTEX_ALLOC)["tid"]
+    d.fails(Act.MUTEX_ALLOC, 0, 0, Status.TABLE_FULL)
+    d.fails(Act.MUTEX_LOCK, m0, 0, Status.NO_CALLER)
+    d.fails(Act.MUTEX_UNLOCK, m0, 0, Status.NO_CALLER)
+    d.fails(Act.MUTEX_LOCK, 2, 0, Status.NO_ID)
+    t0, t1 = d.add(1, 1), d.add(2, 1)
+    d.run(t0)
+    d.fails(Act.MUTEX_UNLOCK, m0, 0, Status.NOT_OWNER)  # unlocked
+    d.ok(Act.MUTEX_LOCK, m0)
+    d.fails(Act.MUTEX_LOCK, m0, BLOCK, Status.BAD_ARG)  # held by the caller
+    d.fails(Act.MUTEX_FREE, m0, 0, Status.BUSY)
+    d.fails(Act.THREAD_REMOVE, t0, 0, Status.BUSY)
+    d.run(t1)
+    d.fails(Act.MUTEX_LOCK, m0, 0, Status.UNAVAILABLE)
+    d.fails(Act.MUTEX_UNLOCK, m0, 0, Status.NOT_OWNER)
+    d.ok(Act.MUTEX_LOCK, m1)
+    d.ok(Act.MUTEX_LOCK, m0, BLOCK)  # t1 waits on m0 (owned by t0) while owning m1
+    s = d.ok(Act.SEM_ALLOC, 0, 1)["tid"]
+    d.fails(Act.SEM_TAKE, s, BLOCK, Status.BAD_ARG)  # cur t1 already WAITING: no second wait
+    d.run(t0)
+    with pytest.raises(Unspecified):  # t0 waiting on m1 would close a wait cycle
+        d.m.call(Act.MUTEX_LOCK, m1, BLOCK)
+    d.fails(Act.MUTEX_LOCK, m1, 0, Status.UNAVAILABLE)
+    res = d.ok(Act.MUTEX_UNLOCK, m0)
+    assert res["tid"] == t1 and d.ok(Act.MUTEX_INFO, m0)["tid"] == t1
+
+
+def test_removing_a_waiter_and_set_state_errors() -> None:
+    d = Drv()
+    t0, t1 = d.add(1, 1), d.add(2, 5, ready=False)
+    m = d.ok(Act.MUTEX_ALLOC)["tid"]
+    d.run(t0)
+    d.ok(Act.MUTEX_LOCK, m)
+    d.ok(Act.THREAD_SET_STATE, t1, State.READY)
+    d.run(t1)
+    d.ok(Act.MUTEX_LOCK, m, BLOCK)
+    assert d.eprio(t0) == 5
+    d.fails(Act.THREAD_SET_STATE, t1, 1, Status.BAD_ARG)
+    d.fails(Act.THREAD_SET_STATE, t1, 4, Status.BAD_ARG)
+    d.fails(Act.THREAD_SET_PRIO, t1, 8, Status.BAD_ARG)
+    res = d.ok(Act.THREAD_REMOVE, t1)
+    assert d.m.cur is None and res["preempt"] == 1
+    assert d.eprio(t0) == 1 and d.ok(Act.MUTEX_INFO, m)["value"] == 0
+
+
+def test_command_layer() -> None:
+    m = RtosModel(Params(MsgWords=4))
+    assert m.command(OP_READ, CONFIG) == (Params(MsgWords=4).config_word, False)
+    assert Params().config_word == 8 | 8 << 5 | 1 << 10 | 1 << 11 | 4 << 12 | 4 << 16 | 4 << 20 | 16 << 24 | 3 << 29
+    for op, index in ((OP_READ, 4), (OP_WRITE, 4), (OP_WRITE, STATUS), (OP_WRITE, CONFIG), (OP_WRITE, CALL0),
+                      (OP_READ, 0x14), (OP_READ, 0x3F), (OP_EXEC, 0x0A), (OP_EXEC, 0x7F), (OP_READ, CALL0 + 0x0A),
+                      (OP_WRITE2, 3), (OP_WRITE2, ARG_B), (4, 0), (7, CALL0)):
+        assert m.command(op, index, 1, 2) == (0, True), f"op {op} index {index:#x}"
+    assert m.command(OP_WRITE2, 2, 5, 6) == (0, False) and m.msg == [0, 0, 5, 6]
+    assert m.command(OP_WRITE2, ARG_A, 0x1234, 0x100 | 3) == (0, False)
+    assert m.command(OP_READ, ARG_B) == (0x103, False)
+    res = decode_result(m.command(OP_READ, CALL0 + Act.THREAD_ADD)[0])
+    assert res["tid"] == 0 and m.threads[0].tcb == 0x1234
+    assert m.command(OP_READ, CALL0 + Act.SCHEDULE) == (0x1234, False)
+    assert m.command(OP_READ, STATUS) == (0 << 8, False)
+    with pytest.raises(CommandError):
+        m.call(0x25)
+
+
+def test_random_run_keeps_invariants() -> None:
+    """Thousands of random actions: the model's own invariants hold and eprio follows its
+    definition after every one (the same generator style as the lockstep test)."""
+    rng = random.Random(1234)
+    for params in (Params(), Params(MaxThreads=4, NumPrio=3, PrioAscending=0, NumMutex=3, MsgWords=2, QueueDepth=1)):
+        m = RtosModel(params)
+        acts = list(Act)
+        for _ in range(4000):
+            act = rng.choice(acts)
+            a = rng.randrange(params.MaxThreads + 1) if rng.random() < 0.9 else rng.getrandbits(32)
+            b = rng.choice([0, 1, 2, 3, ADD_READY | rng.randrange(16), rng.randrange(params.NumPrio)])
+            snapshot = copy.deepcopy(m)
+            try:
+                m.call(act, a, b)
+            except Unspecified:
+                m = snapshot
+            m.check_invariants()
+            if m.copy is not None and rng.random() < 0.3:
+                m.copy_done(rng.random() < 0.2)
