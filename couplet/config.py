@@ -380,6 +380,17 @@ def _window_description(window: str, regs: IpRegs) -> str:
     return regs.description
 
 
+def _check_couplings_and_opcode(couplings: list[Any], allowed: tuple[str, ...], custom: Any, where: str) -> None:
+    """The rules every [accelerator.*] table shares: known couplings, each once, and a custom-N."""
+    for coupling in couplings:
+        if coupling not in allowed:
+            raise ConfigError(f"{where}.couplings: '{coupling}' is not one of {', '.join(allowed)}")
+    if len(set(couplings)) != len(couplings) or not couplings:
+        raise ConfigError(f"{where}.couplings: list each coupling once, at least one")
+    if not isinstance(custom, int) or isinstance(custom, bool) or not 0 <= custom < len(CUSTOM_OPCODES):
+        raise ConfigError(f"{where}.custom_opcode: must be 0..3 (custom-0..custom-3), got {custom!r}")
+
+
 def _parse_aes(table: Any, where: str) -> AesConfig:
     if not isinstance(table, dict):
         raise ConfigError(f"{where}: must be a table")
@@ -390,13 +401,7 @@ def _parse_aes(table: Any, where: str) -> AesConfig:
     _no_leftovers(table, where)
     if arch not in AES_ARCHS:
         raise ConfigError(f"{where}.arch: '{arch}' is not one of {', '.join(AES_ARCHS)}")
-    for coupling in couplings:
-        if coupling not in AES_COUPLINGS:
-            raise ConfigError(f"{where}.couplings: '{coupling}' is not one of {', '.join(AES_COUPLINGS)}")
-    if len(set(couplings)) != len(couplings) or not couplings:
-        raise ConfigError(f"{where}.couplings: list each coupling once, at least one")
-    if not isinstance(custom, int) or isinstance(custom, bool) or not 0 <= custom < len(CUSTOM_OPCODES):
-        raise ConfigError(f"{where}.custom_opcode: must be 0..3 (custom-0..custom-3), got {custom!r}")
+    _check_couplings_and_opcode(couplings, AES_COUPLINGS, custom, where)
     aes = AesConfig(arch, tuple(c for c in AES_COUPLINGS if c in couplings), default_backend, custom)
     if default_backend not in aes.backends:
         raise ConfigError(
@@ -419,13 +424,7 @@ def _parse_keccak(table: Any, where: str) -> KeccakConfig:
             f"{where}.rounds_per_cycle: {rounds} is not a divisor of 24 "
             f"({', '.join(map(str, KECCAK_ROUNDS_PER_CYCLE))})"
         )
-    for coupling in couplings:
-        if coupling not in KECCAK_COUPLINGS:
-            raise ConfigError(f"{where}.couplings: '{coupling}' is not one of {', '.join(KECCAK_COUPLINGS)}")
-    if len(set(couplings)) != len(couplings) or not couplings:
-        raise ConfigError(f"{where}.couplings: list each coupling once, at least one")
-    if not isinstance(custom, int) or isinstance(custom, bool) or not 0 <= custom < len(CUSTOM_OPCODES):
-        raise ConfigError(f"{where}.custom_opcode: must be 0..3 (custom-0..custom-3), got {custom!r}")
+    _check_couplings_and_opcode(couplings, KECCAK_COUPLINGS, custom, where)
     keccak = KeccakConfig(rounds, tuple(c for c in KECCAK_COUPLINGS if c in couplings), default_backend, custom)
     if default_backend not in keccak.backends:
         raise ConfigError(
@@ -445,13 +444,7 @@ def _parse_rtos(table: Any, where: str) -> RtosConfig:
     inherit = _take(table, "priority_inheritance", bool, where)
     sizes = {key: _take(table, key, int, where) for key in _RTOS_LIMITS}
     _no_leftovers(table, where)
-    for coupling in couplings:
-        if coupling not in RTOS_COUPLINGS:
-            raise ConfigError(f"{where}.couplings: '{coupling}' is not one of {', '.join(RTOS_COUPLINGS)}")
-    if len(set(couplings)) != len(couplings) or not couplings:
-        raise ConfigError(f"{where}.couplings: list each coupling once, at least one")
-    if not isinstance(custom, int) or isinstance(custom, bool) or not 0 <= custom < len(CUSTOM_OPCODES):
-        raise ConfigError(f"{where}.custom_opcode: must be 0..3 (custom-0..custom-3), got {custom!r}")
+    _check_couplings_and_opcode(couplings, RTOS_COUPLINGS, custom, where)
     if order not in RTOS_PRIORITY_ORDERS:
         raise ConfigError(f"{where}.priority_order: '{order}' is not one of {', '.join(RTOS_PRIORITY_ORDERS)}")
     for key, (low, high) in _RTOS_LIMITS.items():
