@@ -9,7 +9,7 @@ cd "$(dirname "$0")"
 
 APT_PACKAGES=(
   gcc-riscv64-unknown-elf binutils-riscv64-unknown-elf picolibc-riscv64-unknown-elf  # firmware
-  g++ make perl git liblz4-dev zlib1g-dev                                           # Verilator (a Perl script; FST needs lz4), core patches
+  g++ make perl git patch liblz4-dev zlib1g-dev                                     # Verilator (a Perl script; FST needs lz4), core and kernel patches
   python3 python3-venv python3-dev libpython3-dev                                   # tooling, cocotb
 )
 # Debian's own Python: cocotb needs its shared libpython, and it is the same on every machine.

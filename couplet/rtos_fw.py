@@ -7,8 +7,10 @@ flags, the link arguments, the heap size, the app folder) and runs `cargo build`
 one target folder per app and kernel variant under build/<config>/rtos/, so a second build
 with nothing changed only checks timestamps.
 
-Kernel variants: "sw" is FreeRTOS as released. Another variant (the hardware-kernel one) is
-one more `KernelVariant`: a kernel tree of its own (a patched copy) and extra C files.
+Kernel variants (`VARIANTS`): "sw" is FreeRTOS as released; "hw-tight" and "hw-mmio" build a
+copy of the kernel patched by fw/rtos/kernel_hw/*.patch (build.rs applies the patches at build
+time) with the glue fw/rtos/kernel_hw/couplet_kernel_hw.c, so that the RTOS accelerator's thread
+manager and scheduler serve the kernel through the named coupling (docs/rtos.md).
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from couplet.errors import BuildError
 CRATE_DIR = paths.ROOT / "fw" / "rtos"
 APPS_DIR = CRATE_DIR / "apps"
 COMMON_DIR = APPS_DIR / "common"
+KERNEL_HW_DIR = CRATE_DIR / "kernel_hw"
 RUST_TARGET = "riscv32imac-unknown-none-elf"
 BINARY_NAME = "couplet-rtos"
 # Room left in SRAM, besides the start-up stack, for code, data and picolibc (test_kernel needs
@@ -44,11 +47,47 @@ class KernelVariant:
 
     name: str
     kernel_dir: Path | None = None  # None: the FreeRTOS-Kernel bundled by freertos-next
-    extra_sources: tuple[Path, ...] = ()
+    extra_sources: tuple[Path, ...] = ()  # their folders are on the include path too
     defines: tuple[str, ...] = ()  # NAME or NAME=VALUE, for the kernel and the app alike
+    # Applied in order with `patch -p1` to a fresh copy of the kernel (kernel_dir or the bundled
+    # one) that build.rs makes in its OUT_DIR; the copy is what gets built.
+    patches: tuple[Path, ...] = ()
+    # The coupling of the SoC's RTOS accelerator this variant calls (None: needs none).
+    rtos_coupling: str | None = None
+
+    def check(self, config: SocConfig) -> None:
+        """A clear error when `config` lacks what the variant needs."""
+        if self.rtos_coupling is None:
+            return
+        if config.rtos is None:
+            raise BuildError(
+                f"FreeRTOS kernel variant '{self.name}' needs the RTOS accelerator, and config "
+                f"'{config.name}' has none ([accelerator.rtos] with the '{self.rtos_coupling}' coupling)"
+            )
+        if not config.rtos.has(self.rtos_coupling):
+            raise BuildError(
+                f"FreeRTOS kernel variant '{self.name}' needs the '{self.rtos_coupling}' coupling of the RTOS "
+                f"accelerator, and config '{config.name}' has only {', '.join(config.rtos.couplings)} "
+                "([accelerator.rtos] couplings)"
+            )
 
 
-VARIANTS: dict[str, KernelVariant] = {"sw": KernelVariant("sw")}
+def _hw_variant(coupling: str) -> KernelVariant:
+    """FreeRTOS whose thread manager and scheduler are the RTOS accelerator's, through `coupling`."""
+    return KernelVariant(
+        name=f"hw-{coupling}",
+        extra_sources=(KERNEL_HW_DIR / "couplet_kernel_hw.c",),
+        defines=("COUPLET_RTOS_KERNEL_HW=1", f"COUPLET_RTOS_BACKEND=COUPLET_RTOS_BACKEND_{coupling.upper()}"),
+        patches=(KERNEL_HW_DIR / "tasks.patch",),
+        rtos_coupling=coupling,
+    )
+
+
+VARIANTS: dict[str, KernelVariant] = {
+    "sw": KernelVariant("sw"),
+    "hw-tight": _hw_variant("tight"),
+    "hw-mmio": _hw_variant("mmio"),
+}
 
 
 def cargo_tool() -> Path:
@@ -123,7 +162,7 @@ def _environment(
     # Flags meant for the host would reach our cross builds through cargo and cc-rs.
     for name in ("RUSTFLAGS", "CFLAGS", "CARGO_BUILD_TARGET", "CARGO_TARGET_DIR"):
         env.pop(name, None)
-    depends = [*sdk.include_dirs, *sdk.startup_objects, sdk.library, sdk.linker_script]
+    depends = [*sdk.include_dirs, *sdk.startup_objects, sdk.library, sdk.linker_script, *variant.patches]
     env.update(
         {
             "COUPLET_RTOS_APP_DIR": str(app),
@@ -135,6 +174,7 @@ def _environment(
             "COUPLET_RTOS_HEAP_SIZE": str(heap_size(config)),
             "COUPLET_RTOS_KERNEL_DIR": str(variant.kernel_dir or ""),
             "COUPLET_RTOS_EXTRA_SOURCES": "\n".join(str(p) for p in variant.extra_sources),
+            "COUPLET_RTOS_KERNEL_PATCHES": "\n".join(str(p) for p in variant.patches),
         }
     )
     return env
@@ -165,6 +205,7 @@ def build_rtos_app(config: SocConfig, app: str, variant: str = "sw") -> Path:
     if variant not in VARIANTS:
         raise BuildError(f"no FreeRTOS kernel variant '{variant}' (known: {', '.join(VARIANTS)})")
     kernel = VARIANTS[variant]
+    kernel.check(config)
     folder = app_dir(app)
     sdk = firmware.build_sdk(config)
     cargo = cargo_tool()
@@ -179,7 +220,10 @@ def build_rtos_app(config: SocConfig, app: str, variant: str = "sw") -> Path:
         command, cwd=CRATE_DIR, env=_environment(config, sdk, folder, kernel, cargo), capture_output=True, text=True
     )
     if proc.returncode != 0:
-        raise BuildError(f"building FreeRTOS app '{app}' failed:\n{proc.stdout}{proc.stderr}".rstrip())
+        # build.rs's own reason (a kernel patch that does not apply) first, then cargo's account.
+        reasons = [line.strip() for line in proc.stderr.splitlines() if "does not apply cleanly" in line]
+        headline = f"building FreeRTOS app '{app}' failed:" + "".join(f" {r}" for r in reasons[:1])
+        raise BuildError(f"{headline}\n{proc.stdout}{proc.stderr}".rstrip())
     for line in our_warnings(proc.stderr):
         log.info(line)
     log.debug(f"cargo finished in {time.monotonic() - start:.1f} s")

@@ -1,20 +1,24 @@
 """FreeRTOS on the SoC: fw/rtos/ built through cargo and freertos-build, run in the Verilator model.
 
-One simulation: `couplet rtos run test_kernel`, whose check lines must be exactly the ones listed
-below, in order (the checks docs/rtos.md describes). The other tests only build.
+Simulations: `couplet rtos run test_kernel` and `test_task_limit` once per kernel variant (the
+software kernel and the two hardware-kernel ones of fw/rtos/kernel_hw), whose check lines must be
+exactly the ones listed below, in order (the checks docs/rtos.md describes). The other tests
+only build.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import re
+import subprocess
 import time
 from pathlib import Path
 
 import pytest
 from conftest import run_couplet
 
-from couplet import rtos_fw
-from couplet.config import SocConfig
+from couplet import paths, rtos_fw
+from couplet.config import SocConfig, load_config
 from couplet.errors import EXIT_TOOL_ERROR, BuildError
 
 EXPECTED_CHECKS = [
@@ -54,16 +58,23 @@ EXPECTED_CHECKS = [
 ]
 
 
-def _cargo_outputs(config: SocConfig, app: str) -> list[Path]:
+KERNELS = ["sw", "hw-tight", "hw-mmio"]
+HW_KERNELS = [k for k in KERNELS if k != "sw"]
+# Nodes of the accelerator's thread table the kernel itself takes: the idle task (no timer task).
+KERNEL_OWN_TASKS = 1
+
+
+def _cargo_outputs(config: SocConfig, app: str, variant: str = "sw") -> list[Path]:
     """The kernel library build.rs made and the linked binary: rebuilt means newer."""
-    out = rtos_fw.target_dir(config, app, rtos_fw.VARIANTS["sw"]) / rtos_fw.RUST_TARGET / "release"
+    out = rtos_fw.target_dir(config, app, rtos_fw.VARIANTS[variant]) / rtos_fw.RUST_TARGET / "release"
     libraries = sorted(out.glob("build/couplet-rtos-*/out/libfreertos.a"))
     assert libraries, f"build.rs left no libfreertos.a under {out}"
     return [*libraries, out / rtos_fw.BINARY_NAME]
 
 
-def test_rtos_test_kernel_passes_on_the_soc(sim_binary: Path) -> None:
-    proc = run_couplet("rtos", "run", "test_kernel", "--max-cycles", "6000000")
+@pytest.mark.parametrize("kernel", KERNELS)
+def test_rtos_test_kernel_passes_on_the_soc(sim_binary: Path, kernel: str) -> None:
+    proc = run_couplet("rtos", "run", "test_kernel", "--kernel", kernel, "--max-cycles", "6000000")
     console = proc.stdout
     assert proc.returncode == 0, f"exit code {proc.returncode}\n{console}\n{proc.stderr}"
     assert console.startswith("test_kernel: FreeRTOS V11.2.0, 8 priorities, tick 1000 Hz\n"), console
@@ -73,12 +84,14 @@ def test_rtos_test_kernel_passes_on_the_soc(sim_binary: Path) -> None:
     assert "test_kernel: 0 failed" in console
 
 
-def test_rtos_second_build_does_not_recompile(config: SocConfig) -> None:
-    elf = rtos_fw.build_rtos_app(config, "test_kernel")
-    outputs = _cargo_outputs(config, "test_kernel")
+@pytest.mark.parametrize("kernel", ["sw", "hw-tight"])
+def test_rtos_second_build_does_not_recompile(config: SocConfig, kernel: str) -> None:
+    # hw-tight: the patched kernel copy build.rs makes must not look changed to cargo either.
+    elf = rtos_fw.build_rtos_app(config, "test_kernel", kernel)
+    outputs = _cargo_outputs(config, "test_kernel", kernel)
     before = [p.stat().st_mtime_ns for p in [elf, *outputs]]
     start = time.monotonic()
-    again = rtos_fw.build_rtos_app(config, "test_kernel")
+    again = rtos_fw.build_rtos_app(config, "test_kernel", kernel)
     seconds = time.monotonic() - start
     assert again == elf
     assert [p.stat().st_mtime_ns for p in [elf, *outputs]] == before, "the second build recompiled or relinked"
@@ -97,8 +110,120 @@ def test_rtos_unknown_app_is_a_clear_error(config: SocConfig) -> None:
 
 
 def test_rtos_unknown_kernel_variant_is_a_clear_error(config: SocConfig) -> None:
-    with pytest.raises(BuildError, match="no FreeRTOS kernel variant 'nope' .*known: sw"):
+    with pytest.raises(BuildError, match="no FreeRTOS kernel variant 'nope' .*known: sw, hw-tight, hw-mmio"):
         rtos_fw.build_rtos_app(config, "test_kernel", variant="nope")
+
+
+def test_rtos_hw_kernel_needs_its_coupling(config: SocConfig) -> None:
+    # Refused before anything is built, naming the config and what it lacks.
+    with pytest.raises(BuildError, match="'hw-tight' needs the RTOS accelerator, and config 'small' has none"):
+        rtos_fw.build_rtos_app(load_config("small"), "test_kernel", variant="hw-tight")
+    assert config.rtos is not None
+    tight_only = dataclasses.replace(
+        config, name="tight_only", rtos=dataclasses.replace(config.rtos, couplings=("tight",))
+    )
+    with pytest.raises(BuildError, match="'hw-mmio' needs the 'mmio' coupling .* config 'tight_only' has only tight"):
+        rtos_fw.build_rtos_app(tight_only, "test_kernel", variant="hw-mmio")
+
+
+def _task_limit(console: str) -> int:
+    found = re.search(r"test_task_limit: made (\d+) tasks", console)
+    assert found, console
+    return int(found[1])
+
+
+@pytest.mark.parametrize("kernel", KERNELS)
+def test_rtos_task_limit(sim_binary: Path, config: SocConfig, kernel: str) -> None:
+    proc = run_couplet("rtos", "run", "test_task_limit", "--kernel", kernel, "--max-cycles", "3000000")
+    console = proc.stdout
+    assert proc.returncode == 0, f"exit code {proc.returncode}\n{console}\n{proc.stderr}"
+    assert "FAIL" not in console and "test_task_limit: 0 failed" in console, console
+    ok_lines = [line.removeprefix("ok ") for line in console.splitlines() if line.startswith("ok ")]
+    assert config.rtos is not None
+    table = config.rtos.max_threads - KERNEL_OWN_TASKS  # what the accelerator leaves the app
+    if kernel == "sw":
+        # The heap is the limit: the app's cap (16 workers + the controller) comes first.
+        assert _task_limit(console) >= table, console
+        assert "no failure within the cap" in console
+        assert len(ok_lines) == 3, console
+    else:
+        assert _task_limit(console) == table, console
+        assert "then xTaskCreate failed" in console
+        assert ok_lines == [
+            "limit: xTaskCreate fails with errCOULD_NOT_ALLOCATE",
+            "limit: the failed xTaskCreate freed what it took",
+            "limit: the failed xTaskCreate returned no handle",
+            "limit: every task made still runs",
+            "limit: deleting one lets one more be created",
+            "limit: and then the next one fails again",
+            "limit: the new task runs, the deleted one does not",
+        ], console
+
+
+def _function_words(elf: Path, function: str) -> list[int]:
+    """The 32-bit instruction words of `function` in `elf` (compressed ones left out)."""
+    dump = subprocess.run(
+        [paths.cross_tool("objdump"), "-d", f"--disassemble={function}", str(elf)],
+        capture_output=True, text=True, check=True,
+    ).stdout
+    return [int(m[1], 16) for m in re.finditer(r"^\s*[0-9a-f]+:\s+([0-9a-f]{8})\s", dump, re.MULTILINE)]
+
+
+def test_rtos_hw_tight_schedules_with_the_accelerator(config: SocConfig) -> None:
+    # The context switch asks the accelerator (SCHEDULE, action 8, over custom-N with funct3 3):
+    # without it the hw kernel would quietly be FreeRTOS's own scheduler again. That its choice
+    # agrees with FreeRTOS's ready lists is asserted at run time (tasks.patch).
+    assert config.rtos is not None
+    elf = rtos_fw.build_rtos_app(config, "test_kernel", "hw-tight")
+    opcode = {0: 0x0B, 1: 0x2B, 2: 0x5B, 3: 0x7B}[config.rtos.custom]
+    words = _function_words(elf, "vTaskSwitchContext")
+    assert words, "no vTaskSwitchContext in the ELF"
+    schedule = [w for w in words if w & 0x7F == opcode and (w >> 12) & 7 == 3 and w >> 25 == 0x08]
+    assert len(schedule) == 1, [hex(w) for w in words]
+    sw_elf = rtos_fw.build_rtos_app(config, "test_kernel", "sw")
+    assert not [w for w in _function_words(sw_elf, "vTaskSwitchContext") if w & 0x7F == opcode]
+
+
+def test_rtos_kernel_patch_that_does_not_apply_is_a_clear_error(
+    config: SocConfig, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The real patches apply (every hw build above); one whose context is not in the kernel
+    # stops the build with patch's output and the patch's name.
+    broken = tmp_path / "broken.patch"
+    broken.write_text(
+        "--- a/tasks.c\n+++ b/tasks.c\n@@ -1,3 +1,3 @@\n-no such line\n+a new line\n context\n context\n"
+    )
+    variant = dataclasses.replace(rtos_fw.VARIANTS["hw-tight"], name="broken", patches=(broken,))
+    monkeypatch.setitem(rtos_fw.VARIANTS, "broken", variant)
+    headline = r"^building FreeRTOS app 'hello' failed: kernel patch \S*broken\.patch does not apply cleanly"
+    with pytest.raises(BuildError, match=rf"(?s){headline}.*FAILED"):
+        rtos_fw.build_rtos_app(config, "hello", "broken")
+
+
+def test_rtos_kernel_patches_apply_to_the_pristine_kernel(tmp_path: Path) -> None:
+    # Every variant's patches, in order, on a copy of the kernel freertos-next bundles, as build.rs
+    # applies them: cleanly (no fuzz, no offset), and only adding lines (the kernel's own code is
+    # untouched; every added line is guarded by COUPLET_RTOS_KERNEL_HW, see kernel_hw/README.md).
+    kernels = sorted(Path.home().glob(".cargo/registry/src/*/freertos-next-0.12.0/FreeRTOS-Kernel"))
+    if not kernels:
+        pytest.skip("freertos-next 0.12.0 is not in cargo's registry (run ./bootstrap.sh)")
+    variants = [v for v in rtos_fw.VARIANTS.values() if v.patches]
+    assert {v.name for v in variants} == set(HW_KERNELS)
+    for variant in variants:
+        copy = tmp_path / variant.name
+        copy.mkdir()
+        for source in kernels[-1].glob("*.c"):
+            (copy / source.name).write_bytes(source.read_bytes())
+        for patch in variant.patches:
+            removed = [line for line in patch.read_bytes().splitlines() if line[:1] == b"-" and line[:3] != b"---"]
+            assert not removed, f"{patch.name} removes kernel lines: {removed[:3]}"
+            proc = subprocess.run(
+                ["patch", "-p1", "--forward", "--batch", "--no-backup-if-mismatch", "--fuzz=0"]
+                + ["-d", str(copy), "-i", str(patch)],
+                capture_output=True, text=True,
+            )
+            assert proc.returncode == 0, f"{patch.name}:\n{proc.stdout}{proc.stderr}"
+            assert "offset" not in proc.stdout, proc.stdout
 
 
 def test_rtos_heap_fills_the_sram_left_over(config: SocConfig) -> None:

@@ -1,4 +1,6 @@
-/* FreeRTOS configuration of couplet firmware (software kernel).
+/* FreeRTOS configuration of couplet firmware, for every kernel variant (the hardware-kernel
+ * variants hw-tight/hw-mmio use it unchanged: their glue, fw/rtos/kernel_hw/couplet_kernel_hw.h,
+ * checks what they need from it, such as configMAX_PRIORITIES against the accelerator's).
  *
  * freertos-build passes part of the configuration as -D flags, so it is NOT set here:
  *   from build.rs:  configTOTAL_HEAP_SIZE (sized from the SoC's SRAM by couplet/rtos_fw.py),

@@ -1,0 +1,23 @@
+// FreeRTOS served by the RTOS accelerator: the glue the patched tasks.c calls that is not inline
+// (couplet_kernel_hw.h has the rest; fw/rtos/kernel_hw/README.md explains the design).
+
+#include "couplet_kernel_hw.h"
+
+#include "FreeRTOS.h"
+
+BaseType_t couplet_kernel_hw_task_add(void *tcb, UBaseType_t priority, UBaseType_t *tid) {
+  // prvInitialiseNewTask clamps the priority the same way (after asserting on it).
+  if (priority >= (UBaseType_t)configMAX_PRIORITIES) {
+    priority = (UBaseType_t)configMAX_PRIORITIES - 1u;
+  }
+  // Not READY yet (no COUPLET_RTOS_ADD_READY): the task is not in FreeRTOS's ready list until
+  // prvAddNewTaskToReadyList, and its stack is not even initialised; a SCHEDULE in between (an
+  // interrupt: prvCreateTask runs with interrupts on) must not pick it.
+  uint32_t result = COUPLET_KERNEL_HW_CALL(thread_add, (uint32_t)(uintptr_t)tcb, priority);
+  if (couplet_rtos_status(result) == COUPLET_RTOS_TABLE_FULL) {
+    return pdFALSE;
+  }
+  couplet_kernel_hw_ok(result);
+  *tid = couplet_rtos_tid(result);
+  return pdTRUE;
+}
