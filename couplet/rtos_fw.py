@@ -73,12 +73,13 @@ class KernelVariant:
 
 
 def _hw_variant(coupling: str) -> KernelVariant:
-    """FreeRTOS whose thread manager and scheduler are the RTOS accelerator's, through `coupling`."""
+    """FreeRTOS whose thread manager and scheduler, semaphores and queues are the RTOS accelerator's,
+    through `coupling` (fw/rtos/kernel_hw/README.md)."""
     return KernelVariant(
         name=f"hw-{coupling}",
-        extra_sources=(KERNEL_HW_DIR / "couplet_kernel_hw.c",),
+        extra_sources=(KERNEL_HW_DIR / "couplet_kernel_hw.c", KERNEL_HW_DIR / "couplet_kernel_hw_sync.c"),
         defines=("COUPLET_RTOS_KERNEL_HW=1", f"COUPLET_RTOS_BACKEND=COUPLET_RTOS_BACKEND_{coupling.upper()}"),
-        patches=(KERNEL_HW_DIR / "tasks.patch",),
+        patches=(KERNEL_HW_DIR / "tasks.patch", KERNEL_HW_DIR / "tasks_sync.patch", KERNEL_HW_DIR / "queue.patch"),
         rtos_coupling=coupling,
     )
 

@@ -1,8 +1,8 @@
 """FreeRTOS on the SoC: fw/rtos/ built through cargo and freertos-build, run in the Verilator model.
 
-Simulations: `couplet rtos run test_kernel` and `test_task_limit` once per kernel variant (the
-software kernel and the two hardware-kernel ones of fw/rtos/kernel_hw), whose check lines must be
-exactly the ones listed below, in order (the checks docs/rtos.md describes). The other tests
+Simulations: `couplet rtos run test_kernel`, `test_task_limit` and `test_sync_hw` once per kernel
+variant (the software kernel and the two hardware-kernel ones of fw/rtos/kernel_hw), whose check
+lines must be exactly the ones listed below, in order (the checks docs/rtos.md describes). The other tests
 only build.
 """
 
@@ -158,6 +158,52 @@ def test_rtos_task_limit(sim_binary: Path, config: SocConfig, kernel: str) -> No
             "limit: and then the next one fails again",
             "limit: the new task runs, the deleted one does not",
         ], console
+
+
+# test_sync_hw's behaviour checks, the same on every kernel; the hardware kernels add the "hw:"
+# ones (what serves each object), in this order among them.
+SYNC_CHECKS = [
+    "semaphore: 5 counting semaphores count, each to its own maximum",
+    "semaphore: a binary semaphore starts empty and holds one give",
+    "hw: the first 4 semaphores are the accelerator's, the next ones software",
+    "semaphore: a semaphore made after a delete works",
+    "hw: deleting a hardware semaphore frees it for the next one",
+    "queue: 5 queues hold their messages in order, full and empty fail",
+    "queue: queues of 17-word, 6-byte and 5-deep items work",
+    "hw: the first 4 queues are the accelerator's; the 5th and those that do not fit are software",
+    "queue: a queue made after a delete works",
+    "hw: deleting a hardware queue frees it for the next one",
+    "timeout: a take on an empty semaphore fails after its 3 ticks",
+    "timeout: the semaphore counts a later give and can be taken",
+    "timeout: a receive on an empty queue fails after its 2 ticks",
+    "timeout: a send to a full queue fails after its ticks",
+    "timeout: the queue still holds exactly the message sent",
+    "wake: a higher-priority taker blocks on empty",
+    "wake: a give runs the higher-priority waiter at once",
+    "wake: a blocked receiver gets a 16-word message intact, at once",
+    "wake: and into an unaligned buffer, nothing around it touched",
+    "wake: a receive wakes a blocked sender, whose message arrives",
+    "isr: a give from an ISR wakes the higher waiter, which runs at the yield",
+    "isr: queue send and receive from an ISR, full and empty",
+]
+
+
+@pytest.mark.parametrize("kernel", KERNELS)
+def test_rtos_sync_objects(sim_binary: Path, config: SocConfig, kernel: str) -> None:
+    # The app's "hw:" checks assume the default SoC's 4 semaphores and 4 queues of 16-word
+    # messages, 4 deep.
+    assert config.rtos is not None
+    sizes = (config.rtos.semaphores, config.rtos.queues, config.rtos.message_words, config.rtos.queue_depth)
+    assert sizes == (4, 4, 16, 4)
+    proc = run_couplet("rtos", "run", "test_sync_hw", "--kernel", kernel, "--max-cycles", "4000000")
+    console = proc.stdout
+    assert proc.returncode == 0, f"exit code {proc.returncode}\n{console}\n{proc.stderr}"
+    objects = "software" if kernel == "sw" else "hardware"
+    assert console.startswith(f"test_sync_hw: FreeRTOS V11.2.0, {objects} objects\n"), console
+    ok_lines = [line.removeprefix("ok ") for line in console.splitlines() if line.startswith("ok ")]
+    expected = [c for c in SYNC_CHECKS if kernel != "sw" or not c.startswith("hw: ")]
+    assert ok_lines == expected, console
+    assert "FAIL" not in console and "test_sync_hw: 0 failed" in console, console
 
 
 def _function_words(elf: Path, function: str) -> list[int]:

@@ -86,4 +86,35 @@ static inline void *couplet_kernel_hw_schedule(void) {
   return tcb;
 }
 
+// ----------------------------------------------------------------------------- stage 2: sync
+// Semaphores and queues served by the accelerator (queue.patch, tasks_sync.patch). A Queue_t's
+// uxCoupletHw says what serves it: 0 FreeRTOS's software object, else the kind and the
+// accelerator's object id.
+#define COUPLET_KERNEL_HW_SEM 0x100u
+#define COUPLET_KERNEL_HW_QUEUE 0x200u
+#define COUPLET_KERNEL_HW_KIND(hw) ((hw) & 0xF00u)
+#define COUPLET_KERNEL_HW_ID(hw) ((hw) & 0xFFu)
+
+// For applications and tests (queue.patch): what serves the queue or semaphore (0: software).
+UBaseType_t uxQueueCoupletHw(void *xQueue);
+
+// tasks_sync.patch: the running task leaves its ready list for xTicksToWait (the accelerator is
+// told DELAYED), without an event list; returns its TID. In a critical section.
+UBaseType_t uxTaskCoupletBlock(TickType_t xTicksToWait);
+// tasks_sync.patch: the task with this TCB, which the accelerator has just woken, leaves its
+// delayed list for its ready list (the pending-ready list while the scheduler is suspended).
+// pdTRUE if it outranks the running task. In a critical section or an interrupt handler.
+BaseType_t xTaskCoupletWake(void *pvTCB);
+
+// queue.patch: creation (the hardware word for the Queue_t, 0 = stay software) and deletion.
+UBaseType_t couplet_kernel_hw_queue_create(UBaseType_t length, UBaseType_t item_size, uint8_t type);
+UBaseType_t couplet_kernel_hw_sem_create(UBaseType_t initial, UBaseType_t max);
+void couplet_kernel_hw_queue_delete(UBaseType_t hw);
+// queue.patch: the operations on a hardware object, with FreeRTOS's return values.
+BaseType_t couplet_kernel_hw_send(UBaseType_t hw, const void *item, TickType_t wait, BaseType_t position);
+BaseType_t couplet_kernel_hw_send_from_isr(UBaseType_t hw, const void *item, BaseType_t *woken, BaseType_t position);
+BaseType_t couplet_kernel_hw_receive(UBaseType_t hw, void *buffer, TickType_t wait);
+BaseType_t couplet_kernel_hw_receive_from_isr(UBaseType_t hw, void *buffer, BaseType_t *woken);
+UBaseType_t couplet_kernel_hw_count(UBaseType_t hw);
+
 #endif  // COUPLET_KERNEL_HW_H_

@@ -1,0 +1,438 @@
+// test_sync_hw: semaphores and queues through the plain FreeRTOS API, as the hardware kernel
+// (fw/rtos/kernel_hw, stage 2) serves them with the RTOS accelerator's objects.
+//
+// The behaviour checks run on every kernel variant and must pass alike: more objects than the
+// accelerator has, items too large for it, timeouts that expire (the object stays usable, a
+// later give is not lost to the task that gave up), a higher-priority waiter woken by a give or
+// a send runs at once, a blocked receiver gets a 16-word message intact (into an aligned and an
+// unaligned buffer), a blocked sender is woken by a receive and its message arrives.
+// On the hardware kernel, checks named "hw: ..." also ask the kernel what serves each object
+// (uxQueueCoupletHw): the first objects that fit are the accelerator's, the next one (or one that
+// does not fit) is software, and deleting a hardware object frees it for the next creation.
+//
+// One controller task runs the checks; it prints "ok <check>" or "FAIL <check>: <detail>", and
+// exits with the number of failed checks.
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "FreeRTOS.h"
+#include "couplet_rtos.h"
+#include "queue.h"
+#include "semphr.h"
+#include "task.h"
+
+#if COUPLET_RTOS_KERNEL_HW
+#include "couplet_kernel_hw.h"
+#define HW_OBJECTS 1
+#else
+#define HW_OBJECTS 0
+#endif
+
+#define CONTROLLER_PRIORITY (configMAX_PRIORITIES - 2)
+#define HIGH_PRIORITY (configMAX_PRIORITIES - 1)
+#define WORKER_STACK (2 * configMINIMAL_STACK_SIZE)
+// One more than the accelerator's objects of each kind in the default SoC (4): the last one
+// must fall back to software. The software kernel just makes 5 of each.
+#define OBJECTS 5
+#define HW_SEMS 4
+#define HW_QUEUES 4
+#define BIG_WORDS 16  // the accelerator's largest message
+
+static int failures;
+
+static void check(int ok, const char *name, const char *format, ...) __attribute__((format(printf, 3, 4)));
+
+static void check(int ok, const char *name, const char *format, ...) {
+  if (ok) {
+    printf("ok %s\n", name);
+    return;
+  }
+  failures++;
+  printf("FAIL %s: ", name);
+  va_list args;
+  va_start(args, format);
+  vprintf(format, args);
+  va_end(args);
+  printf("\n");
+}
+
+#if HW_OBJECTS
+static int served_by(void *object, unsigned kind) { return COUPLET_KERNEL_HW_KIND(uxQueueCoupletHw(object)) == kind; }
+static int is_software(void *object) { return uxQueueCoupletHw(object) == 0u; }
+#endif
+
+static TaskHandle_t spawn(TaskFunction_t code, const char *name, UBaseType_t priority, void *arg) {
+  TaskHandle_t handle = NULL;
+  if (xTaskCreate(code, name, WORKER_STACK, arg, priority, &handle) != pdPASS) {
+    printf("FAIL could not create task %s\n", name);
+    exit(99);
+  }
+  return handle;
+}
+
+static uint32_t pattern(uint32_t seed, unsigned i) { return 0x9e3779b9u * (seed + 1u) ^ (i * 0x01010101u); }
+
+// ----------------------------------------------------------------------------- many objects
+
+static void test_semaphores(void) {
+  SemaphoreHandle_t sems[OBJECTS];
+  int works = 0;
+  for (unsigned i = 0; i < OBJECTS; i++) {
+    sems[i] = xSemaphoreCreateCounting(2 + i, 1);
+  }
+  for (unsigned i = 0; i < OBJECTS; i++) {
+    // Initial 1, max 2 + i: one take, then gives up to the max, then a give too many fails.
+    int ok = sems[i] != NULL && xSemaphoreTake(sems[i], 0) == pdTRUE && xSemaphoreTake(sems[i], 0) == pdFALSE;
+    for (unsigned g = 0; g < 2 + i; g++) {
+      ok = ok && xSemaphoreGive(sems[i]) == pdTRUE;
+    }
+    ok = ok && xSemaphoreGive(sems[i]) == pdFALSE && uxSemaphoreGetCount(sems[i]) == 2 + i;
+    works += ok;
+  }
+  check(works == OBJECTS, "semaphore: 5 counting semaphores count, each to its own maximum", "%d of %d work", works,
+        OBJECTS);
+  SemaphoreHandle_t binary = xSemaphoreCreateBinary();
+  int binary_ok = binary != NULL && xSemaphoreTake(binary, 0) == pdFALSE && xSemaphoreGive(binary) == pdTRUE &&
+                  xSemaphoreGive(binary) == pdFALSE && xSemaphoreTake(binary, 0) == pdTRUE;
+  check(binary_ok, "semaphore: a binary semaphore starts empty and holds one give", "it does not");
+#if HW_OBJECTS
+  int hw = 0;
+  for (unsigned i = 0; i < HW_SEMS; i++) {
+    hw += served_by(sems[i], COUPLET_KERNEL_HW_SEM);
+  }
+  check(hw == HW_SEMS && is_software(sems[HW_SEMS]) && is_software(binary),
+        "hw: the first 4 semaphores are the accelerator's, the next ones software", "%d hardware, 5th %lx, binary %lx",
+        hw, (unsigned long)uxQueueCoupletHw(sems[HW_SEMS]), (unsigned long)uxQueueCoupletHw(binary));
+#endif
+  // Deleting a hardware semaphore frees its object: the next binary semaphore gets it.
+  vSemaphoreDelete(binary);
+  vSemaphoreDelete(sems[1]);
+  binary = xSemaphoreCreateBinary();
+  binary_ok = binary != NULL && xSemaphoreTake(binary, 0) == pdFALSE && xSemaphoreGive(binary) == pdTRUE &&
+              xSemaphoreTake(binary, 0) == pdTRUE;
+  check(binary_ok, "semaphore: a semaphore made after a delete works", "it does not");
+#if HW_OBJECTS
+  check(served_by(binary, COUPLET_KERNEL_HW_SEM), "hw: deleting a hardware semaphore frees it for the next one",
+        "the new one is %lx", (unsigned long)uxQueueCoupletHw(binary));
+#endif
+  vSemaphoreDelete(binary);
+  for (unsigned i = 0; i < OBJECTS; i++) {
+    if (i != 1) {
+      vSemaphoreDelete(sems[i]);
+    }
+  }
+}
+
+typedef struct {
+  uint32_t w[4];
+} msg4_t;
+
+static int queue_round_trip(QueueHandle_t q, unsigned length, uint32_t seed) {
+  int ok = q != NULL;
+  for (unsigned i = 0; ok && i < length; i++) {
+    msg4_t m = {{pattern(seed, i), i, seed, ~i}};
+    ok = xQueueSend(q, &m, 0) == pdTRUE;
+  }
+  msg4_t extra = {{0}};
+  ok = ok && xQueueSend(q, &extra, 0) == errQUEUE_FULL && uxQueueMessagesWaiting(q) == length &&
+       uxQueueSpacesAvailable(q) == 0;
+  for (unsigned i = 0; ok && i < length; i++) {
+    msg4_t m;
+    ok = xQueueReceive(q, &m, 0) == pdTRUE && m.w[0] == pattern(seed, i) && m.w[1] == i && m.w[2] == seed &&
+         m.w[3] == ~i;
+  }
+  msg4_t m;
+  return ok && xQueueReceive(q, &m, 0) == errQUEUE_EMPTY && uxQueueMessagesWaiting(q) == 0;
+}
+
+static void test_queues(void) {
+  QueueHandle_t queues[OBJECTS];
+  int works = 0;
+  for (unsigned i = 0; i < OBJECTS; i++) {
+    queues[i] = xQueueCreate(1 + (i % 4), sizeof(msg4_t));
+  }
+  for (unsigned i = 0; i < OBJECTS; i++) {
+    works += queue_round_trip(queues[i], 1 + (i % 4), i);
+  }
+  check(works == OBJECTS, "queue: 5 queues hold their messages in order, full and empty fail", "%d of %d work", works,
+        OBJECTS);
+
+  // Too large for the accelerator: 17 words, 6 bytes (not whole words), 5 deep. Software.
+  typedef struct {
+    uint32_t w[BIG_WORDS + 1];
+  } msg17_t;
+  QueueHandle_t deep = NULL;
+  QueueHandle_t odd = NULL;
+  QueueHandle_t big = NULL;
+  // Free one hardware queue first, so that only the size can make these software.
+  vQueueDelete(queues[0]);
+  big = xQueueCreate(2, sizeof(msg17_t));
+  odd = xQueueCreate(2, 6);
+  deep = xQueueCreate(5, sizeof(msg4_t));
+  msg17_t b = {{0}};
+  for (unsigned i = 0; i <= BIG_WORDS; i++) {
+    b.w[i] = pattern(17, i);
+  }
+  msg17_t got = {{0}};
+  int big_ok = big != NULL && xQueueSend(big, &b, 0) == pdTRUE && xQueueReceive(big, &got, 0) == pdTRUE &&
+               memcmp(&b, &got, sizeof b) == 0;
+  char six[6] = "abcde";
+  char six_got[6] = "";
+  int odd_ok = odd != NULL && xQueueSend(odd, six, 0) == pdTRUE && xQueueReceive(odd, six_got, 0) == pdTRUE &&
+               memcmp(six, six_got, 6) == 0;
+  int deep_ok = queue_round_trip(deep, 5, 99);
+  check(big_ok && odd_ok && deep_ok, "queue: queues of 17-word, 6-byte and 5-deep items work",
+        "17 words %d, 6 bytes %d, 5 deep %d", big_ok, odd_ok, deep_ok);
+#if HW_OBJECTS
+  int hw = 0;
+  for (unsigned i = 1; i < HW_QUEUES; i++) {
+    hw += served_by(queues[i], COUPLET_KERNEL_HW_QUEUE);
+  }
+  check(hw == HW_QUEUES - 1 && is_software(queues[HW_QUEUES]) && is_software(big) && is_software(odd) &&
+            is_software(deep),
+        "hw: the first 4 queues are the accelerator's; the 5th and those that do not fit are software",
+        "%d hardware, 5th %lx, big %lx, odd %lx, deep %lx", hw, (unsigned long)uxQueueCoupletHw(queues[HW_QUEUES]),
+        (unsigned long)uxQueueCoupletHw(big), (unsigned long)uxQueueCoupletHw(odd),
+        (unsigned long)uxQueueCoupletHw(deep));
+#endif
+  // The queue freed above is free for the next one that fits.
+  queues[0] = xQueueCreate(3, sizeof(msg4_t));
+  check(queue_round_trip(queues[0], 3, 42), "queue: a queue made after a delete works", "it does not");
+#if HW_OBJECTS
+  check(served_by(queues[0], COUPLET_KERNEL_HW_QUEUE), "hw: deleting a hardware queue frees it for the next one",
+        "the new one is %lx", (unsigned long)uxQueueCoupletHw(queues[0]));
+#endif
+  vQueueDelete(big);
+  vQueueDelete(odd);
+  vQueueDelete(deep);
+  for (unsigned i = 0; i < OBJECTS; i++) {
+    vQueueDelete(queues[i]);
+  }
+}
+
+// ----------------------------------------------------------------------------- timeouts
+
+static void test_timeouts(void) {
+  SemaphoreHandle_t sem = xSemaphoreCreateCounting(3, 0);
+  vTaskDelay(1);  // start on a tick boundary
+  TickType_t before = xTaskGetTickCount();
+  BaseType_t took = xSemaphoreTake(sem, 3);
+  TickType_t waited = xTaskGetTickCount() - before;
+  check(took == pdFALSE && waited == 3, "timeout: a take on an empty semaphore fails after its 3 ticks",
+        "result %ld after %lu ticks", (long)took, (unsigned long)waited);
+  // The give after the timeout is not handed to the task that gave up: it counts.
+  BaseType_t gave = xSemaphoreGive(sem);
+  check(gave == pdTRUE && uxSemaphoreGetCount(sem) == 1 && xSemaphoreTake(sem, 0) == pdTRUE &&
+            uxSemaphoreGetCount(sem) == 0,
+        "timeout: the semaphore counts a later give and can be taken", "give %ld, count %lu", (long)gave,
+        (unsigned long)uxSemaphoreGetCount(sem));
+  vSemaphoreDelete(sem);
+
+  QueueHandle_t q = xQueueCreate(1, sizeof(msg4_t));
+  msg4_t m = {{1, 2, 3, 4}};
+  msg4_t got = {{0}};
+  vTaskDelay(1);
+  before = xTaskGetTickCount();
+  BaseType_t received = xQueueReceive(q, &got, 2);
+  waited = xTaskGetTickCount() - before;
+  check(received == errQUEUE_EMPTY && waited == 2, "timeout: a receive on an empty queue fails after its 2 ticks",
+        "result %ld after %lu ticks", (long)received, (unsigned long)waited);
+  BaseType_t sent = xQueueSend(q, &m, 0);
+  before = xTaskGetTickCount();
+  BaseType_t sent_again = xQueueSend(q, &m, 2);
+  waited = xTaskGetTickCount() - before;
+  check(sent == pdTRUE && sent_again == errQUEUE_FULL && waited >= 2,
+        "timeout: a send to a full queue fails after its ticks", "first %ld, second %ld after %lu ticks", (long)sent,
+        (long)sent_again, (unsigned long)waited);
+  received = xQueueReceive(q, &got, 0);
+  check(received == pdTRUE && memcmp(&got, &m, sizeof m) == 0 && uxQueueMessagesWaiting(q) == 0,
+        "timeout: the queue still holds exactly the message sent", "result %ld, word 0 %lu, waiting %lu",
+        (long)received, (unsigned long)got.w[0], (unsigned long)uxQueueMessagesWaiting(q));
+  vQueueDelete(q);
+}
+
+// ----------------------------------------------------------------------------- wake-ups
+
+static SemaphoreHandle_t wake_sem;
+static volatile int waiter_state;  // 0 not started, 1 waiting, 2 took it
+
+static void sem_waiter_task(void *arg) {
+  (void)arg;
+  waiter_state = 1;
+  if (xSemaphoreTake(wake_sem, portMAX_DELAY) == pdTRUE) {
+    waiter_state = 2;
+  }
+  vTaskDelete(NULL);
+}
+
+static void test_give_wakes_higher(void) {
+  wake_sem = xSemaphoreCreateBinary();
+  waiter_state = 0;
+  TaskHandle_t waiter = spawn(sem_waiter_task, "waiter", HIGH_PRIORITY, NULL);  // runs at once, blocks
+  check(waiter_state == 1 && eTaskGetState(waiter) == eBlocked, "wake: a higher-priority taker blocks on empty",
+        "state %d, task state %ld", waiter_state, (long)eTaskGetState(waiter));
+  xSemaphoreGive(wake_sem);
+  // No delay: the waiter outranks us, so it ran inside the give.
+  int state = waiter_state;
+  check(state == 2 && uxSemaphoreGetCount(wake_sem) == 0, "wake: a give runs the higher-priority waiter at once",
+        "state %d, count %lu", state, (unsigned long)uxSemaphoreGetCount(wake_sem));
+  vTaskDelay(1);  // the waiter's deletion is finished by the idle task
+  vSemaphoreDelete(wake_sem);
+}
+
+typedef struct {
+  uint32_t w[BIG_WORDS];
+} msg16_t;
+
+static QueueHandle_t big_queue;
+static msg16_t big_received;
+static uint8_t unaligned_space[sizeof(msg16_t) + 4];
+static volatile int receiver_state;
+
+static void receiver_task(void *arg) {
+  (void)arg;
+  receiver_state = 1;
+  if (xQueueReceive(big_queue, &big_received, portMAX_DELAY) == pdTRUE) {
+    receiver_state = 2;
+  }
+  // Then into a buffer that is not word aligned.
+  if (xQueueReceive(big_queue, &unaligned_space[1], portMAX_DELAY) == pdTRUE) {
+    receiver_state = 3;
+  }
+  vTaskDelete(NULL);
+}
+
+static void test_big_message(void) {
+  big_queue = xQueueCreate(2, sizeof(msg16_t));
+  receiver_state = 0;
+  memset(&big_received, 0, sizeof big_received);
+  memset(unaligned_space, 0, sizeof unaligned_space);
+  spawn(receiver_task, "receiver", HIGH_PRIORITY, NULL);
+  msg16_t m;
+  for (unsigned i = 0; i < BIG_WORDS; i++) {
+    m.w[i] = pattern(16, i);
+  }
+  int blocked = receiver_state == 1;
+  xQueueSend(big_queue, &m, 0);
+  int state = receiver_state;
+  check(blocked && state == 2 && memcmp(&big_received, &m, sizeof m) == 0,
+        "wake: a blocked receiver gets a 16-word message intact, at once", "blocked %d, state %d, word 15 %lx", blocked,
+        state, (unsigned long)big_received.w[15]);
+  for (unsigned i = 0; i < BIG_WORDS; i++) {
+    m.w[i] = pattern(61, i);
+  }
+  xQueueSend(big_queue, &m, 0);
+  state = receiver_state;
+  check(state == 3 && memcmp(&unaligned_space[1], &m, sizeof m) == 0 && unaligned_space[0] == 0 &&
+            unaligned_space[sizeof m + 1] == 0,
+        "wake: and into an unaligned buffer, nothing around it touched", "state %d", state);
+  vTaskDelay(1);
+  vQueueDelete(big_queue);
+}
+
+static QueueHandle_t full_queue;
+static volatile int sender_state;
+
+static void sender_task(void *arg) {
+  (void)arg;
+  msg4_t m = {{0x5e4d, 2, 3, 4}};
+  sender_state = 1;
+  if (xQueueSend(full_queue, &m, portMAX_DELAY) == pdTRUE) {
+    sender_state = 2;
+  }
+  vTaskDelete(NULL);
+}
+
+static void test_sender_woken(void) {
+  full_queue = xQueueCreate(1, sizeof(msg4_t));
+  msg4_t first = {{0xf1, 0, 0, 0}};
+  xQueueSend(full_queue, &first, 0);
+  sender_state = 0;
+  spawn(sender_task, "sender", HIGH_PRIORITY, NULL);
+  int blocked = sender_state == 1;
+  msg4_t got = {{0}};
+  BaseType_t received = xQueueReceive(full_queue, &got, 0);
+  // The receive made room: the sender ran at once and its message is in the queue.
+  int state = sender_state;
+  msg4_t second = {{0}};
+  BaseType_t received_second = xQueueReceive(full_queue, &second, 0);
+  check(blocked && received == pdTRUE && got.w[0] == 0xf1 && state == 2 && received_second == pdTRUE &&
+            second.w[0] == 0x5e4d,
+        "wake: a receive wakes a blocked sender, whose message arrives", "blocked %d, state %d, got %lx then %lx",
+        blocked, state, (unsigned long)got.w[0], (unsigned long)second.w[0]);
+  vTaskDelay(1);
+  vQueueDelete(full_queue);
+}
+
+// ----------------------------------------------------------------------------- ISR forms
+
+// The FromISR calls, made with interrupts masked from the controller (as a handler would run):
+// a give that wakes a higher-priority waiter reports it and the waiter runs at the next yield.
+static void test_from_isr(void) {
+  wake_sem = xSemaphoreCreateBinary();
+  waiter_state = 0;
+  spawn(sem_waiter_task, "waiter", HIGH_PRIORITY, NULL);
+  BaseType_t woken = pdFALSE;
+  taskENTER_CRITICAL();
+  BaseType_t gave = xSemaphoreGiveFromISR(wake_sem, &woken);
+  int state_inside = waiter_state;
+  taskEXIT_CRITICAL();
+  taskYIELD();
+  int state_after = waiter_state;
+  check(gave == pdTRUE && woken == pdTRUE && state_inside == 1 && state_after == 2,
+        "isr: a give from an ISR wakes the higher waiter, which runs at the yield", "gave %ld, woken %ld, state %d then %d",
+        (long)gave, (long)woken, state_inside, state_after);
+  vTaskDelay(1);
+  vSemaphoreDelete(wake_sem);
+
+  QueueHandle_t q = xQueueCreate(2, sizeof(msg4_t));
+  msg4_t m = {{7, 8, 9, 10}};
+  msg4_t got = {{0}};
+  woken = pdFALSE;
+  taskENTER_CRITICAL();
+  BaseType_t sent = xQueueSendFromISR(q, &m, &woken);
+  BaseType_t sent2 = xQueueSendFromISR(q, &m, &woken);
+  BaseType_t sent3 = xQueueSendFromISR(q, &m, &woken);
+  BaseType_t full = xQueueIsQueueFullFromISR(q);
+  UBaseType_t waiting = uxQueueMessagesWaitingFromISR(q);
+  BaseType_t received = xQueueReceiveFromISR(q, &got, &woken);
+  BaseType_t received2 = xQueueReceiveFromISR(q, &got, &woken);
+  BaseType_t received3 = xQueueReceiveFromISR(q, &got, &woken);
+  BaseType_t empty = xQueueIsQueueEmptyFromISR(q);
+  taskEXIT_CRITICAL();
+  check(sent == pdTRUE && sent2 == pdTRUE && sent3 == errQUEUE_FULL && full == pdTRUE && waiting == 2 &&
+            received == pdTRUE && received2 == pdTRUE && received3 == pdFAIL && empty == pdTRUE && woken == pdFALSE &&
+            memcmp(&got, &m, sizeof m) == 0,
+        "isr: queue send and receive from an ISR, full and empty", "sent %ld %ld %ld, full %ld, waiting %lu, got %ld %ld %ld",
+        (long)sent, (long)sent2, (long)sent3, (long)full, (unsigned long)waiting, (long)received, (long)received2,
+        (long)received3);
+  vQueueDelete(q);
+}
+
+// ----------------------------------------------------------------------------- controller
+
+static void controller_task(void *arg) {
+  (void)arg;
+  printf("test_sync_hw: FreeRTOS %s, %s objects\n", tskKERNEL_VERSION_NUMBER, HW_OBJECTS ? "hardware" : "software");
+  test_semaphores();
+  test_queues();
+  test_timeouts();
+  test_give_wakes_higher();
+  test_big_message();
+  test_sender_woken();
+  test_from_isr();
+  printf("test_sync_hw: %d failed\n", failures);
+  exit(failures > 99 ? 99 : failures);
+}
+
+void app_main(void) {
+  if (xTaskCreate(controller_task, "control", 4 * configMINIMAL_STACK_SIZE, NULL, CONTROLLER_PRIORITY, NULL) !=
+      pdPASS) {
+    printf("FAIL could not create the controller task\n");
+    exit(99);
+  }
+}

@@ -1,0 +1,310 @@
+// FreeRTOS served by the RTOS accelerator, stage 2: semaphores and queues are the accelerator's
+// objects (queue.patch calls these; tasks_sync.patch gives the two task-list operations they
+// need). fw/rtos/kernel_hw/README.md explains the design.
+//
+// Every sequence of accelerator calls that belongs together (staging buffer + QUEUE_SEND,
+// QUEUE_RECV + staging buffer, "block" = DELAYED + the blocking call) runs in one critical
+// section, so an interrupt handler's own use of the accelerator (a give from an ISR, the tick
+// readying a task) cannot come between.
+
+#include <string.h>
+
+#include "couplet_kernel_hw.h"
+
+#include "FreeRTOS.h"
+#include "queue.h"
+#include "task.h"
+
+#define SEM_MAX_COUNT 0xFFFFu  // SEM_ALLOC's counters are 16 bits
+
+// Set (in a critical section) by whoever wakes TID t through the accelerator, cleared by t itself
+// before it blocks: when t runs again, it tells a wake-up (the give / send / receive named it:
+// it has the count, or its message, or room to send again) from a timeout.
+static volatile uint8_t woken[COUPLET_RTOS_MAX_THREADS];
+
+// A result that named a TID to wake: make that task ready in FreeRTOS too. pdTRUE if it
+// outranks the running task (the caller then yields, or reports it to the ISR's caller).
+static BaseType_t wake(uint32_t result) {
+  uint32_t tid = couplet_rtos_tid(result);
+  if (tid == COUPLET_RTOS_NONE) {
+    return pdFALSE;
+  }
+  void *tcb = (void *)(uintptr_t)COUPLET_KERNEL_HW_CALL(thread_tcb, tid, 0);
+  configASSERT(tcb != NULL);
+  woken[tid] = 1;
+  return xTaskCoupletWake(tcb);
+}
+
+// Words of a hardware queue's item, the length of its Queue_t being uxItemSize / 4. The glue
+// does not see Queue_t; the accelerator's QUEUE_INFO does not say the size: kept here by id.
+static uint8_t queue_words[COUPLET_RTOS_QUEUES];
+
+UBaseType_t couplet_kernel_hw_queue_create(UBaseType_t length, UBaseType_t item_size, uint8_t type) {
+  uint32_t result;
+  UBaseType_t kind;
+  if (item_size == 0u) {
+    // Binary semaphores (and size-0 queues, which FreeRTOS treats alike). Counting semaphores
+    // are made by couplet_kernel_hw_sem_create once their initial count is known; mutexes stay
+    // software.
+    if ((type != queueQUEUE_TYPE_BINARY_SEMAPHORE && type != queueQUEUE_TYPE_BASE) || length > SEM_MAX_COUNT) {
+      return 0u;
+    }
+    result = COUPLET_KERNEL_HW_CALL(sem_alloc, 0u, length);
+    kind = COUPLET_KERNEL_HW_SEM;
+  } else {
+    if (type != queueQUEUE_TYPE_BASE || (item_size % 4u) != 0u || item_size / 4u > COUPLET_RTOS_MESSAGE_WORDS ||
+        length > COUPLET_RTOS_QUEUE_DEPTH) {
+      return 0u;  // does not fit: FreeRTOS's queue serves it
+    }
+    result = COUPLET_KERNEL_HW_CALL(queue_alloc, item_size / 4u, length);
+    kind = COUPLET_KERNEL_HW_QUEUE;
+  }
+  if (couplet_rtos_status(result) == COUPLET_RTOS_TABLE_FULL) {
+    return 0u;  // every object in use: software
+  }
+  couplet_kernel_hw_ok(result);
+  uint32_t id = couplet_rtos_tid(result);
+  if (kind == COUPLET_KERNEL_HW_QUEUE) {
+    queue_words[id] = (uint8_t)(item_size / 4u);
+  }
+  return kind | id;
+}
+
+UBaseType_t couplet_kernel_hw_sem_create(UBaseType_t initial, UBaseType_t max) {
+  if (max > SEM_MAX_COUNT) {
+    return 0u;
+  }
+  uint32_t result = COUPLET_KERNEL_HW_CALL(sem_alloc, initial, max);
+  if (couplet_rtos_status(result) == COUPLET_RTOS_TABLE_FULL) {
+    return 0u;
+  }
+  couplet_kernel_hw_ok(result);
+  return COUPLET_KERNEL_HW_SEM | couplet_rtos_tid(result);
+}
+
+void couplet_kernel_hw_queue_delete(UBaseType_t hw) {
+  uint32_t id = COUPLET_KERNEL_HW_ID(hw);
+  // BUSY (a task still waits on it) is a bug in the app, as in FreeRTOS.
+  if (COUPLET_KERNEL_HW_KIND(hw) == COUPLET_KERNEL_HW_SEM) {
+    couplet_kernel_hw_ok(COUPLET_KERNEL_HW_CALL(sem_free, id, 0));
+  } else {
+    couplet_kernel_hw_ok(COUPLET_KERNEL_HW_CALL(queue_free, id, 0));
+  }
+}
+
+UBaseType_t couplet_kernel_hw_count(UBaseType_t hw) {
+  uint32_t id = COUPLET_KERNEL_HW_ID(hw);
+  uint32_t result = COUPLET_KERNEL_HW_KIND(hw) == COUPLET_KERNEL_HW_SEM ? COUPLET_KERNEL_HW_CALL(sem_info, id, 0)
+                                                                         : COUPLET_KERNEL_HW_CALL(queue_info, id, 0);
+  couplet_kernel_hw_ok(result);
+  return couplet_rtos_value(result);
+}
+
+// ----------------------------------------------------------------------------- one attempt
+
+// The non-blocking attempt of a give / send: the staging buffer and QUEUE_SEND (after waiting
+// out a message copy in flight, BUSY). Interrupts off (critical section or handler).
+static uint32_t try_send(UBaseType_t hw, const void *item, uint32_t block) {
+  uint32_t id = COUPLET_KERNEL_HW_ID(hw);
+  if (COUPLET_KERNEL_HW_KIND(hw) == COUPLET_KERNEL_HW_SEM) {
+    return COUPLET_KERNEL_HW_CALL(sem_give, id, 0);  // never blocks: BAD_ARG at max
+  }
+  uint32_t words = queue_words[id];
+  uint32_t aligned[COUPLET_RTOS_MESSAGE_WORDS];
+  const uint32_t *src = item;
+  if (((uintptr_t)item & 3u) != 0u) {
+    memcpy(aligned, item, 4u * words);
+    src = aligned;
+  }
+  for (;;) {
+    couplet_rtos_msg_put(src, words);
+    uint32_t result = COUPLET_KERNEL_HW_CALL(queue_send, id, block);
+    if (couplet_rtos_status(result) != COUPLET_RTOS_BUSY) {
+      return result;
+    }
+    configASSERT(couplet_rtos_copy_wait());
+  }
+}
+
+// The non-blocking attempt of a take / receive; a stored message is copied out of MSG into
+// `buffer`. `dst` is where a blocking receive wants its message copied (word aligned).
+static uint32_t try_receive(UBaseType_t hw, void *buffer, uint32_t block, void *dst) {
+  uint32_t id = COUPLET_KERNEL_HW_ID(hw);
+  if (COUPLET_KERNEL_HW_KIND(hw) == COUPLET_KERNEL_HW_SEM) {
+    return COUPLET_KERNEL_HW_CALL(sem_take, id, block);
+  }
+  for (;;) {
+    uint32_t result = COUPLET_KERNEL_HW_CALL(queue_recv, id, (uint32_t)(uintptr_t)dst | block);
+    if (couplet_rtos_status(result) == COUPLET_RTOS_BUSY) {
+      configASSERT(couplet_rtos_copy_wait());
+      continue;
+    }
+    if (couplet_rtos_status(result) == COUPLET_RTOS_OK && !couplet_rtos_blocked(result)) {
+      uint32_t words = queue_words[id];
+      if (((uintptr_t)buffer & 3u) == 0u) {
+        couplet_rtos_msg_get(buffer, words);
+      } else {
+        uint32_t aligned[COUPLET_RTOS_MESSAGE_WORDS];
+        couplet_rtos_msg_get(aligned, words);
+        memcpy(buffer, aligned, 4u * words);
+      }
+    }
+    return result;
+  }
+}
+
+// The caller cannot have what it asked for now and may wait: it leaves its ready list for
+// `wait` ticks (DELAYED), then the blocking call makes it WAITING on the object. Indefinitely
+// is the longest delay (FreeRTOS's suspended list would make eTaskGetState say eSuspended):
+// the loops below wait again when it ends. In the caller's critical section; returns its TID.
+static UBaseType_t block(TickType_t wait) {
+  UBaseType_t tid = uxTaskCoupletBlock(wait);
+  woken[tid] = 0;
+  return tid;
+}
+
+static void check_blocked(uint32_t result) {
+  couplet_kernel_hw_ok(result);
+  configASSERT(couplet_rtos_blocked(result));
+}
+
+// ----------------------------------------------------------------------------- task API
+
+BaseType_t couplet_kernel_hw_send(UBaseType_t hw, const void *item, TickType_t wait, BaseType_t position) {
+  // The accelerator's queue is a FIFO: sending to the front is not possible.
+  configASSERT(position != queueSEND_TO_FRONT);
+  TimeOut_t timeout;
+  BaseType_t timeout_set = pdFALSE;
+  for (;;) {
+    BaseType_t yield = pdFALSE;
+    taskENTER_CRITICAL();
+    if (position == queueOVERWRITE) {
+      // A queue of length 1: drop what it holds (a sender waiting on it is woken to send again).
+      uint32_t dropped = COUPLET_KERNEL_HW_CALL(queue_recv, COUPLET_KERNEL_HW_ID(hw), 0);
+      if (couplet_rtos_status(dropped) == COUPLET_RTOS_OK) {
+        yield |= wake(dropped);
+      }
+    }
+    uint32_t result = try_send(hw, item, 0);
+    uint32_t status = couplet_rtos_status(result);
+    if (status == COUPLET_RTOS_OK) {
+      yield |= wake(result);
+      taskEXIT_CRITICAL();
+      if (yield) {
+        portYIELD_WITHIN_API();
+      }
+      return pdPASS;
+    }
+    // QUEUE_FULL, or BAD_ARG of a semaphore at its maximum (a give never waits in hardware).
+    configASSERT(status == COUPLET_RTOS_QUEUE_FULL || (status == COUPLET_RTOS_BAD_ARG &&
+                                                       COUPLET_KERNEL_HW_KIND(hw) == COUPLET_KERNEL_HW_SEM));
+    if (wait == 0 || status != COUPLET_RTOS_QUEUE_FULL) {
+      taskEXIT_CRITICAL();
+      return errQUEUE_FULL;
+    }
+    if (!timeout_set) {
+      vTaskSetTimeOutState(&timeout);
+      timeout_set = pdTRUE;
+    }
+    (void)block(wait);
+    check_blocked(try_send(hw, item, COUPLET_RTOS_BLOCK));
+    taskEXIT_CRITICAL();
+    portYIELD_WITHIN_API();
+    // Woken (a receive made room): send again. Else the time ran out (the tick's
+    // THREAD_SET_STATE READY took it off the waiters), or only the longest delay did. Either
+    // way one more attempt, which does not wait if the time is up (wait becomes 0).
+    (void)xTaskCheckForTimeOut(&timeout, &wait);
+  }
+}
+
+BaseType_t couplet_kernel_hw_receive(UBaseType_t hw, void *buffer, TickType_t wait) {
+  TimeOut_t timeout;
+  BaseType_t timeout_set = pdFALSE;
+  uint32_t words = COUPLET_KERNEL_HW_KIND(hw) == COUPLET_KERNEL_HW_QUEUE ? queue_words[COUPLET_KERNEL_HW_ID(hw)] : 0u;
+  // Where the copy engine writes a message for this task once it waits: its buffer, or one on
+  // its stack when that is not word aligned.
+  uint32_t aligned[COUPLET_RTOS_MESSAGE_WORDS];
+  void *dst = ((uintptr_t)buffer & 3u) == 0u ? buffer : (void *)aligned;
+  for (;;) {
+    taskENTER_CRITICAL();
+    uint32_t result = try_receive(hw, buffer, 0, NULL);
+    uint32_t status = couplet_rtos_status(result);
+    if (status == COUPLET_RTOS_OK) {
+      BaseType_t yield = wake(result);  // a sender that waited for room
+      taskEXIT_CRITICAL();
+      if (yield) {
+        portYIELD_WITHIN_API();
+      }
+      return pdPASS;
+    }
+    configASSERT(status == COUPLET_RTOS_UNAVAILABLE || status == COUPLET_RTOS_QUEUE_EMPTY);
+    if (wait == 0) {
+      taskEXIT_CRITICAL();
+      return words != 0u ? errQUEUE_EMPTY : pdFAIL;
+    }
+    if (!timeout_set) {
+      vTaskSetTimeOutState(&timeout);
+      timeout_set = pdTRUE;
+    }
+    UBaseType_t tid = block(wait);
+    check_blocked(try_receive(hw, buffer, COUPLET_RTOS_BLOCK, dst));
+    taskEXIT_CRITICAL();
+    portYIELD_WITHIN_API();
+    if (woken[tid]) {
+      // The give handed it the count; a send had the copy engine write the message to dst.
+      if (words != 0u) {
+        configASSERT(couplet_rtos_copy_wait());
+        if (dst != buffer) {
+          memcpy(buffer, aligned, 4u * words);
+        }
+      }
+      return pdPASS;
+    }
+    // Timed out: the tick's THREAD_SET_STATE READY took it off the object's waiters, so the
+    // object is as if it had never waited. One more attempt, without waiting if the time is up
+    // (wait becomes 0; a portMAX_DELAY wait never is: the longest delay ended, wait again).
+    (void)xTaskCheckForTimeOut(&timeout, &wait);
+  }
+}
+
+// ----------------------------------------------------------------------------- ISR API
+
+BaseType_t couplet_kernel_hw_send_from_isr(UBaseType_t hw, const void *item, BaseType_t *higher_woken,
+                                           BaseType_t position) {
+  configASSERT(position != queueSEND_TO_FRONT);
+  BaseType_t yield = pdFALSE;
+  UBaseType_t saved = taskENTER_CRITICAL_FROM_ISR();
+  if (position == queueOVERWRITE) {
+    uint32_t dropped = COUPLET_KERNEL_HW_CALL(queue_recv, COUPLET_KERNEL_HW_ID(hw), 0);
+    if (couplet_rtos_status(dropped) == COUPLET_RTOS_OK) {
+      yield |= wake(dropped);
+    }
+  }
+  uint32_t result = try_send(hw, item, 0);
+  BaseType_t ret = errQUEUE_FULL;
+  if (couplet_rtos_status(result) == COUPLET_RTOS_OK) {
+    yield |= wake(result);
+    ret = pdPASS;
+  }
+  taskEXIT_CRITICAL_FROM_ISR(saved);
+  if (yield && higher_woken != NULL) {
+    *higher_woken = pdTRUE;
+  }
+  return ret;
+}
+
+BaseType_t couplet_kernel_hw_receive_from_isr(UBaseType_t hw, void *buffer, BaseType_t *higher_woken) {
+  UBaseType_t saved = taskENTER_CRITICAL_FROM_ISR();
+  uint32_t result = try_receive(hw, buffer, 0, NULL);
+  BaseType_t ret = pdFAIL;
+  BaseType_t yield = pdFALSE;
+  if (couplet_rtos_status(result) == COUPLET_RTOS_OK) {
+    yield = wake(result);
+    ret = pdPASS;
+  }
+  taskEXIT_CRITICAL_FROM_ISR(saved);
+  if (yield && higher_woken != NULL) {
+    *higher_woken = pdTRUE;
+  }
+  return ret;
+}
