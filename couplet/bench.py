@@ -55,7 +55,7 @@ def bench_sim(config: SocConfig, runs: int) -> int:
     return 0
 
 
-def run(what: str, config: SocConfig, runs: int) -> int:
+def run(what: str, config: SocConfig, runs: int, kernels: list[str] | None = None, jobs: int = 1) -> int:
     if runs < 1:
         raise CoupletError("--runs must be at least 1")
     if what == "sim":
@@ -68,4 +68,8 @@ def run(what: str, config: SocConfig, runs: int) -> int:
         from couplet import bench_sha3
 
         return bench_sha3.run(config)
+    if what == "rtos":
+        from couplet import bench_rtos
+
+        return bench_rtos.run(config, kernels, jobs)
     raise CoupletError(f"unknown benchmark '{what}'")

@@ -1,4 +1,4 @@
-"""What the API benchmarks (`couplet bench aes`, `couplet bench sha3`) share.
+"""What the API benchmarks (`couplet bench aes`, `couplet bench sha3`, `couplet bench rtos`) share.
 
 Their firmware times each call with mcycle and prints one line per run named
 <prefix>/<backend>/<measure>; this module runs that firmware, groups the runs into a Stat per
@@ -89,9 +89,21 @@ def run_firmware(config: SocConfig, app: str, description: str, max_cycles: int)
     return console
 
 
+def simulate_firmware(config: SocConfig, elf: Path, description: str, max_cycles: int) -> simulator.SimResult:
+    """Simulate an ELF already built (FreeRTOS apps build their own way); the result with its
+    console, or an error if the program did not exit with 0."""
+    result = simulator.simulate(config, elf, capture=True, max_cycles=max_cycles)
+    if result.status != "exit" or result.exit_code != 0:
+        print(result.console or "")
+        raise CoupletError(f"{description} failed: {result.status}, exit code {result.exit_code}")
+    log.info(f"{description}: simulated {result.cycles:,} cycles in {result.seconds:.1f} s")
+    return result
+
+
 def bar_plot(path: Path, categories: Sequence[str], series: dict[str, list[float]], title: str, ylabel: str,
-             *, log_scale: bool = True) -> None:
-    """Grouped bars: one group per category, one bar per series (backend) in each."""
+             *, log_scale: bool = True, label_rotation: float = 0.0) -> None:
+    """Grouped bars: one group per category, one bar per series (backend) in each; long category
+    names read better with a label_rotation (degrees)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -102,7 +114,8 @@ def bar_plot(path: Path, categories: Sequence[str], series: dict[str, list[float
     for i, (name, values) in enumerate(series.items()):
         xs = [j + i * width for j in range(len(categories))]
         ax.bar(xs, values, width, label=name)
-    ax.set_xticks([j + 0.4 - width / 2 for j in range(len(categories))], list(categories))
+    ax.set_xticks([j + 0.4 - width / 2 for j in range(len(categories))], list(categories),
+                  rotation=label_rotation, ha="right" if label_rotation else "center")
     if log_scale:
         ax.set_yscale("log")
     ax.set_ylabel(ylabel)

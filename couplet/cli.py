@@ -100,7 +100,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
     from couplet import bench
     from couplet.config import load_config
 
-    return bench.run(args.what, load_config(args.config), runs=args.runs)
+    kernels = [k.strip() for k in args.kernel.split(",") if k.strip()] if args.kernel else None
+    return bench.run(args.what, load_config(args.config), runs=args.runs, kernels=kernels, jobs=args.jobs)
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
@@ -177,12 +178,21 @@ def build_parser() -> argparse.ArgumentParser:
     _add_config(p)
     p.add_argument(
         "what",
-        choices=["sim", "aes", "sha3"],
+        choices=["sim", "aes", "sha3", "rtos"],
         help="sim: simulation speed in cycles per second; aes: AES API cycles per backend; "
-        "sha3: SHA-3 API cycles per backend (KRONOS Table 1 shape)",
+        "sha3: SHA-3 API cycles per backend (KRONOS Table 1 shape); rtos: FreeRTOS API latency and a "
+        "Thread-Metric-equivalent suite per kernel variant (ChamelIoT shape)",
     )
     p.add_argument(
         "--runs", type=int, default=3, help="repetitions of `sim` (default: %(default)s; aes and sha3 fix their own)"
+    )
+    p.add_argument(
+        "--kernel",
+        help="rtos: comma-separated FreeRTOS kernel variants, e.g. sw,hw-tight (default: every variant the "
+        "configuration supports)",
+    )
+    p.add_argument(
+        "--jobs", "-j", type=int, default=1, help="rtos: kernel variants built and simulated at once (default: 1)"
     )
     p.set_defaults(func=cmd_bench)
 
