@@ -172,12 +172,36 @@ module couplet_rtos
   logic [MaxThreads-1:0] inq;       // in a ready queue
   logic [4:0]            nvalid;
   always_comb begin
-    nvalid = '0;
-    for (int unsigned t = 0; t < MaxThreads; t++) begin
-      inq[t] = valid_q[t] && tstate_q[t] == ThReady;
-      nvalid = nvalid + 5'(valid_q[t]);
-    end
+    for (int unsigned t = 0; t < MaxThreads; t++) inq[t] = valid_q[t] && tstate_q[t] == ThReady;
   end
+  assign nvalid = 5'(count_ones(scan_t'(valid_q)));
+
+  // Threads waiting with wait kind k (none for WaitNone).
+  function automatic logic [MaxThreads-1:0] waiting(wait_kind_e k);
+    logic [MaxThreads-1:0] set;
+    for (int unsigned t = 0; t < MaxThreads; t++) begin
+      set[t] = valid_q[t] && tstate_q[t] == ThWaiting && k != WaitNone && wkind_q[t] == k;
+    end
+    return set;
+  endfunction
+
+  // The best thread of a set: the highest eprio, among equals the lowest TID (0 if none).
+  function automatic tid_t best_of(logic [MaxThreads-1:0] set);
+    tid_t  best;
+    prio_t best_p;
+    logic  any;
+    best   = '0;
+    best_p = '0;
+    any    = 1'b0;
+    for (int unsigned t = 0; t < MaxThreads; t++) begin
+      if (set[t] && (!any || higher(eprio_q[t], best_p))) begin
+        best   = tid_t'(t);
+        best_p = eprio_q[t];
+        any    = 1'b1;
+      end
+    end
+    return best;
+  endfunction
 
   // Ready queues and scheduler.
   logic                          rm_en, add_en, rot_en;
@@ -265,15 +289,13 @@ module couplet_rtos
   assign qid_ok = arg_a < 32'(NumQueue) && q_alloc_q[a_qid];
 
   // ---------------------------------------------------------------- waiters of the object
-  // The waiter set of the command's object, its size, and its best member: the highest eprio,
-  // among equals the lowest TID.
+  // The waiter set of the command's object, its size, and its best member (best_of).
   wait_kind_e            ws_k1, ws_k2;
   logic [MaxThreads-1:0] ws;
   logic                  ws_any;
   logic [4:0]            ws_cnt;
   tid_t                  ws_best;
   always_comb begin
-    prio_t best_p;
     unique case (act)
       ActMutexUnlock, ActMutexInfo: begin ws_k1 = WaitMutex; ws_k2 = WaitMutex; end
       ActSemFree, ActSemGive, ActSemInfo: begin ws_k1 = WaitSem; ws_k2 = WaitSem; end
@@ -282,90 +304,62 @@ module couplet_rtos
       ActQueueFree, ActQueueInfo: begin ws_k1 = WaitQSend; ws_k2 = WaitQRecv; end
       default: begin ws_k1 = WaitNone; ws_k2 = WaitNone; end
     endcase
-    ws      = '0;
-    ws_cnt  = '0;
-    ws_any  = 1'b0;
-    ws_best = '0;
-    best_p  = '0;
-    for (int t = int'(MaxThreads) - 1; t >= 0; t--) begin
-      ws[t] = valid_q[t] && tstate_q[t] == ThWaiting && wkind_q[t] != WaitNone &&
-              (wkind_q[t] == ws_k1 || wkind_q[t] == ws_k2) && 32'(wid_q[t]) == arg_a;
-      ws_cnt = ws_cnt + 5'(ws[t]);
-      if (ws[t] && (!ws_any || !higher(best_p, eprio_q[t]))) begin
-        ws_best = tid_t'(t);
-        best_p  = eprio_q[t];
-        ws_any  = 1'b1;
-      end
-    end
+    for (int unsigned t = 0; t < MaxThreads; t++) ws[t] = 32'(wid_q[t]) == arg_a;
+    ws = ws & (waiting(ws_k1) | waiting(ws_k2));
   end
+  assign ws_any  = |ws;
+  assign ws_best = best_of(ws);
+  assign ws_cnt  = 5'(count_ones(scan_t'(ws)));
 
   // ---------------------------------------------------------------- inheritance step
   // eprio of wtid_q: its bprio raised to the eprio of every thread waiting on a mutex it owns.
-  prio_t walk_eprio;
+  logic [MaxThreads-1:0] walk_ws;   // the threads waiting on a mutex wtid_q owns
+  tid_t                  walk_top;
+  prio_t                 walk_eprio;
   always_comb begin
-    walk_eprio = bprio_q[wtid_q];
     for (int unsigned w = 0; w < MaxThreads; w++) begin
-      if (valid_q[w] && tstate_q[w] == ThWaiting && wkind_q[w] == WaitMutex &&
-          m_owner_q[wid_q[w][MIdW-1:0]] == wtid_q && higher(eprio_q[w], walk_eprio)) begin
-        walk_eprio = eprio_q[w];
-      end
+      walk_ws[w] = m_owner_q[wid_q[w][MIdW-1:0]] == wtid_q;
     end
+    walk_ws = walk_ws & waiting(WaitMutex);
   end
+  assign walk_top   = best_of(walk_ws);
+  assign walk_eprio = (|walk_ws && higher(eprio_q[walk_top], bprio_q[wtid_q])) ?
+                      eprio_q[walk_top] : bprio_q[wtid_q];
 
   // ---------------------------------------------------------------- lowest free entries
-  logic            free_t_ok, free_m_ok, free_s_ok, free_q_ok;
-  tid_t            free_t;
-  logic [MIdW-1:0] free_m;
-  logic [SIdW-1:0] free_s;
-  logic [QIdW-1:0] free_q;
-  always_comb begin
-    free_t_ok = 1'b0;
-    free_t    = '0;
-    for (int t = int'(MaxThreads) - 1; t >= 0; t--) begin
-      if (!valid_q[t]) begin
-        free_t_ok = 1'b1;
-        free_t    = tid_t'(t);
-      end
-    end
-    free_m_ok = 1'b0;
-    free_m    = '0;
-    for (int m = int'(NumMutex) - 1; m >= 0; m--) begin
-      if (!m_alloc_q[m]) begin
-        free_m_ok = 1'b1;
-        free_m    = MIdW'(m);
-      end
-    end
-    free_s_ok = 1'b0;
-    free_s    = '0;
-    for (int s = int'(NumSem) - 1; s >= 0; s--) begin
-      if (!s_alloc_q[s]) begin
-        free_s_ok = 1'b1;
-        free_s    = SIdW'(s);
-      end
-    end
-    free_q_ok = 1'b0;
-    free_q    = '0;
-    for (int q = int'(NumQueue) - 1; q >= 0; q--) begin
-      if (!q_alloc_q[q]) begin
-        free_q_ok = 1'b1;
-        free_q    = QIdW'(q);
-      end
-    end
-  end
+  // The free sets are signals of their own: scan_t'(~x) would extend x before inverting it and
+  // so add free entries beyond the table.
+  logic [MaxThreads-1:0] t_free;
+  logic [NumMutex-1:0]   m_free;
+  logic [NumSem-1:0]     s_free;
+  logic [NumQueue-1:0]   q_free;
+  logic                  free_t_ok, free_m_ok, free_s_ok, free_q_ok;
+  tid_t                  free_t;
+  logic [MIdW-1:0]       free_m;
+  logic [SIdW-1:0]       free_s;
+  logic [QIdW-1:0]       free_q;
+  assign t_free    = ~valid_q;
+  assign m_free    = ~m_alloc_q;
+  assign s_free    = ~s_alloc_q;
+  assign q_free    = ~q_alloc_q;
+  assign free_t_ok = |t_free;
+  assign free_m_ok = |m_free;
+  assign free_s_ok = |s_free;
+  assign free_q_ok = |q_free;
+  assign free_t    = tid_t'(lowest_one(scan_t'(t_free)));
+  assign free_m    = MIdW'(lowest_one(scan_t'(m_free)));
+  assign free_s    = SIdW'(lowest_one(scan_t'(s_free)));
+  assign free_q    = QIdW'(lowest_one(scan_t'(q_free)));
 
   // THREAD_FIND: the lowest valid node holding arg_a.
-  logic find_ok;
-  tid_t find_t;
+  logic [MaxThreads-1:0] holds;
+  logic                  find_ok;
+  tid_t                  find_t;
   always_comb begin
-    find_ok = 1'b0;
-    find_t  = '0;
-    for (int t = int'(MaxThreads) - 1; t >= 0; t--) begin
-      if (valid_q[t] && tcb_q[t] == arg_a) begin
-        find_ok = 1'b1;
-        find_t  = tid_t'(t);
-      end
-    end
+    for (int unsigned t = 0; t < MaxThreads; t++) holds[t] = valid_q[t] && tcb_q[t] == arg_a;
   end
+  assign find_ok = |holds;
+  assign find_t  = tid_t'(lowest_one(scan_t'(holds)));
 
   // The queue's ring slots: the one a send stores into and the one a receive takes.
   logic [SlotW-1:0] slot_wr, slot_rd;
@@ -390,6 +384,11 @@ module couplet_rtos
   tid_t  copy_rcv;           // to this receiver's buffer
   logic  status_rd;          // STATUS is read: clears the copy error
 
+  // Whether the caller may start to wait: it must exist and not wait already.
+  rtos_status_e block_st;
+  assign block_st = !cur_v_q                    ? StNoCaller :
+                    tstate_q[cur_q] == ThWaiting ? StBadArg   : StOk;
+
   always_comb begin
     rtos_result_t res;
     logic [31:0]  data;
@@ -405,6 +404,10 @@ module couplet_rtos
     logic [31:0]  v;
     tid_t         nxt;
     thread_state_e ns;
+    logic         wake;      // the best waiter (ws_best) stops waiting and becomes ready
+    logic         block;     // the caller leaves its ready queue and waits on (blk_kind, blk_id)
+    wait_kind_e   blk_kind;
+    logic [2:0]   blk_id;
 
     valid_d    = valid_q;
     tcb_d      = tcb_q;
@@ -474,6 +477,10 @@ module couplet_rtos
     v           = '0;
     nxt         = rq_head[top_p];
     ns          = (act == ActThreadUnblock) ? ThReady : thread_state_e'(arg_b[1:0]);
+    wake        = 1'b0;
+    block       = 1'b0;
+    blk_kind    = WaitNone;
+    blk_id      = '0;
 
     if (walk_q) begin
       // ---------------------------------------------- one step of the inheritance walk
@@ -717,18 +724,12 @@ module couplet_rtos
               res.status = StBadArg;
             end else if (!arg_b[0]) begin
               res.status = StUnavailable;
-            end else if (tstate_q[cur_q] == ThWaiting) begin
-              res.status = StBadArg;
+            end else if (block_st != StOk) begin
+              res.status = block_st;
             end else begin
-              if (inq[cur_q]) begin
-                rm_en = 1'b1;
-                rm_t  = cur_q;
-                rm_p  = eprio_q[cur_q];
-              end
-              tstate_d[cur_q] = ThWaiting;
-              wkind_d[cur_q]  = WaitMutex;
-              wid_d[cur_q]    = 3'(a_mid);
-              res.blocked     = 1'b1;
+              block    = 1'b1;
+              blk_kind = WaitMutex;
+              blk_id   = 3'(a_mid);
               if (Inherit) begin
                 walk_go = 1'b1;
                 walk_t  = m_owner_q[a_mid];
@@ -745,14 +746,8 @@ module couplet_rtos
             end else if (ws_any) begin
               // The best waiter takes the mutex; then both owners' eprio are recomputed, the
               // new owner's first (it gained the remaining waiters).
-              m_owner_d[a_mid]  = ws_best;
-              tstate_d[ws_best] = ThReady;
-              wkind_d[ws_best]  = WaitNone;
-              wid_d[ws_best]    = '0;
-              add_en            = 1'b1;
-              add_t             = ws_best;
-              add_p             = eprio_q[ws_best];
-              res.tid           = 8'(ws_best);
+              m_owner_d[a_mid] = ws_best;
+              wake             = 1'b1;
               if (Inherit) begin
                 walk_go  = 1'b1;
                 walk_t   = ws_best;
@@ -805,20 +800,12 @@ module couplet_rtos
                 res.value        = s_count_q[a_sid] - 16'd1;
               end else if (!arg_b[0]) begin
                 res.status = StUnavailable;
-              end else if (!cur_v_q) begin
-                res.status = StNoCaller;
-              end else if (tstate_q[cur_q] == ThWaiting) begin
-                res.status = StBadArg;
+              end else if (block_st != StOk) begin
+                res.status = block_st;
               end else begin
-                if (inq[cur_q]) begin
-                  rm_en = 1'b1;
-                  rm_t  = cur_q;
-                  rm_p  = eprio_q[cur_q];
-                end
-                tstate_d[cur_q] = ThWaiting;
-                wkind_d[cur_q]  = WaitSem;
-                wid_d[cur_q]    = 3'(a_sid);
-                res.blocked     = 1'b1;
+                block    = 1'b1;
+                blk_kind = WaitSem;
+                blk_id   = 3'(a_sid);
               end
             end
           end
@@ -828,13 +815,7 @@ module couplet_rtos
             end else begin
               res.value = s_count_q[a_sid];
               if (ws_any) begin
-                tstate_d[ws_best] = ThReady;
-                wkind_d[ws_best]  = WaitNone;
-                wid_d[ws_best]    = '0;
-                add_en            = 1'b1;
-                add_t             = ws_best;
-                add_p             = eprio_q[ws_best];
-                res.tid           = 8'(ws_best);
+                wake = 1'b1;
               end else if (s_count_q[a_sid] == s_max_q[a_sid]) begin
                 res.status = StBadArg;
               end else begin
@@ -885,35 +866,20 @@ module couplet_rtos
               if (copy_busy_q) begin
                 res.status = StBusy;
               end else if (ws_any) begin
-                copy_go           = 1'b1;
-                tstate_d[ws_best] = ThReady;
-                wkind_d[ws_best]  = WaitNone;
-                wid_d[ws_best]    = '0;
-                wptr_d[ws_best]   = '0;
-                add_en            = 1'b1;
-                add_t             = ws_best;
-                add_p             = eprio_q[ws_best];
-                res.tid           = 8'(ws_best);
+                copy_go = 1'b1;
+                wake    = 1'b1;
               end else if (q_count_q[a_qid] < q_depth_q[a_qid]) begin
                 ring_we          = 1'b1;
                 q_count_d[a_qid] = q_count_q[a_qid] + 4'd1;
                 res.value        = 16'(q_count_q[a_qid] + 4'd1);
               end else if (!arg_b[0]) begin
                 res.status = StQueueFull;
-              end else if (!cur_v_q) begin
-                res.status = StNoCaller;
-              end else if (tstate_q[cur_q] == ThWaiting) begin
-                res.status = StBadArg;
+              end else if (block_st != StOk) begin
+                res.status = block_st;
               end else begin
-                if (inq[cur_q]) begin
-                  rm_en = 1'b1;
-                  rm_t  = cur_q;
-                  rm_p  = eprio_q[cur_q];
-                end
-                tstate_d[cur_q] = ThWaiting;
-                wkind_d[cur_q]  = WaitQSend;
-                wid_d[cur_q]    = 3'(a_qid);
-                res.blocked     = 1'b1;
+                block    = 1'b1;
+                blk_kind = WaitQSend;
+                blk_id   = 3'(a_qid);
               end
             end
           end
@@ -931,32 +897,15 @@ module couplet_rtos
                 q_rd_d[a_qid]    = rd_next;
                 q_count_d[a_qid] = q_count_q[a_qid] - 4'd1;
                 res.value        = 16'(q_count_q[a_qid] - 4'd1);
-                if (ws_any) begin
-                  tstate_d[ws_best] = ThReady;
-                  wkind_d[ws_best]  = WaitNone;
-                  wid_d[ws_best]    = '0;
-                  add_en            = 1'b1;
-                  add_t             = ws_best;
-                  add_p             = eprio_q[ws_best];
-                  res.tid           = 8'(ws_best);
-                end
+                wake             = ws_any;
               end else if (!arg_b[0]) begin
                 res.status = StQueueEmpty;
-              end else if (!cur_v_q) begin
-                res.status = StNoCaller;
-              end else if (tstate_q[cur_q] == ThWaiting) begin
-                res.status = StBadArg;
+              end else if (block_st != StOk) begin
+                res.status = block_st;
               end else begin
-                if (inq[cur_q]) begin
-                  rm_en = 1'b1;
-                  rm_t  = cur_q;
-                  rm_p  = eprio_q[cur_q];
-                end
-                tstate_d[cur_q] = ThWaiting;
-                wkind_d[cur_q]  = WaitQRecv;
-                wid_d[cur_q]    = 3'(a_qid);
-                wptr_d[cur_q]   = arg_b[31:2];
-                res.blocked     = 1'b1;
+                block    = 1'b1;
+                blk_kind = WaitQRecv;
+                blk_id   = 3'(a_qid);
               end
             end
           end
@@ -970,6 +919,30 @@ module couplet_rtos
           end
           default: ;
         endcase
+        if (wake) begin
+          tstate_d[ws_best] = ThReady;
+          wkind_d[ws_best]  = WaitNone;
+          wid_d[ws_best]    = '0;
+          // A receiver's buffer is spent (no other waiter holds one).
+          if (wkind_q[ws_best] == WaitQRecv) wptr_d[ws_best] = '0;
+          add_en            = 1'b1;
+          add_t             = ws_best;
+          add_p             = eprio_q[ws_best];
+          res.tid           = 8'(ws_best);
+        end
+        if (block) begin
+          if (inq[cur_q]) begin
+            rm_en = 1'b1;
+            rm_t  = cur_q;
+            rm_p  = eprio_q[cur_q];
+          end
+          tstate_d[cur_q] = ThWaiting;
+          wkind_d[cur_q]  = blk_kind;
+          wid_d[cur_q]    = blk_id;
+          // RECV's waiter keeps where the copy engine is to write its message.
+          if (blk_kind == WaitQRecv) wptr_d[cur_q] = arg_b[31:2];
+          res.blocked     = 1'b1;
+        end
         // A refused action reports no thread.
         if (res.status != StOk) res.tid = TidNone;
         if (result_word) data = 32'(res);

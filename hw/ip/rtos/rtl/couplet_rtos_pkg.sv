@@ -91,6 +91,42 @@ package couplet_rtos_pkg;
     logic [3:0]    eprio;
   } rtos_thread_info_t;
 
+  // Scans over a table's bit set (in use, waiting, non-empty, ...). Every table fits ScanW
+  // entries; a caller zero-extends its set.
+  localparam int unsigned ScanW = MaxThreadsLimit;
+  typedef logic [ScanW-1:0]         scan_t;
+  typedef logic [$clog2(ScanW)-1:0] scan_idx_t;
+  typedef logic [$clog2(ScanW):0]   scan_cnt_t;
+
+  // Index of the lowest set bit of v (0 if none): the lowest free entry of a table, or among
+  // equal candidates the one with the lowest id.
+  function automatic scan_idx_t lowest_one(scan_t v);
+    scan_idx_t idx;
+    idx = '0;
+    for (int i = int'(ScanW) - 1; i >= 0; i--) begin
+      if (v[i]) idx = scan_idx_t'(i);
+    end
+    return idx;
+  endfunction
+
+  // Index of the highest set bit of v (0 if none).
+  function automatic scan_idx_t highest_one(scan_t v);
+    scan_idx_t idx;
+    idx = '0;
+    for (int unsigned i = 0; i < ScanW; i++) begin
+      if (v[i]) idx = scan_idx_t'(i);
+    end
+    return idx;
+  endfunction
+
+  // Number of set bits of v.
+  function automatic scan_cnt_t count_ones(scan_t v);
+    scan_cnt_t n;
+    n = '0;
+    for (int unsigned i = 0; i < ScanW; i++) n = n + scan_cnt_t'(v[i]);
+    return n;
+  endfunction
+
   // Command indexes (byte offset / 4) of the generated register map (data/rtos.toml).
   function automatic logic [6:0] reg_index(logic [8:0] offset);
     return 7'(offset >> 2);

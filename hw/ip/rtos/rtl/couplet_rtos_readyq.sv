@@ -8,7 +8,9 @@
 // TID at once; a node that is not queued may hold a stale next, so queued_i masks the search.
 // Every queue is circular, so the predecessor of the head is the tail, and a one-node queue
 // (head = tail = t) just becomes empty.
-module couplet_rtos_readyq #(
+module couplet_rtos_readyq
+  import couplet_rtos_pkg::*;
+#(
   parameter int unsigned MaxThreads    = 8,
   parameter int unsigned NumPrio       = 8,
   parameter int unsigned PrioAscending = 1,
@@ -43,25 +45,18 @@ module couplet_rtos_readyq #(
   logic [MaxThreads-1:0][TidW-1:0] next_q, next_d;
 
   // Scheduler: the highest non-empty queue in the PrioAscending order.
-  always_comb begin
-    top_o = '0;
-    any_o = 1'b0;
-    for (int unsigned p = 0; p < NumPrio; p++) begin
-      if (nonempty_q[p] &&
-          (!any_o || (PrioAscending != 0 ? prio_t'(p) > top_o : prio_t'(p) < top_o))) begin
-        top_o = prio_t'(p);
-        any_o = 1'b1;
-      end
-    end
-  end
+  assign any_o = |nonempty_q;
+  assign top_o = prio_t'(PrioAscending != 0 ? highest_one(scan_t'(nonempty_q)) :
+                                              lowest_one(scan_t'(nonempty_q)));
 
-  tid_t rm_pred;
+  logic [MaxThreads-1:0] is_pred;  // at most one node
+  tid_t                  rm_pred;
   always_comb begin
-    rm_pred = '0;
     for (int unsigned u = 0; u < MaxThreads; u++) begin
-      if (queued_i[u] && next_q[u] == rm_t_i && tid_t'(u) != rm_t_i) rm_pred = tid_t'(u);
+      is_pred[u] = queued_i[u] && next_q[u] == rm_t_i && tid_t'(u) != rm_t_i;
     end
   end
+  assign rm_pred = tid_t'(highest_one(scan_t'(is_pred)));
 
   always_comb begin
     nonempty_d = nonempty_q;
