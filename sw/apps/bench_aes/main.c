@@ -17,8 +17,10 @@
 #include <string.h>
 
 #include <couplet/aes.h>
-#include <couplet/counters.h>
+#include <couplet/bench.h>
 
+#define APP "bench_aes"
+#define SUITE "aes"  // result lines: result aes/...
 #define RUNS 10u
 #define CTR_RUNS 3u
 #define CTR_BYTES 4096u
@@ -27,46 +29,6 @@ static uint8_t message[CTR_BYTES] __attribute__((aligned(4)));
 static uint8_t output[CTR_BYTES] __attribute__((aligned(4)));
 
 static const char *const mode_names[] = {"ecb", "cbc", "ctr", "cfb", "ofb"};
-
-typedef struct {
-  uint64_t cycles, instret;
-} sample_t;
-
-// The cycle count is read last at the start and first at the end, so that a figure holds the
-// call and one counter read (a few cycles), not the instret reads too.
-static sample_t start_sample(void) {
-  sample_t s;
-  s.instret = couplet_instret();
-  s.cycles = couplet_cycles();
-  return s;
-}
-
-static sample_t end_sample(void) {
-  sample_t s;
-  s.cycles = couplet_cycles();
-  s.instret = couplet_instret();
-  return s;
-}
-
-static uint32_t fold(const uint8_t *p, size_t n) {
-  uint32_t h = 2166136261u;  // FNV-1a
-  for (size_t i = 0; i < n; i++) {
-    h = (h ^ p[i]) * 16777619u;
-  }
-  return h;
-}
-
-static void report(const char *backend, const char *measure, sample_t start, sample_t end,
-                   uint32_t check) {
-  printf("result aes/%s/%s cycles=%lu instret=%lu check=0x%08lx\n", backend, measure,
-         (unsigned long)(end.cycles - start.cycles), (unsigned long)(end.instret - start.instret),
-         (unsigned long)check);
-}
-
-static int failed(const char *backend, const char *what, couplet_status_t status) {
-  printf("bench_aes: FAIL %s %s: %s\n", backend, what, couplet_status_name(status));
-  return 1;
-}
 
 static const uint8_t key_bytes[32] = {
     0x60, 0x3d, 0xeb, 0x10, 0x15, 0xca, 0x71, 0xbe, 0x2b, 0x73, 0xae, 0xf0, 0x85, 0x7d, 0x77, 0x81,
@@ -82,28 +44,28 @@ static int bench_backend(couplet_aes_backend_id_t id) {
     couplet_aes_ctx_t ctx;
     for (uint32_t r = 0; r < RUNS; r++) {
       if ((status = couplet_aes_init_backend(&ctx, id)) != COUPLET_OK) {
-        return failed(name, "init", status);
+        return couplet_bench_failed(APP, name, "init", status);
       }
-      sample_t start = start_sample();
+      couplet_bench_sample_t start = couplet_bench_start();
       status = couplet_aes_set_key(&ctx, key_bytes, key_len);
-      sample_t end = end_sample();
+      couplet_bench_sample_t end = couplet_bench_end();
       if (status != COUPLET_OK) {
-        return failed(name, "set_key", status);
+        return couplet_bench_failed(APP, name, "set_key", status);
       }
       snprintf(measure, sizeof measure, "init/%u", bits);
-      report(name, measure, start, end, (uint32_t)key_len);
+      couplet_bench_report(SUITE, name, measure, start, end, (uint32_t)key_len);
     }
     for (size_t bytes = 16u; bytes <= 80u; bytes += 16u) {
       for (uint32_t r = 0; r < RUNS; r++) {
         memset(output, 0, bytes);
-        sample_t start = start_sample();
+        couplet_bench_sample_t start = couplet_bench_start();
         status = couplet_aes_ecb_encrypt(&ctx, message, output, bytes);
-        sample_t end = end_sample();
+        couplet_bench_sample_t end = couplet_bench_end();
         if (status != COUPLET_OK) {
-          return failed(name, "ecb", status);
+          return couplet_bench_failed(APP, name, "ecb", status);
         }
         snprintf(measure, sizeof measure, "ecb/%u/%u", bits, (unsigned)bytes);
-        report(name, measure, start, end, fold(output, bytes));
+        couplet_bench_report(SUITE, name, measure, start, end, couplet_bench_fnv1a(output, bytes));
       }
     }
     for (uint32_t mode = 0; mode < 5u; mode++) {
@@ -111,15 +73,15 @@ static int bench_backend(couplet_aes_backend_id_t id) {
         uint8_t iv[16] = {0xf0, 0xf1, 0xf2, 0xf3, 0xf4, 0xf5, 0xf6, 0xf7,
                           0xf8, 0xf9, 0xfa, 0xfb, 0xfc, 0xfd, 0xfe, 0xff};
         memset(output, 0, 64u);
-        sample_t start = start_sample();
+        couplet_bench_sample_t start = couplet_bench_start();
         status = couplet_aes_crypt(&ctx, (couplet_aes_mode_t)mode, false,
                                    mode == COUPLET_AES_ECB ? NULL : iv, message, output, 64u);
-        sample_t end = end_sample();
+        couplet_bench_sample_t end = couplet_bench_end();
         if (status != COUPLET_OK) {
-          return failed(name, mode_names[mode], status);
+          return couplet_bench_failed(APP, name, mode_names[mode], status);
         }
         snprintf(measure, sizeof measure, "4blk/%s/%u", mode_names[mode], bits);
-        report(name, measure, start, end, fold(output, 64u));
+        couplet_bench_report(SUITE, name, measure, start, end, couplet_bench_fnv1a(output, 64u));
       }
     }
     if (key_len == 16u) {
@@ -127,17 +89,17 @@ static int bench_backend(couplet_aes_backend_id_t id) {
         uint8_t counter[16] = {0};
         // A backend that wrote nothing must not pass on the previous backend's output.
         memset(output, 0, sizeof output);
-        sample_t start = start_sample();
+        couplet_bench_sample_t start = couplet_bench_start();
         status = couplet_aes_ctr_crypt(&ctx, counter, message, output, CTR_BYTES);
-        sample_t end = end_sample();
+        couplet_bench_sample_t end = couplet_bench_end();
         if (status != COUPLET_OK) {
-          return failed(name, "ctr4k", status);
+          return couplet_bench_failed(APP, name, "ctr4k", status);
         }
-        report(name, "ctr4k/128", start, end, fold(output, CTR_BYTES));
+        couplet_bench_report(SUITE, name, "ctr4k/128", start, end, couplet_bench_fnv1a(output, CTR_BYTES));
       }
     }
     if ((status = couplet_aes_zeroize(&ctx)) != COUPLET_OK) {
-      return failed(name, "zeroize", status);
+      return couplet_bench_failed(APP, name, "zeroize", status);
     }
   }
   return 0;

@@ -24,9 +24,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include <couplet/counters.h>
+#include <couplet/bench.h>
 #include <couplet/sha3.h>
 
+#define APP "bench_sha3"
+#define SUITE "sha3"  // result lines: result sha3/...
 #define RUNS 10u
 #define SPLIT_RUNS 3u
 #define LONG_RUNS 3u
@@ -38,53 +40,14 @@
 static uint8_t message[LONG_BYTES] __attribute__((aligned(4)));
 static uint8_t output[COUPLET_SHA3_MAX_DIGEST] __attribute__((aligned(4)));
 
-typedef struct {
-  uint64_t cycles, instret;
-} sample_t;
-
-// The cycle count is read last at the start and first at the end, so that a figure holds the
-// calls and one counter read (a few cycles), not the instret reads too.
-static sample_t start_sample(void) {
-  sample_t s;
-  s.instret = couplet_instret();
-  s.cycles = couplet_cycles();
-  return s;
-}
-
-static sample_t end_sample(void) {
-  sample_t s;
-  s.cycles = couplet_cycles();
-  s.instret = couplet_instret();
-  return s;
-}
-
-static uint32_t fold(const uint8_t *p, size_t n) {
-  uint32_t h = 2166136261u;  // FNV-1a
-  for (size_t i = 0; i < n; i++) {
-    h = (h ^ p[i]) * 16777619u;
-  }
-  return h;
-}
-
-static void report(const char *backend, const char *measure, sample_t start, sample_t end,
-                   uint32_t check) {
-  printf("result sha3/%s/%s cycles=%lu instret=%lu check=0x%08lx\n", backend, measure,
-         (unsigned long)(end.cycles - start.cycles), (unsigned long)(end.instret - start.instret),
-         (unsigned long)check);
-}
-
-static int failed(const char *backend, const char *what, couplet_status_t status) {
-  printf("bench_sha3: FAIL %s %s: %s\n", backend, what, couplet_status_name(status));
-  return 1;
-}
-
 // One whole hash: SHA3-* writes its digest, SHAKE squeezes SHAKE_OUT_BYTES. The status of the
 // first failing call is returned; start and end bracket all of them.
 static couplet_status_t hash_once(couplet_sha3_backend_id_t id, couplet_sha3_alg_t alg, size_t len,
-                                  size_t out_len, sample_t *start, sample_t *end) {
+                                  size_t out_len, couplet_bench_sample_t *start,
+                                  couplet_bench_sample_t *end) {
   couplet_sha3_ctx_t ctx;
   couplet_status_t status;
-  *start = start_sample();
+  *start = couplet_bench_start();
   status = couplet_sha3_init_backend(&ctx, alg, id);
   if (status == COUPLET_OK) {
     status = couplet_sha3_update(&ctx, message, len);
@@ -99,7 +62,7 @@ static couplet_status_t hash_once(couplet_sha3_backend_id_t id, couplet_sha3_alg
       status = couplet_sha3_final(&ctx, output, sizeof output);
     }
   }
-  *end = end_sample();
+  *end = couplet_bench_end();
   return status;
 }
 
@@ -107,14 +70,14 @@ static int bench_case(couplet_sha3_backend_id_t id, const char *measure, couplet
                       size_t len, size_t out_len, uint32_t runs) {
   const char *name = couplet_sha3_backend_name(id);
   for (uint32_t r = 0; r < runs; r++) {
-    sample_t start, end;
+    couplet_bench_sample_t start, end;
     // A backend that wrote nothing must not pass on the previous backend's output.
     memset(output, 0, sizeof output);
     couplet_status_t status = hash_once(id, alg, len, out_len, &start, &end);
     if (status != COUPLET_OK) {
-      return failed(name, measure, status);
+      return couplet_bench_failed(APP, name, measure, status);
     }
-    report(name, measure, start, end, fold(output, out_len));
+    couplet_bench_report(SUITE, name, measure, start, end, couplet_bench_fnv1a(output, out_len));
   }
   return 0;
 }
@@ -124,13 +87,13 @@ static int bench_oneshot(couplet_sha3_backend_id_t id) {
   const char *name = couplet_sha3_backend_name(id);
   for (uint32_t r = 0; r < RUNS; r++) {
     memset(output, 0, sizeof output);
-    sample_t start = start_sample();
+    couplet_bench_sample_t start = couplet_bench_start();
     couplet_status_t status = couplet_sha3_using(id, COUPLET_SHA3_384, message, KRONOS_BYTES, output, sizeof output);
-    sample_t end = end_sample();
+    couplet_bench_sample_t end = couplet_bench_end();
     if (status != COUPLET_OK) {
-      return failed(name, "kronos/oneshot", status);
+      return couplet_bench_failed(APP, name, "kronos/oneshot", status);
     }
-    report(name, "kronos/oneshot", start, end, fold(output, 48u));
+    couplet_bench_report(SUITE, name, "kronos/oneshot", start, end, couplet_bench_fnv1a(output, 48u));
   }
   return 0;
 }
@@ -140,30 +103,30 @@ static int bench_split(couplet_sha3_backend_id_t id) {
   const char *name = couplet_sha3_backend_name(id);
   for (uint32_t r = 0; r < SPLIT_RUNS; r++) {
     couplet_sha3_ctx_t ctx;
-    sample_t t[6];
+    couplet_bench_sample_t t[6];
     memset(output, 0, sizeof output);
-    t[0] = start_sample();
+    t[0] = couplet_bench_start();
     couplet_status_t status = couplet_sha3_init_backend(&ctx, COUPLET_SHA3_384, id);
-    t[1] = end_sample();
+    t[1] = couplet_bench_end();
     if (status != COUPLET_OK) {
-      return failed(name, "kronos/init", status);
+      return couplet_bench_failed(APP, name, "kronos/init", status);
     }
-    t[2] = start_sample();
+    t[2] = couplet_bench_start();
     status = couplet_sha3_update(&ctx, message, KRONOS_BYTES);
-    t[3] = end_sample();
+    t[3] = couplet_bench_end();
     if (status != COUPLET_OK) {
-      return failed(name, "kronos/update", status);
+      return couplet_bench_failed(APP, name, "kronos/update", status);
     }
-    t[4] = start_sample();
+    t[4] = couplet_bench_start();
     status = couplet_sha3_final(&ctx, output, sizeof output);
-    t[5] = end_sample();
+    t[5] = couplet_bench_end();
     if (status != COUPLET_OK) {
-      return failed(name, "kronos/final", status);
+      return couplet_bench_failed(APP, name, "kronos/final", status);
     }
-    uint32_t check = fold(output, 48u);
-    report(name, "kronos/init", t[0], t[1], check);
-    report(name, "kronos/update", t[2], t[3], check);
-    report(name, "kronos/final", t[4], t[5], check);
+    uint32_t check = couplet_bench_fnv1a(output, 48u);
+    couplet_bench_report(SUITE, name, "kronos/init", t[0], t[1], check);
+    couplet_bench_report(SUITE, name, "kronos/update", t[2], t[3], check);
+    couplet_bench_report(SUITE, name, "kronos/final", t[4], t[5], check);
   }
   return 0;
 }

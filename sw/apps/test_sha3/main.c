@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <couplet/check.h>
 #include <couplet/counters.h>
 #include <couplet/irq.h>
 #include <couplet/sha3.h>
@@ -35,40 +36,6 @@
 #define MAX_RANDOM_OUT (2u * COUPLET_SHA3_MAX_RATE + 20u)
 #define CAVP_MAX_OUT 256u
 #define BIG_LEN 4096u
-
-static uint32_t failures;
-static uint32_t rng_state;
-
-static uint32_t rng(void) {
-  // xorshift32: deterministic, so a failure reproduces exactly.
-  rng_state ^= rng_state << 13;
-  rng_state ^= rng_state >> 17;
-  rng_state ^= rng_state << 5;
-  return rng_state;
-}
-
-static void fill(uint8_t *p, size_t n) {
-  for (size_t i = 0; i < n; i++) {
-    p[i] = (uint8_t)rng();
-  }
-}
-
-static void fail(const char *backend, const char *what, const char *detail) {
-  failures++;
-  printf("  FAIL %s: %s (%s)\n", backend, what, detail);
-}
-
-static bool expect_status(const char *backend, const char *what, couplet_status_t expected,
-                          couplet_status_t got) {
-  if (expected == got) {
-    return true;
-  }
-  char detail[80];
-  snprintf(detail, sizeof detail, "expected %s, got %s", couplet_status_name(expected),
-           couplet_status_name(got));
-  fail(backend, what, detail);
-  return false;
-}
 
 static bool is_shake(couplet_sha3_alg_t alg) {
   return alg == COUPLET_SHAKE128 || alg == COUPLET_SHAKE256;
@@ -105,12 +72,12 @@ static uint32_t run_cavp(couplet_sha3_backend_id_t id) {
   for (size_t i = 0; i < cavp_vector_count; i++) {
     const sha3_test_vector_t *v = &cavp_vectors[i];
     uint8_t out[CAVP_MAX_OUT];
-    if (!expect_status(name, v->source, COUPLET_OK,
-                       hash_once(id, (couplet_sha3_alg_t)v->alg, v->msg, v->msg_len, out, v->out_len))) {
+    if (!couplet_check_status(name, v->source, COUPLET_OK,
+                              hash_once(id, (couplet_sha3_alg_t)v->alg, v->msg, v->msg_len, out, v->out_len))) {
       continue;
     }
     if (memcmp(out, v->out, v->out_len) != 0) {
-      fail(name, v->source, "wrong output");
+      couplet_check_fail(name, v->source, "wrong output");
       continue;
     }
     passed++;
@@ -139,7 +106,7 @@ static uint32_t run_one_shot(couplet_sha3_backend_id_t id, uint32_t stride) {
     uint8_t out[CAVP_MAX_OUT + 1u];
     bool ok = v->msg_len < sizeof one_shot_msg;
     if (!ok) {
-      fail(name, v->source, "message longer than the one-shot test's buffer");
+      couplet_check_fail(name, v->source, "message longer than the one-shot test's buffer");
     }
     if (ok && v->msg_len != 0u) {
       memcpy(one_shot_msg + 1, v->msg, v->msg_len);
@@ -147,10 +114,10 @@ static uint32_t run_one_shot(couplet_sha3_backend_id_t id, uint32_t stride) {
     for (uint32_t odd = 0; ok && odd < 2u; odd++) {
       const uint8_t *msg = odd ? one_shot_msg + 1 : v->msg;
       memset(out, 0, sizeof out);
-      ok = expect_status(name, v->source, COUPLET_OK,
-                         one_shot(id, (couplet_sha3_alg_t)v->alg, msg, v->msg_len, out + odd, v->out_len));
+      ok = couplet_check_status(name, v->source, COUPLET_OK,
+                                one_shot(id, (couplet_sha3_alg_t)v->alg, msg, v->msg_len, out + odd, v->out_len));
       if (ok && memcmp(out + odd, v->out, v->out_len) != 0) {
-        fail(name, v->source, odd ? "one-shot: wrong output (odd addresses)" : "one-shot: wrong output");
+        couplet_check_fail(name, v->source, odd ? "one-shot: wrong output (odd addresses)" : "one-shot: wrong output");
         ok = false;
       }
     }
@@ -159,17 +126,17 @@ static uint32_t run_one_shot(couplet_sha3_backend_id_t id, uint32_t stride) {
   // Errors of the one-shot calls leave the output untouched.
   uint8_t digest[32] = {0};
   const uint8_t zeros[32] = {0};
-  bool ok = expect_status(name, "one-shot NULL data", COUPLET_ERR_NULL,
-                          couplet_sha3_using(id, COUPLET_SHA3_256, NULL, 1u, digest, sizeof digest));
-  ok &= expect_status(name, "one-shot short digest", COUPLET_ERR_LEN,
-                      couplet_sha3_using(id, COUPLET_SHA3_256, zeros, 3u, digest, 31u));
-  ok &= expect_status(name, "one-shot SHAKE through sha3", COUPLET_ERR_ARG,
-                      couplet_sha3_using(id, COUPLET_SHAKE128, zeros, 3u, digest, sizeof digest));
-  ok &= expect_status(name, "one-shot unknown backend", COUPLET_ERR_ARG,
-                      couplet_sha3_using(COUPLET_SHA3_BACKEND_COUNT, COUPLET_SHA3_256, zeros, 3u, digest,
-                                         sizeof digest));
+  bool ok = couplet_check_status(name, "one-shot NULL data", COUPLET_ERR_NULL,
+                                 couplet_sha3_using(id, COUPLET_SHA3_256, NULL, 1u, digest, sizeof digest));
+  ok &= couplet_check_status(name, "one-shot short digest", COUPLET_ERR_LEN,
+                             couplet_sha3_using(id, COUPLET_SHA3_256, zeros, 3u, digest, 31u));
+  ok &= couplet_check_status(name, "one-shot SHAKE through sha3", COUPLET_ERR_ARG,
+                             couplet_sha3_using(id, COUPLET_SHAKE128, zeros, 3u, digest, sizeof digest));
+  ok &= couplet_check_status(name, "one-shot unknown backend", COUPLET_ERR_ARG,
+                             couplet_sha3_using(COUPLET_SHA3_BACKEND_COUNT, COUPLET_SHA3_256, zeros, 3u, digest,
+                                                sizeof digest));
   if (!ok || memcmp(digest, zeros, sizeof digest) != 0) {
-    fail(name, "one-shot errors", "wrong status or output written");
+    couplet_check_fail(name, "one-shot errors", "wrong status or output written");
     passed = 0;
   }
   return passed;
@@ -187,32 +154,32 @@ static uint8_t expected[RANDOM_CASES][MAX_RANDOM_OUT];
 
 static random_case_t random_case(uint32_t i) {
   random_case_t c;
-  rng_state = 0x9E3779B9u * (i + 1u);
+  couplet_check_seed(0x9E3779B9u * (i + 1u));
   c.alg = (couplet_sha3_alg_t)(i % 6u);
   const size_t rate = rate_of(c.alg);
   // Lengths around the block boundaries more often than elsewhere.
-  switch (rng() % 4u) {
+  switch (couplet_check_rand() % 4u) {
     case 0:
-      c.len = rate * (rng() % 3u) + rng() % 3u;
+      c.len = rate * (couplet_check_rand() % 3u) + couplet_check_rand() % 3u;
       break;
     case 1:
-      c.len = rate * (1u + rng() % 2u) - 1u - rng() % 2u;
+      c.len = rate * (1u + couplet_check_rand() % 2u) - 1u - couplet_check_rand() % 2u;
       break;
     default:
-      c.len = rng() % (MAX_RANDOM_MSG + 1u);
+      c.len = couplet_check_rand() % (MAX_RANDOM_MSG + 1u);
   }
-  c.offset = rng() % 4u;
-  c.out_len = is_shake(c.alg) ? rng() % (MAX_RANDOM_OUT + 1u) : couplet_sha3_digest_size(c.alg);
-  fill(random_msg_buf + c.offset, c.len);
+  c.offset = couplet_check_rand() % 4u;
+  c.out_len = is_shake(c.alg) ? couplet_check_rand() % (MAX_RANDOM_OUT + 1u) : couplet_sha3_digest_size(c.alg);
+  couplet_check_fill(random_msg_buf + c.offset, c.len);
   return c;
 }
 
 static void random_references(void) {
   for (uint32_t i = 0; i < RANDOM_CASES; i++) {
     random_case_t c = random_case(i);
-    if (!expect_status("soft", "random reference", COUPLET_OK,
-                       hash_once(COUPLET_SHA3_BACKEND_SOFT, c.alg, random_msg_buf + c.offset, c.len,
-                                 expected[i], c.out_len))) {
+    if (!couplet_check_status("soft", "random reference", COUPLET_OK,
+                              hash_once(COUPLET_SHA3_BACKEND_SOFT, c.alg, random_msg_buf + c.offset, c.len,
+                                        expected[i], c.out_len))) {
       memset(expected[i], 0, MAX_RANDOM_OUT);
     }
   }
@@ -221,18 +188,18 @@ static void random_references(void) {
 // A piece length for splitting `left` bytes: small, around the rate, or random.
 static size_t piece(size_t left, size_t rate) {
   size_t n;
-  switch (rng() % 6u) {
+  switch (couplet_check_rand() % 6u) {
     case 0:
-      n = rng() % 8u;
+      n = couplet_check_rand() % 8u;
       break;
     case 1:
-      n = rate - 1u + rng() % 3u;
+      n = rate - 1u + couplet_check_rand() % 3u;
       break;
     case 2:
       n = left;
       break;
     default:
-      n = rng() % (2u * rate);
+      n = couplet_check_rand() % (2u * rate);
   }
   return n < left ? n : left;
 }
@@ -255,7 +222,7 @@ static uint32_t run_random(couplet_sha3_backend_id_t id, uint32_t cases) {
       done += n;
     }
     static uint8_t out_buf[MAX_RANDOM_OUT + 4u];
-    uint8_t *out = out_buf + rng() % 4u;
+    uint8_t *out = out_buf + couplet_check_rand() % 4u;
     if (status == COUPLET_OK && !is_shake(c.alg)) {
       status = couplet_sha3_final(&ctx, out, c.out_len);
     } else if (status == COUPLET_OK) {
@@ -266,11 +233,11 @@ static uint32_t run_random(couplet_sha3_backend_id_t id, uint32_t cases) {
         done += n;
       }
     }
-    if (!expect_status(name, what, COUPLET_OK, status)) {
+    if (!couplet_check_status(name, what, COUPLET_OK, status)) {
       continue;
     }
     if (memcmp(out, expected[i], c.out_len) != 0) {
-      fail(name, what, "output differs from the software backend");
+      couplet_check_fail(name, what, "output differs from the software backend");
       continue;
     }
     passed++;
@@ -285,39 +252,40 @@ static bool run_contexts(couplet_sha3_backend_id_t id) {
   uint8_t out_a[32], out_b[300];
   static uint8_t ref_a[32], ref_b[300];  // the software backend's, computed once
   static bool have_refs;
-  rng_state = 0x1234567u;
-  fill(msg_a, sizeof msg_a);
-  fill(msg_b, sizeof msg_b);
+  couplet_check_seed(0x1234567u);
+  couplet_check_fill(msg_a, sizeof msg_a);
+  couplet_check_fill(msg_b, sizeof msg_b);
   couplet_sha3_ctx_t a, b;
-  if (!expect_status(name, "contexts init", COUPLET_OK, couplet_sha3_init_backend(&a, COUPLET_SHA3_256, id)) ||
-      !expect_status(name, "contexts init", COUPLET_OK, couplet_sha3_init_backend(&b, COUPLET_SHAKE128, id))) {
+  if (!couplet_check_status(name, "contexts init", COUPLET_OK, couplet_sha3_init_backend(&a, COUPLET_SHA3_256, id)) ||
+      !couplet_check_status(name, "contexts init", COUPLET_OK, couplet_sha3_init_backend(&b, COUPLET_SHAKE128, id))) {
     return false;
   }
   static const uint16_t cuts[] = {0u, 5u, 140u, 141u, 290u, 400u};
   for (size_t k = 0; k + 1u < sizeof cuts / sizeof cuts[0]; k++) {
     size_t n = cuts[k + 1u] - cuts[k];
-    if (!expect_status(name, "contexts update a", COUPLET_OK, couplet_sha3_update(&a, msg_a + cuts[k], n)) ||
-        !expect_status(name, "contexts update b", COUPLET_OK, couplet_sha3_update(&b, msg_b + cuts[k], n))) {
+    if (!couplet_check_status(name, "contexts update a", COUPLET_OK, couplet_sha3_update(&a, msg_a + cuts[k], n)) ||
+        !couplet_check_status(name, "contexts update b", COUPLET_OK, couplet_sha3_update(&b, msg_b + cuts[k], n))) {
       return false;
     }
   }
   // b squeezes across a block boundary in two pieces while a finishes in between.
-  if (!expect_status(name, "contexts final b", COUPLET_OK, couplet_shake_final(&b)) ||
-      !expect_status(name, "contexts squeeze b", COUPLET_OK, couplet_shake_squeeze(&b, out_b, 100)) ||
-      !expect_status(name, "contexts final a", COUPLET_OK, couplet_sha3_final(&a, out_a, sizeof out_a)) ||
-      !expect_status(name, "contexts squeeze b", COUPLET_OK, couplet_shake_squeeze(&b, out_b + 100, 200))) {
+  if (!couplet_check_status(name, "contexts final b", COUPLET_OK, couplet_shake_final(&b)) ||
+      !couplet_check_status(name, "contexts squeeze b", COUPLET_OK, couplet_shake_squeeze(&b, out_b, 100)) ||
+      !couplet_check_status(name, "contexts final a", COUPLET_OK, couplet_sha3_final(&a, out_a, sizeof out_a)) ||
+      !couplet_check_status(name, "contexts squeeze b", COUPLET_OK, couplet_shake_squeeze(&b, out_b + 100, 200))) {
     return false;
   }
   if (!have_refs &&
-      (!expect_status("soft", "contexts reference", COUPLET_OK,
-                      hash_once(COUPLET_SHA3_BACKEND_SOFT, COUPLET_SHA3_256, msg_a, sizeof msg_a, ref_a, 32)) ||
-       !expect_status("soft", "contexts reference", COUPLET_OK,
-                      hash_once(COUPLET_SHA3_BACKEND_SOFT, COUPLET_SHAKE128, msg_b, sizeof msg_b, ref_b, 300)))) {
+      (!couplet_check_status("soft", "contexts reference", COUPLET_OK,
+                             hash_once(COUPLET_SHA3_BACKEND_SOFT, COUPLET_SHA3_256, msg_a, sizeof msg_a, ref_a, 32)) ||
+       !couplet_check_status("soft", "contexts reference", COUPLET_OK,
+                             hash_once(COUPLET_SHA3_BACKEND_SOFT, COUPLET_SHAKE128, msg_b, sizeof msg_b, ref_b,
+                                       300)))) {
     return false;
   }
   have_refs = true;
   if (memcmp(out_a, ref_a, 32) != 0 || memcmp(out_b, ref_b, 300) != 0) {
-    fail(name, "contexts", "a context did not continue its own message");
+    couplet_check_fail(name, "contexts", "a context did not continue its own message");
     return false;
   }
   return true;
@@ -349,14 +317,15 @@ static bool run_lock(couplet_sha3_backend_id_t id, bool locks) {
   static uint8_t ref[32];  // the software backend's, computed once
   static bool have_ref;
   couplet_sha3_ctx_t ctx;
-  bool ok = expect_status(name, "lock init", COUPLET_OK, couplet_sha3_init_backend(&ctx, COUPLET_SHA3_256, id));
-  ok = ok && expect_status(name, "lock init", COUPLET_OK,
-                           couplet_sha3_init_backend(&irq_ctx, COUPLET_SHA3_256, id));
+  bool ok = couplet_check_status(name, "lock init", COUPLET_OK, couplet_sha3_init_backend(&ctx, COUPLET_SHA3_256, id));
+  ok = ok && couplet_check_status(name, "lock init", COUPLET_OK,
+                                  couplet_sha3_init_backend(&irq_ctx, COUPLET_SHA3_256, id));
   // How long the update takes, to aim the interrupt at its middle.
   uint64_t t0 = couplet_cycles();
-  ok = ok && expect_status(name, "lock timing", COUPLET_OK, couplet_sha3_update(&ctx, msg, len));
+  ok = ok && couplet_check_status(name, "lock timing", COUPLET_OK, couplet_sha3_update(&ctx, msg, len));
   uint64_t duration = couplet_cycles() - t0;
-  ok = ok && expect_status(name, "lock re-init", COUPLET_OK, couplet_sha3_init_backend(&ctx, COUPLET_SHA3_256, id));
+  ok = ok && couplet_check_status(name, "lock re-init", COUPLET_OK,
+                                  couplet_sha3_init_backend(&ctx, COUPLET_SHA3_256, id));
   if (!ok) {
     return false;
   }
@@ -368,27 +337,29 @@ static bool run_lock(couplet_sha3_backend_id_t id, bool locks) {
   main_in_call = false;
   couplet_irq_global_restore(was_enabled);
   couplet_timer_disable();
-  ok = expect_status(name, "update interrupted", COUPLET_OK, status) &&
-       expect_status(name, "final", COUPLET_OK, couplet_sha3_final(&ctx, digest, sizeof digest)) &&
-       (have_ref || expect_status("soft", "lock reference", COUPLET_OK,
-                                  hash_once(COUPLET_SHA3_BACKEND_SOFT, COUPLET_SHA3_256, msg, len, ref, sizeof ref)));
+  ok = couplet_check_status(name, "update interrupted", COUPLET_OK, status) &&
+       couplet_check_status(name, "final", COUPLET_OK, couplet_sha3_final(&ctx, digest, sizeof digest)) &&
+       (have_ref ||
+        couplet_check_status("soft", "lock reference", COUPLET_OK,
+                             hash_once(COUPLET_SHA3_BACKEND_SOFT, COUPLET_SHA3_256, msg, len, ref, sizeof ref)));
   have_ref = have_ref || ok;
   if (ok && memcmp(digest, ref, 32) != 0) {
-    fail(name, "lock", "the interrupted update went wrong");
+    couplet_check_fail(name, "lock", "the interrupted update went wrong");
     ok = false;
   }
   if (irq_calls != 1u || !irq_during_call) {
-    fail(name, "lock", "the interrupt did not land inside the update");
+    couplet_check_fail(name, "lock", "the interrupt did not land inside the update");
     return false;
   }
-  ok &= expect_status(name, "update from the interrupt", locks ? COUPLET_ERR_BUSY : COUPLET_OK, irq_status);
+  ok &= couplet_check_status(name, "update from the interrupt", locks ? COUPLET_ERR_BUSY : COUPLET_OK, irq_status);
   // Refused: irq_ctx is unchanged (empty); served: it holds the block. Either way it goes on.
   const size_t irq_len = locks ? 0u : 200u;
-  ok = ok && expect_status(name, "irq context final", COUPLET_OK, couplet_sha3_final(&irq_ctx, irq_digest, 32)) &&
-       expect_status("soft", "irq reference", COUPLET_OK,
-                     hash_once(COUPLET_SHA3_BACKEND_SOFT, COUPLET_SHA3_256, big_buf, irq_len, irq_ref, 32));
+  ok = ok &&
+       couplet_check_status(name, "irq context final", COUPLET_OK, couplet_sha3_final(&irq_ctx, irq_digest, 32)) &&
+       couplet_check_status("soft", "irq reference", COUPLET_OK,
+                            hash_once(COUPLET_SHA3_BACKEND_SOFT, COUPLET_SHA3_256, big_buf, irq_len, irq_ref, 32));
   if (ok && memcmp(irq_digest, irq_ref, 32) != 0) {
-    fail(name, "lock", "the interrupt's context went wrong");
+    couplet_check_fail(name, "lock", "the interrupt's context went wrong");
     ok = false;
   }
   return ok;
@@ -398,20 +369,21 @@ static bool run_errors(couplet_sha3_backend_id_t id, bool locks) {
   const char *name = couplet_sha3_backend_name(id);
   couplet_sha3_ctx_t ctx;
   uint8_t buf[200] = {0}, out[64];
-  bool ok = expect_status(name, "NULL context", COUPLET_ERR_NULL, couplet_sha3_init_backend(NULL, COUPLET_SHA3_256, id));
-  ok &= expect_status(name, "init", COUPLET_OK, couplet_sha3_init_backend(&ctx, COUPLET_SHAKE256, id));
-  ok &= expect_status(name, "NULL data", COUPLET_ERR_NULL, couplet_sha3_update(&ctx, NULL, 5));
-  ok &= expect_status(name, "update", COUPLET_OK, couplet_sha3_update(&ctx, buf, sizeof buf));
-  ok &= expect_status(name, "squeeze before final", COUPLET_ERR_STATE, couplet_shake_squeeze(&ctx, out, 8));
-  ok &= expect_status(name, "sha3_final on SHAKE", COUPLET_ERR_STATE, couplet_sha3_final(&ctx, out, 64));
-  ok &= expect_status(name, "shake_final", COUPLET_OK, couplet_shake_final(&ctx));
-  ok &= expect_status(name, "update after final", COUPLET_ERR_STATE, couplet_sha3_update(&ctx, buf, 1));
-  ok &= expect_status(name, "NULL output", COUPLET_ERR_NULL, couplet_shake_squeeze(&ctx, NULL, 8));
-  ok &= expect_status(name, "squeeze", COUPLET_OK, couplet_shake_squeeze(&ctx, out, 64));
-  ok &= expect_status(name, "init", COUPLET_OK, couplet_sha3_init_backend(&ctx, COUPLET_SHA3_512, id));
-  ok &= expect_status(name, "short digest buffer", COUPLET_ERR_LEN, couplet_sha3_final(&ctx, out, 63));
-  ok &= expect_status(name, "final", COUPLET_OK, couplet_sha3_final(&ctx, out, 64));
-  ok &= expect_status(name, "final twice", COUPLET_ERR_STATE, couplet_sha3_final(&ctx, out, 64));
+  bool ok = couplet_check_status(name, "NULL context", COUPLET_ERR_NULL,
+                                 couplet_sha3_init_backend(NULL, COUPLET_SHA3_256, id));
+  ok &= couplet_check_status(name, "init", COUPLET_OK, couplet_sha3_init_backend(&ctx, COUPLET_SHAKE256, id));
+  ok &= couplet_check_status(name, "NULL data", COUPLET_ERR_NULL, couplet_sha3_update(&ctx, NULL, 5));
+  ok &= couplet_check_status(name, "update", COUPLET_OK, couplet_sha3_update(&ctx, buf, sizeof buf));
+  ok &= couplet_check_status(name, "squeeze before final", COUPLET_ERR_STATE, couplet_shake_squeeze(&ctx, out, 8));
+  ok &= couplet_check_status(name, "sha3_final on SHAKE", COUPLET_ERR_STATE, couplet_sha3_final(&ctx, out, 64));
+  ok &= couplet_check_status(name, "shake_final", COUPLET_OK, couplet_shake_final(&ctx));
+  ok &= couplet_check_status(name, "update after final", COUPLET_ERR_STATE, couplet_sha3_update(&ctx, buf, 1));
+  ok &= couplet_check_status(name, "NULL output", COUPLET_ERR_NULL, couplet_shake_squeeze(&ctx, NULL, 8));
+  ok &= couplet_check_status(name, "squeeze", COUPLET_OK, couplet_shake_squeeze(&ctx, out, 64));
+  ok &= couplet_check_status(name, "init", COUPLET_OK, couplet_sha3_init_backend(&ctx, COUPLET_SHA3_512, id));
+  ok &= couplet_check_status(name, "short digest buffer", COUPLET_ERR_LEN, couplet_sha3_final(&ctx, out, 63));
+  ok &= couplet_check_status(name, "final", COUPLET_OK, couplet_sha3_final(&ctx, out, 64));
+  ok &= couplet_check_status(name, "final twice", COUPLET_ERR_STATE, couplet_sha3_final(&ctx, out, 64));
   return ok && run_lock(id, locks);
 }
 
@@ -432,7 +404,7 @@ static void report_cycles(couplet_sha3_backend_id_t id, bool accelerator) {
       status = couplet_sha3_final(&ctx, digest, sizeof digest);
     }
     uint64_t cycles = couplet_cycles() - t0;
-    if (expect_status(couplet_sha3_backend_name(id), "timing", COUPLET_OK, status)) {
+    if (couplet_check_status(couplet_sha3_backend_name(id), "timing", COUPLET_OK, status)) {
       printf("cycles %-6s sha3-256 len %u: %lu\n", couplet_sha3_backend_name(id), (unsigned)lengths[k],
              (unsigned long)cycles);
     }
@@ -443,21 +415,22 @@ int main(void) {
   printf("test_sha3: %u CAVP vectors, %u random messages per backend\n", (unsigned)cavp_vector_count,
          (unsigned)RANDOM_CASES);
   couplet_sha3_ctx_t ctx;
-  if (!expect_status("-", "unknown backend", COUPLET_ERR_ARG,
-                     couplet_sha3_init_backend(&ctx, COUPLET_SHA3_256, COUPLET_SHA3_BACKEND_COUNT)) ||
-      !expect_status("-", "register timer handler", COUPLET_OK, couplet_irq_register(COUPLET_IRQ_TIMER, on_timer)) ||
-      !expect_status("-", "enable timer interrupt", COUPLET_OK, couplet_irq_enable(COUPLET_IRQ_TIMER))) {
+  if (!couplet_check_status("-", "unknown backend", COUPLET_ERR_ARG,
+                            couplet_sha3_init_backend(&ctx, COUPLET_SHA3_256, COUPLET_SHA3_BACKEND_COUNT)) ||
+      !couplet_check_status("-", "register timer handler", COUPLET_OK,
+                            couplet_irq_register(COUPLET_IRQ_TIMER, on_timer)) ||
+      !couplet_check_status("-", "enable timer interrupt", COUPLET_OK, couplet_irq_enable(COUPLET_IRQ_TIMER))) {
     return 1;
   }
   couplet_timer_disable();
-  rng_state = 0xC0FFEEu;
-  fill(big_buf, sizeof big_buf);
+  couplet_check_seed(0xC0FFEEu);
+  couplet_check_fill(big_buf, sizeof big_buf);
   random_references();
   for (uint32_t b = 0; b < COUPLET_SHA3_BACKEND_COUNT; b++) {
     couplet_sha3_backend_id_t id = (couplet_sha3_backend_id_t)b;
     if (!couplet_sha3_backend_available(id)) {
-      if (!expect_status(couplet_sha3_backend_name(id), "absent backend", COUPLET_ERR_UNSUPPORTED,
-                         couplet_sha3_init_backend(&ctx, COUPLET_SHA3_256, id))) {
+      if (!couplet_check_status(couplet_sha3_backend_name(id), "absent backend", COUPLET_ERR_UNSUPPORTED,
+                                couplet_sha3_init_backend(&ctx, COUPLET_SHA3_256, id))) {
         return 1;
       }
       printf("backend %-6s absent in this SoC\n", couplet_sha3_backend_name(id));
@@ -466,7 +439,7 @@ int main(void) {
     const bool soft = id == COUPLET_SHA3_BACKEND_SOFT;
     const bool locks = !soft && id != COUPLET_SHA3_BACKEND_ISE;
     const uint32_t cases = soft ? SOFT_RANDOM_CASES : RANDOM_CASES;
-    uint32_t before = failures;
+    uint32_t before = couplet_check_failures();
     uint32_t cavp = run_cavp(id);
     uint32_t oneshot = run_one_shot(id, locks ? 1u : 4u);
     uint32_t random = run_random(id, cases);
@@ -477,9 +450,10 @@ int main(void) {
            couplet_sha3_backend_name(id), (unsigned long)cavp, (unsigned)cavp_vector_count,
            (unsigned long)oneshot, (unsigned)one_shot_tried, (unsigned long)random, (unsigned long)cases,
            contexts ? "ok" : "FAIL", errors ? "ok" : "FAIL");
-    if (failures != before) {
-      printf("backend %s: %lu failures\n", couplet_sha3_backend_name(id), (unsigned long)(failures - before));
+    if (couplet_check_failures() != before) {
+      printf("backend %s: %lu failures\n", couplet_sha3_backend_name(id),
+             (unsigned long)(couplet_check_failures() - before));
     }
   }
-  return failures == 0u ? 0 : 1;
+  return couplet_check_failures() == 0u ? 0 : 1;
 }

@@ -6,6 +6,7 @@
 #include <stdatomic.h>
 
 #include <couplet/soc_config.h>
+#include <couplet/wipe.h>
 
 #include "aes_backend.h"
 
@@ -85,19 +86,9 @@ static uint32_t new_key_id(void) {
   return id;
 }
 
-// Volatile stores, then a compiler barrier: the wipe of a context that is never read again
-// must not be removed as dead stores.
-static void wipe_words(uint32_t *p, size_t n) {
-  volatile uint32_t *v = p;
-  for (size_t i = 0; i < n; ++i) {
-    v[i] = 0u;
-  }
-  __asm__ volatile("" ::: "memory");
-}
-
 static void wipe_key(couplet_aes_ctx_t *ctx) {
-  wipe_words(ctx->round_keys, sizeof ctx->round_keys / sizeof ctx->round_keys[0]);
-  wipe_words(ctx->key, sizeof ctx->key / sizeof ctx->key[0]);
+  couplet_wipe_words(ctx->round_keys, sizeof ctx->round_keys / sizeof ctx->round_keys[0]);
+  couplet_wipe_words(ctx->key, sizeof ctx->key / sizeof ctx->key[0]);
   ctx->key_len = 0u;
   ctx->key_id = 0u;
   __asm__ volatile("" ::: "memory");
@@ -180,7 +171,7 @@ couplet_status_t couplet_aes_set_key(couplet_aes_ctx_t *ctx, const uint8_t *key,
       ctx->key[i] = (uint32_t)k[0] | (uint32_t)k[1] << 8 | (uint32_t)k[2] << 16 | (uint32_t)k[3] << 24;
     }
   }
-  wipe_words(&ctx->key[words], sizeof ctx->key / sizeof ctx->key[0] - words);
+  couplet_wipe_words(&ctx->key[words], sizeof ctx->key / sizeof ctx->key[0] - words);
   ctx->key_len = (uint32_t)key_len;
   ctx->key_id = new_key_id();
   couplet_status_t status = backend->set_key(ctx);
@@ -237,7 +228,7 @@ static __attribute__((noinline)) couplet_status_t ctr_with_tail(
       out[done + i] = (uint8_t)(in[done + i] ^ ks[i]);
     }
   }
-  wipe_words(keystream, sizeof keystream / sizeof keystream[0]);
+  couplet_wipe_words(keystream, sizeof keystream / sizeof keystream[0]);
   return status;
 }
 

@@ -43,6 +43,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <couplet/wipe.h>
+
 #include "aes_backend.h"
 
 // The steps of a round are inlined into the round functions so that the state stays in
@@ -62,22 +64,6 @@ typedef struct {
   uint32_t ks[8];                               // two blocks of cipher input or output
   uint32_t data[8];                             // two blocks of message
 } soft_work_t;
-
-// Writes through a volatile pointer, so the compiler cannot drop the stores as dead. Four words
-// per iteration: the wipe runs on every call.
-static void wipe_words(uint32_t *p, size_t n) {
-  volatile uint32_t *v = p;
-  size_t i = 0;
-  for (; i + 4u <= n; i += 4u) {
-    v[i] = 0u;
-    v[i + 1u] = 0u;
-    v[i + 2u] = 0u;
-    v[i + 3u] = 0u;
-  }
-  for (; i < n; ++i) {
-    v[i] = 0u;
-  }
-}
 
 // ---------------------------------------------------------------------------------------------
 // Word access. The byte forms work for any alignment and any host byte order; when the
@@ -549,7 +535,7 @@ static uint32_t sub_word(uint32_t x) {
   encrypt_planes(q, zero_keys, 1u);
   ortho(q);
   uint32_t y = q[0];
-  wipe_words(q, PLANES);
+  couplet_wipe_words(q, PLANES);
   return y;
 }
 
@@ -592,9 +578,9 @@ static couplet_status_t soft_set_key(couplet_aes_ctx_t *ctx) {
     }
   }
   // What an earlier, longer key left past this schedule.
-  wipe_words(&ctx->round_keys[total], sizeof ctx->round_keys / sizeof ctx->round_keys[0] - total);
-  wipe_words(w, total);
-  wipe_words(q, PLANES);
+  couplet_wipe_words(&ctx->round_keys[total], sizeof ctx->round_keys / sizeof ctx->round_keys[0] - total);
+  couplet_wipe_words(w, total);
+  couplet_wipe_words(q, PLANES);
   return COUPLET_OK;
 }
 
@@ -825,11 +811,11 @@ static couplet_status_t soft_crypt(couplet_aes_ctx_t *ctx, couplet_aes_mode_t mo
   } else if (status == COUPLET_OK && mode != COUPLET_AES_ECB) {
     store_block(iv, work.chain);
   }
-  wipe_words(work.rk, PLANES * (nr + 1u));
-  wipe_words(work.q, PLANES);
-  wipe_words(work.chain, 4u);
-  wipe_words(work.ks, 8u);
-  wipe_words(work.data, 8u);
+  couplet_wipe_words(work.rk, PLANES * (nr + 1u));
+  couplet_wipe_words(work.q, PLANES);
+  couplet_wipe_words(work.chain, 4u);
+  couplet_wipe_words(work.ks, 8u);
+  couplet_wipe_words(work.data, 8u);
   return status;
 }
 

@@ -23,6 +23,8 @@
 
 #include <stdint.h>
 
+#include <couplet/wipe.h>
+
 #include "aes_backend.h"
 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
@@ -177,13 +179,6 @@ static void derive_decryption_keys(const uint32_t *rk, uint32_t nr, uint32_t *dk
   }
 }
 
-// Stores through a volatile pointer are not removed as dead, so the key copy really goes.
-static void wipe_words(volatile uint32_t *p, uint32_t n) {
-  for (uint32_t i = 0; i < n; ++i) {
-    p[i] = 0;
-  }
-}
-
 // Word access to caller buffers: lw/sw when aligned, bytes otherwise (a misaligned lw costs
 // two bus accesses on this core and traps on others). may_alias makes word access to byte
 // buffers legal C.
@@ -308,7 +303,7 @@ static void decrypt_blocks(const uint32_t *rk, uint32_t nr, bool cbc, uint8_t *i
   if (cbc) {
     store_block(iv, chain);
   }
-  wipe_words(dk, 4u * (nr + 1u));
+  couplet_wipe_words(dk, 4u * (nr + 1u));
 }
 
 // Every mode runs the forward cipher except ECB/CBC decryption: one loop with a single call of

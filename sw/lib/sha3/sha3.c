@@ -8,6 +8,7 @@
 #include <stdatomic.h>
 
 #include <couplet/soc_config.h>
+#include <couplet/wipe.h>
 
 #include "sha3_backend.h"
 
@@ -94,24 +95,9 @@ static void lock_give(const couplet_sha3_backend_t *backend) {
   }
 }
 
-// Volatile stores, then a compiler barrier: the wipe of a context that is never read again
-// must not be removed as dead stores. Two words per iteration (n is even here): every init and
-// final wipes 92 words.
-static void wipe_words(uint32_t *p, size_t n) {
-  volatile uint32_t *v = p;
-  for (size_t i = 0; i + 1u < n; i += 2u) {
-    v[i] = 0u;
-    v[i + 1u] = 0u;
-  }
-  if (n % 2u != 0u) {
-    v[n - 1u] = 0u;
-  }
-  __asm__ volatile("" ::: "memory");
-}
-
 static void wipe_data(couplet_sha3_ctx_t *ctx) {
-  wipe_words(ctx->state, COUPLET_SHA3_STATE_WORDS);
-  wipe_words((uint32_t *)(alias_word_t *)(void *)ctx->buf, COUPLET_SHA3_MAX_RATE / 4u);
+  couplet_wipe_words(ctx->state, COUPLET_SHA3_STATE_WORDS);
+  couplet_wipe_words((uint32_t *)(alias_word_t *)(void *)ctx->buf, COUPLET_SHA3_MAX_RATE / 4u);
   ctx->buf_len = 0u;
   ctx->squeezed = 0u;
 }

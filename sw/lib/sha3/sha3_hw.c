@@ -48,14 +48,6 @@ void sha3_hw_last_block(uint32_t *blk, uint32_t rate, uint8_t pad, const uint8_t
   blk[rate / 4u - 1u] |= 0x80000000u;  // may be the word of the domain byte (n = rate - 1)
 }
 
-void sha3_hw_wipe(uint32_t *words, size_t n) {
-  volatile uint32_t *v = words;
-  for (size_t w = 0; w < n; ++w) {
-    v[w] = 0u;
-  }
-  __asm__ volatile("" ::: "memory");
-}
-
 #else
 // ISO C forbids an empty translation unit.
 typedef int couplet_sha3_hw_unused_t;

@@ -124,8 +124,6 @@ void sha3_hw_copy_out(uint8_t *out, const uint32_t *words, size_t len);
 // The padded last block of a one-shot hash as rate/4 little-endian words: the `n` (< rate)
 // bytes at `tail` (any alignment), the domain byte `pad`, zeros, and pad10*1's final bit.
 void sha3_hw_last_block(uint32_t *blk, uint32_t rate, uint8_t pad, const uint8_t *tail, size_t n);
-// Zeroes `n` words with stores the compiler keeps (the block held message bytes).
-void sha3_hw_wipe(uint32_t *words, size_t n);
 
 // Per-call bookkeeping, one for all backends (the front end's lock serialises the calls):
 //  - `loaded`: ctx->state is in the accelerator (set at the first operation of a call,

@@ -28,6 +28,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <couplet/wipe.h>
+
 #include "keccak_ise.h"
 #include "sha3_backend.h"
 
@@ -131,15 +133,6 @@ static __attribute__((noinline)) void kc_interleave(uint32_t state[KC_STATE_WORD
   }
 }
 
-// Volatile stores: the compiler cannot drop the wipe of a dead buffer. n is even.
-static void kc_wipe(uint32_t *p, size_t n) {
-  volatile uint32_t *v = p;
-  for (size_t i = 0; i + 1u < n; i += 2u) {
-    v[i] = 0u;
-    v[i + 1u] = 0u;
-  }
-}
-
 static bool kc_word_aligned(const void *p) {
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
   return ((uintptr_t)p & 3u) == 0u;
@@ -173,10 +166,10 @@ static couplet_status_t ise_absorb(couplet_sha3_ctx_t *ctx, const uint8_t *block
       kc_absorb(state, bounce, lanes);
       kc_keccak_f1600(state, tmp);
     }
-    kc_wipe(bounce, COUPLET_SHA3_MAX_RATE / 4u);
+    couplet_wipe_words(bounce, COUPLET_SHA3_MAX_RATE / 4u);
   }
   kc_extract(state, state, KC_LANES);
-  kc_wipe(tmp, KC_STATE_WORDS);
+  couplet_wipe_words(tmp, KC_STATE_WORDS);
   return COUPLET_OK;
 }
 
@@ -185,7 +178,7 @@ static couplet_status_t ise_permute(couplet_sha3_ctx_t *ctx) {
   kc_interleave(ctx->state);
   kc_keccak_f1600(ctx->state, tmp);
   kc_extract(ctx->state, ctx->state, KC_LANES);
-  kc_wipe(tmp, KC_STATE_WORDS);
+  couplet_wipe_words(tmp, KC_STATE_WORDS);
   return COUPLET_OK;
 }
 

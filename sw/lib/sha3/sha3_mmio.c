@@ -16,6 +16,7 @@
     (defined(COUPLET_SHA3_HAS_DMA) && COUPLET_SHA3_HAS_DMA)
 
 #include <couplet/mmio.h>
+#include <couplet/wipe.h>
 
 #include "sha3_hw.h"
 
@@ -146,7 +147,7 @@ couplet_status_t sha3_mmio_hash_end(uint32_t rate, uint8_t pad, const uint8_t *t
   if (status == COUPLET_OK) {
     sha3_hw_copy_out(out, blk, out_len);
   }
-  sha3_hw_wipe(blk, rate / 4u);
+  couplet_wipe_words(blk, rate / 4u);
   return status;
 }
 

@@ -42,6 +42,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <couplet/wipe.h>
+
 #include "sha3_backend.h"
 
 #define SOFT_INLINE static inline __attribute__((always_inline))
@@ -157,16 +159,6 @@ static void keccak_f1600(uint32_t *state, uint32_t *tmp) {
   }
 }
 
-// Writes through a volatile pointer, so the compiler cannot drop the stores as dead. Two words
-// per iteration (n is even).
-static void wipe_words(uint32_t *p, size_t n) {
-  volatile uint32_t *v = p;
-  for (size_t i = 0; i + 1u < n; i += 2u) {
-    v[i] = 0u;
-    v[i + 1u] = 0u;
-  }
-}
-
 // Word access to the caller's buffers: on a little-endian machine an aligned buffer is read and
 // written a word at a time (may_alias makes that well defined in GCC), otherwise byte by byte.
 typedef uint32_t __attribute__((may_alias)) alias_word_t;
@@ -205,14 +197,14 @@ static couplet_status_t soft_absorb(couplet_sha3_ctx_t *ctx, const uint8_t *bloc
     keccak_f1600(state, tmp);
     blocks += 4u * words;
   }
-  wipe_words(tmp, STATE_WORDS);
+  couplet_wipe_words(tmp, STATE_WORDS);
   return COUPLET_OK;
 }
 
 static couplet_status_t soft_permute(couplet_sha3_ctx_t *ctx) {
   uint32_t tmp[STATE_WORDS];
   keccak_f1600(ctx->state, tmp);
-  wipe_words(tmp, STATE_WORDS);
+  couplet_wipe_words(tmp, STATE_WORDS);
   return COUPLET_OK;
 }
 

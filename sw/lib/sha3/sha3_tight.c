@@ -23,6 +23,8 @@
 #if (defined(COUPLET_SHA3_HAS_TIGHT) && COUPLET_SHA3_HAS_TIGHT) || \
     (defined(COUPLET_SHA3_HAS_MEM) && COUPLET_SHA3_HAS_MEM)
 
+#include <couplet/wipe.h>
+
 #include "sha3_hw.h"
 
 #define SHA3_INLINE static inline __attribute__((always_inline))
@@ -560,7 +562,7 @@ couplet_status_t sha3_xif_hash(uint32_t rate, uint8_t pad, const uint8_t *data, 
   if (status == COUPLET_OK) {
     sha3_hw_copy_out(out, blk, out_len);
   }
-  sha3_hw_wipe(blk, rate / 4u);
+  couplet_wipe_words(blk, rate / 4u);
   return status;
 }
 

@@ -1,0 +1,50 @@
+// What the benchmark firmware (bench_aes, bench_sha3) shares: counter samples around a timed
+// sequence of calls, and the result lines that couplet/bench_*.py parse:
+//
+//   result <suite>/<backend>/<measure> cycles=<N> instret=<M> check=<0xHEX>
+//
+// check is FNV-1a of the output, so the host can confirm that every backend computed the
+// right result.
+
+#ifndef COUPLET_BENCH_H_
+#define COUPLET_BENCH_H_
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <couplet/counters.h>
+#include <couplet/status.h>
+
+typedef struct {
+  uint64_t cycles, instret;
+} couplet_bench_sample_t;
+
+// The cycle count is read last at the start and first at the end, so that a figure holds the
+// timed calls and one counter read (a few cycles), not the instret reads too. Inline, so that
+// the figure holds no call into these helpers either.
+static inline couplet_bench_sample_t couplet_bench_start(void) {
+  couplet_bench_sample_t s;
+  s.instret = couplet_instret();
+  s.cycles = couplet_cycles();
+  return s;
+}
+
+static inline couplet_bench_sample_t couplet_bench_end(void) {
+  couplet_bench_sample_t s;
+  s.cycles = couplet_cycles();
+  s.instret = couplet_instret();
+  return s;
+}
+
+// FNV-1a of the n bytes at p.
+uint32_t couplet_bench_fnv1a(const uint8_t *p, size_t n);
+
+// Prints the result line of one run that started at `start` and ended at `end`.
+void couplet_bench_report(const char *suite, const char *backend, const char *measure,
+                          couplet_bench_sample_t start, couplet_bench_sample_t end, uint32_t check);
+
+// Prints "<app>: FAIL <backend> <what>: <status name>" and returns 1, main's exit code.
+int couplet_bench_failed(const char *app, const char *backend, const char *what,
+                         couplet_status_t status);
+
+#endif  // COUPLET_BENCH_H_
