@@ -154,11 +154,17 @@ def app_sources(app: str | Path) -> tuple[str, list[Path]]:
     return folder.resolve().name, [s.resolve() for s in sources]
 
 
-def build_app(config: SocConfig, app: str | Path, out: Path | None = None) -> Path:
+def build_app(
+    config: SocConfig, app: str | Path, out: Path | None = None, defines: dict[str, str] | None = None
+) -> Path:
+    """Compile and link an app; `defines` (-DNAME=VALUE for the app's own files) build a variant of
+    it in a folder of its own, e.g. a benchmark with fewer runs for the test suite."""
     sdk = build_sdk(config)
     name, sources = app_sources(app)
-    app_dir = paths.config_build_dir(config.name) / "apps" / name
-    objects = compile_sources(sources, app_dir, sdk.cflags)
+    variant = "".join(f"-{k}={v}" for k, v in sorted((defines or {}).items()))
+    app_dir = paths.config_build_dir(config.name) / "apps" / (name + variant)
+    cflags = [*sdk.cflags, *(f"-D{k}={v}" for k, v in sorted((defines or {}).items()))]
+    objects = compile_sources(sources, app_dir, cflags)
     elf = out or app_dir / f"{name}.elf"
     inputs = [*objects, *sdk.startup_objects, sdk.library, sdk.linker_script]
     if not elf.exists() or elf.stat().st_mtime < max(p.stat().st_mtime for p in inputs):
