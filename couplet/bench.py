@@ -72,4 +72,8 @@ def run(what: str, config: SocConfig, runs: int, kernels: list[str] | None = Non
         from couplet import bench_rtos
 
         return bench_rtos.run(config, kernels, jobs)
+    if what == "facv":
+        from couplet import bench_facv
+
+        return bench_facv.run(config, kernels)
     raise CoupletError(f"unknown benchmark '{what}'")

@@ -178,10 +178,11 @@ def build_parser() -> argparse.ArgumentParser:
     _add_config(p)
     p.add_argument(
         "what",
-        choices=["sim", "aes", "sha3", "rtos"],
+        choices=["sim", "aes", "sha3", "rtos", "facv"],
         help="sim: simulation speed in cycles per second; aes: AES API cycles per backend; "
         "sha3: SHA-3 API cycles per backend (KRONOS Table 1 shape); rtos: FreeRTOS API latency and a "
-        "Thread-Metric-equivalent suite per kernel variant (ChamelIoT shape)",
+        "Thread-Metric-equivalent suite per kernel variant (ChamelIoT shape); facv: AES-256 packet echo "
+        "under Thread-Metric load, per AES backend (FAC-V Tables 8 and 9 shape)",
     )
     p.add_argument(
         "--runs", type=int, default=3, help="repetitions of `sim` (default: %(default)s; aes and sha3 fix their own)"
@@ -189,7 +190,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--kernel",
         help="rtos: comma-separated FreeRTOS kernel variants, e.g. sw,hw-tight (default: every variant the "
-        "configuration supports)",
+        "configuration supports); facv: the one variant to run (default: sw)",
     )
     p.add_argument(
         "--jobs", "-j", type=int, default=1, help="rtos: kernel variants built and simulated at once (default: 1)"

@@ -30,6 +30,9 @@ CRATE_DIR = paths.ROOT / "fw" / "rtos"
 APPS_DIR = CRATE_DIR / "apps"
 COMMON_DIR = APPS_DIR / "common"
 KERNEL_HW_DIR = CRATE_DIR / "kernel_hw"
+# Code shared by apps: an app's `libraries` file names folders of LIB_DIR, one per line.
+LIB_DIR = CRATE_DIR / "lib"
+LIBRARIES_FILE = "libraries"
 RUST_TARGET = "riscv32imac-unknown-none-elf"
 BINARY_NAME = "couplet-rtos"
 # Room left in SRAM, besides the start-up stack, for code, data and picolibc (test_kernel needs
@@ -118,6 +121,33 @@ def app_dir(app: str) -> Path:
     return folder
 
 
+def app_libraries(app: Path) -> list[Path]:
+    """The folders of fw/rtos/lib/ that app folder `app` names in its `libraries` file (one per
+    line; blank lines and `#` comments ignored): their .c/.S files are built with the app and the
+    folders are on the include path. No file: none."""
+    listing = app / LIBRARIES_FILE
+    if not listing.is_file():
+        return []
+    known = sorted(p.name for p in LIB_DIR.iterdir() if p.is_dir()) if LIB_DIR.is_dir() else []
+    folders: list[Path] = []
+    for number, line in enumerate(listing.read_text().splitlines(), 1):
+        name = line.split("#", 1)[0].strip()
+        if not name:
+            continue
+        if name not in known:
+            raise BuildError(f"{listing}:{number}: no FreeRTOS library '{name}' in fw/rtos/lib/ "
+                             f"(known: {', '.join(known) or 'none'})")
+        folder = LIB_DIR / name
+        if folder not in folders:
+            folders.append(folder)
+    return folders
+
+
+def library_sources(folders: list[Path]) -> list[Path]:
+    """The .c and .S files directly inside each library folder, in a reproducible order."""
+    return [f for folder in folders for f in sorted(folder.iterdir()) if f.is_file() and f.suffix in (".c", ".S")]
+
+
 def heap_size(config: SocConfig) -> int:
     size = (config.sram.size - config.stack_size - PROGRAM_RESERVE) // 1024 * 1024
     if size < MIN_HEAP:
@@ -163,7 +193,10 @@ def _environment(
     # Flags meant for the host would reach our cross builds through cargo and cc-rs.
     for name in ("RUSTFLAGS", "CFLAGS", "CARGO_BUILD_TARGET", "CARGO_TARGET_DIR"):
         env.pop(name, None)
-    depends = [*sdk.include_dirs, *sdk.startup_objects, sdk.library, sdk.linker_script, *variant.patches]
+    libraries = app_libraries(app)
+    depends = [*sdk.include_dirs, *sdk.startup_objects, sdk.library, sdk.linker_script, *variant.patches,
+               *libraries]
+    extra_sources = [*variant.extra_sources, *library_sources(libraries)]
     env.update(
         {
             "COUPLET_RTOS_APP_DIR": str(app),
@@ -174,7 +207,7 @@ def _environment(
             "COUPLET_RTOS_DEPENDS": "\n".join(str(p) for p in depends),
             "COUPLET_RTOS_HEAP_SIZE": str(heap_size(config)),
             "COUPLET_RTOS_KERNEL_DIR": str(variant.kernel_dir or ""),
-            "COUPLET_RTOS_EXTRA_SOURCES": "\n".join(str(p) for p in variant.extra_sources),
+            "COUPLET_RTOS_EXTRA_SOURCES": "\n".join(str(p) for p in extra_sources),
             "COUPLET_RTOS_KERNEL_PATCHES": "\n".join(str(p) for p in variant.patches),
         }
     )
@@ -208,6 +241,7 @@ def build_rtos_app(config: SocConfig, app: str, variant: str = "sw") -> Path:
     kernel = VARIANTS[variant]
     kernel.check(config)
     folder = app_dir(app)
+    app_libraries(folder)  # an unknown library name fails here, before anything is built
     sdk = firmware.build_sdk(config)
     cargo = cargo_tool()
     out_dir = target_dir(config, app, kernel)

@@ -1,4 +1,4 @@
-// thread_metric's software interrupt (CLINT msip) inside the FreeRTOS RISC-V port.
+// The Thread-Metric suite's software interrupt (CLINT msip) inside the FreeRTOS RISC-V port.
 //
 // The port sends every interrupt but the timer to freertos_risc_v_application_interrupt_handler,
 // which apps/common/ already defines (it reports the interrupt as unhandled and ends the run), so
@@ -16,7 +16,7 @@
 // app_main(), after main() installed the common vector and before the scheduler starts.
 void tm_install_interrupt_vector(void);
 
-// Provided by the app: runs for each software interrupt, with interrupts off, on the interrupt
+// Provided by tm_suite.c: runs for each software interrupt, with interrupts off, on the interrupt
 // stack. It must clear msip; it may call the FreeRTOS ...FromISR API and portYIELD_FROM_ISR().
 void tm_software_interrupt(void);
 

@@ -1,4 +1,4 @@
-// Installs thread_metric's vectored trap table (tm_interrupt.S); see tm_interrupt.h.
+// Installs the Thread-Metric suite's vectored trap table (tm_interrupt.S); see tm_interrupt.h.
 
 #include "tm_interrupt.h"
 

@@ -1,4 +1,4 @@
-/* thread_metric's vectored trap table (mtvec mode 1) and software-interrupt entry: see
+/* The Thread-Metric suite's vectored trap table (mtvec mode 1) and software-interrupt entry: see
  * tm_interrupt.h.
  *
  * In vectored mode CV32E40X enters exceptions at the base, interrupt n at base + 4n, and NMIs

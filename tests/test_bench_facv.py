@@ -1,0 +1,150 @@
+"""`couplet bench facv`: the FAC-V packet echo under Thread-Metric load, run once for real on the
+default SoC and its report checked (every scenario ran, counts and packets make sense, Table 9
+recomputed here from Table 8, hardware beats software per packet); the output parser checked on
+tampered lines; the `libraries` step of the FreeRTOS build checked on an unknown name."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import run_couplet
+
+from couplet import bench_facv, paths, rtos_fw
+from couplet.bench_rtos import TM_TESTS, ParseError
+from couplet.config import SocConfig
+from couplet.errors import BuildError
+
+TICK_RATE_HZ = 1000  # FreeRTOSConfig.h
+
+
+@pytest.fixture(scope="module")
+def report(config: SocConfig, sim_binary: Path) -> dict[str, Any]:
+    """`couplet bench facv` on the default SoC, end to end (about 11 M cycles of simulation)."""
+    proc = run_couplet("bench", "facv")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "Table 8 shape" in proc.stdout and "Table 9 shape" in proc.stdout and "Goals" in proc.stdout
+    stem = paths.BUILD_DIR / "reports" / f"bench-facv-{config.name}"
+    assert stem.with_suffix(".md").read_text().startswith("# FAC-V packet echo")
+    assert stem.with_suffix(".png").stat().st_size > 1000
+    assert "facv_echo done" in stem.with_suffix(".log").read_text()
+    data: dict[str, Any] = json.loads(stem.with_suffix(".json").read_text())
+    return data
+
+
+def test_bench_facv_runs_every_scenario(report: dict[str, Any]) -> None:
+    # The default SoC has every AES backend; soft comes first.
+    assert report["backends"] == ["soft", "tight", "mem", "mmio", "mmio_irq", "dma", "zkn"]
+    assert report["scenarios"] == ["baseline", "echo", *report["backends"]]
+    assert report["packet_bytes"] == 80 and report["key_bits"] == 256
+    period = report["period_ticks"]
+    assert period % report["packet_ticks"] == 0
+    for scenario in report["scenarios"]:
+        tm = report["thread_metric"][scenario]
+        assert list(tm) == list(TM_TESTS), scenario
+        for test, res in tm.items():
+            assert res["count"] > 0 and sum(res["tasks"]) == res["count"], (scenario, test)
+            assert res["ticks"] == period
+            assert res["cycles"] == pytest.approx(period * report["clock_hz"] / TICK_RATE_HZ, rel=0.03), (scenario, test)
+            assert report["table8"][scenario][test] == res["count"]
+
+
+def test_bench_facv_packets(report: dict[str, Any]) -> None:
+    assert report["packets"]["baseline"]["packets"] == 0
+    for scenario in report["scenarios"][1:]:
+        p = report["packets"][scenario]
+        assert p["packets"] > 0 and p["replies"] == p["packets"], scenario
+        assert p["lost"] == 0 and p["errors"] == 0 and p["check_failures"] == 0, scenario
+        # Every CHECK_EVERY-th reply was kept and checked.
+        assert p["checked"] == -(-p["replies"] // report["check_every"]), scenario
+        assert 0 < p["server_max"] and p["server_mean"] == pytest.approx(p["server_cycles"] / p["replies"])
+        assert p["server_mean"] <= p["server_max"]
+    soft = report["packets"]["soft"]["server_mean"]
+    # Ten AES-256 blocks in software cost far more than the echo's copying and checking.
+    assert soft > 10 * report["packets"]["echo"]["server_mean"]
+    for backend in report["backends"][1:]:
+        mean = report["packets"][backend]["server_mean"]
+        assert report["packets"]["echo"]["server_mean"] < mean < soft, backend
+    assert all(g["verdict"] == "met" for g in report["goals"]), report["goals"]
+
+
+def test_bench_facv_table9_from_table8(report: dict[str, Any]) -> None:
+    table8 = report["table8"]
+    for scenario in report["scenarios"]:
+        for test in TM_TESTS:
+            expected = (table8["echo"][test] - table8[scenario][test]) / table8["echo"][test] * 100
+            assert report["table9_decrease_vs_echo_pct"][scenario][test] == pytest.approx(expected)
+    # Software AES takes the processor from the tests for longer than any coupling does (summed
+    # over the tests: one test's count can move by an iteration or two either way).
+    soft = sum(report["table9_decrease_vs_echo_pct"]["soft"].values())
+    for backend in report["backends"][1:]:
+        assert sum(report["table9_decrease_vs_echo_pct"][backend].values()) < soft, backend
+    # FAC-V's anchors are carried as printed.
+    assert report["facv_table8"]["(iii) Echo + SW"]["basic"] == 24_678
+    assert report["facv_table9_pct"]["(iii) Echo + SW"]["interrupt"] == 53.6
+
+
+# ---------------------------------------------------------------------------- the parser
+
+HEADER = ("facv_echo period_ticks=2 packet_ticks=2 packet_bytes=80 key_bits=256 check_every=2 "
+          "backends=soft,tight\n")
+
+
+def _console(drop: str | None = None, replace: tuple[str, str] | None = None) -> str:
+    lines = [HEADER.rstrip()]
+    for scenario in ("baseline", "echo", "soft", "tight"):
+        for test in TM_TESTS:
+            lines.append(f"tm {test} count=5 ticks=2 cycles=100000 tasks=2,3 scenario={scenario}")
+        n = 0 if scenario == "baseline" else 4
+        lines.append(f"facv scenario={scenario} packets={n} replies={n} misses=0 lost=0 errors=0 checked={n // 2} "
+                     f"check_failures=0 server_cycles={n * 100} server_max=120")
+    lines.append("facv_echo done")
+    text = "couplet: boot\n" + "\n".join(lines) + "\n"
+    if drop is not None:
+        text = "".join(line + "\n" for line in text.splitlines() if line != drop)
+    if replace is not None:
+        text = text.replace(*replace, 1)
+    return text
+
+
+def test_bench_facv_parser_accepts_and_computes() -> None:
+    run = bench_facv.parse(_console())
+    assert run.setup.scenarios == ("baseline", "echo", "soft", "tight")
+    assert run.tm["tight"]["memory"].count == 5 and run.tm["tight"]["memory"].tasks == (2, 3)
+    assert run.packets["soft"].server_mean == 100 and run.packets["soft"].ok
+    assert bench_facv.decrease(200, 150) == 25.0
+
+
+@pytest.mark.parametrize(
+    ("drop", "replace", "message"),
+    [
+        ("facv_echo done", None, "did not finish"),
+        (HEADER.rstrip(), None, "line before the facv_echo header"),
+        ("tm memory count=5 ticks=2 cycles=100000 tasks=2,3 scenario=soft", None, "soft: Thread-Metric tests missing"),
+        (None, ("scenario=tight\n", "\n"), "malformed tm line"),
+        (None, ("count=5 ticks=2", "count=6 ticks=2"), "count is not the sum"),
+        (None, ("replies=4 misses", "replies=x misses"), "malformed facv line"),
+        (None, ("facv scenario=tight", "facv scenario=soft"), "reported twice"),
+        (None, ("backends=soft,tight", "backends=soft,tight,mem"), "scenarios differ"),
+        (None, ("key_bits=256", "key_bits=25x"), "malformed facv_echo header"),
+    ],
+)
+def test_bench_facv_parser_rejects(drop: str | None, replace: tuple[str, str] | None, message: str) -> None:
+    with pytest.raises(ParseError, match=message):
+        bench_facv.parse(_console(drop, replace))
+
+
+def test_rtos_unknown_library_is_a_clear_error(tmp_path: Path) -> None:
+    app = tmp_path / "app"
+    app.mkdir()
+    (app / "libraries").write_text("# a comment\nthread_metric\n\nno_such_lib\n")
+    with pytest.raises(BuildError, match=r"libraries:4: no FreeRTOS library 'no_such_lib'.*thread_metric"):
+        rtos_fw.app_libraries(app)
+    (app / "libraries").write_text("thread_metric  # the suite\n")
+    assert rtos_fw.app_libraries(app) == [rtos_fw.LIB_DIR / "thread_metric"]
+    sources = rtos_fw.library_sources(rtos_fw.app_libraries(app))
+    assert {s.name for s in sources} == {"tm_suite.c", "tm_interrupt.c", "tm_interrupt.S"}
+    (app / "libraries").unlink()
+    assert rtos_fw.app_libraries(app) == []
