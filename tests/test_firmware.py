@@ -17,6 +17,7 @@ SELF_CHECKING_APPS = [
     "test_timer_irq",
     "test_soft_irq",
     "test_bus_error",
+    "test_xif_hazard",
 ]
 
 
