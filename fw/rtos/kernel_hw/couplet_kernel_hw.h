@@ -5,8 +5,10 @@
 // every change of a task's readiness and priority, and its SCHEDULE picks the task to run.
 // See fw/rtos/kernel_hw/README.md for every hook and why it is where it is.
 //
-// Only the patched tasks.c and couplet_kernel_hw.c include this header, after FreeRTOS.h. The
-// calls are inline: with the tight coupling each is one custom instruction and a status check.
+// The patched tasks.c and queue.c and the glue (couplet_kernel_hw*.c) include this header, after
+// FreeRTOS.h. The calls are inline: with the tight coupling each is one custom instruction and a status check.
+// always_inline: at -Os GCC otherwise keeps one out-of-line copy per file and calls it (a call,
+// a return and the spills around it for a two-instruction check, on every scheduler path).
 #ifndef COUPLET_KERNEL_HW_H_
 #define COUPLET_KERNEL_HW_H_
 
@@ -16,6 +18,8 @@
 #include <couplet/soc_config.h>
 
 #include "FreeRTOS.h"
+#include "task.h"
+#include "queue.h"  // the fast paths below: queueSEND_TO_BACK, errQUEUE_FULL
 
 // The accelerator must hold every FreeRTOS priority, in FreeRTOS's order.
 #if configMAX_PRIORITIES > COUPLET_RTOS_PRIORITIES
@@ -51,36 +55,36 @@
 
 // Every status other than OK is a bug in the kernel's bookkeeping (or the glue): stop the run
 // (configASSERT prints file:line and exits 111).
-static inline void couplet_kernel_hw_ok(uint32_t result) { configASSERT(couplet_rtos_status(result) == COUPLET_RTOS_OK); }
+static inline __attribute__((always_inline)) void couplet_kernel_hw_ok(uint32_t result) { configASSERT(couplet_rtos_status(result) == COUPLET_RTOS_OK); }
 
 // A new task's TCB gets a thread node, not yet READY (FreeRTOS makes it ready once it is in its
 // ready list). Returns pdFALSE when the accelerator has no free node (TABLE_FULL).
 BaseType_t couplet_kernel_hw_task_add(void *tcb, UBaseType_t priority, UBaseType_t *tid);
 
 // The task entered its ready list.
-static inline void couplet_kernel_hw_ready(UBaseType_t tid) {
+static inline __attribute__((always_inline)) void couplet_kernel_hw_ready(UBaseType_t tid) {
   couplet_kernel_hw_ok(COUPLET_KERNEL_HW_CALL(thread_set_state, tid, COUPLET_RTOS_READY));
 }
 
 // The task left its ready list: DELAYED (a delay or a wait on an event, which FreeRTOS times) or
 // SUSPENDED (vTaskSuspend).
-static inline void couplet_kernel_hw_not_ready(UBaseType_t tid, uint32_t state) {
+static inline __attribute__((always_inline)) void couplet_kernel_hw_not_ready(UBaseType_t tid, uint32_t state) {
   couplet_kernel_hw_ok(COUPLET_KERNEL_HW_CALL(thread_set_state, tid, state));
 }
 
 // The task's uxPriority changed (vTaskPrioritySet, FreeRTOS's mutex priority inheritance).
-static inline void couplet_kernel_hw_priority(UBaseType_t tid, UBaseType_t priority) {
+static inline __attribute__((always_inline)) void couplet_kernel_hw_priority(UBaseType_t tid, UBaseType_t priority) {
   couplet_kernel_hw_ok(COUPLET_KERNEL_HW_CALL(thread_set_prio, tid, priority));
 }
 
 // vTaskDelete: the node is freed at once (the TCB itself may be freed later by the idle task).
-static inline void couplet_kernel_hw_remove(UBaseType_t tid) {
+static inline __attribute__((always_inline)) void couplet_kernel_hw_remove(UBaseType_t tid) {
   couplet_kernel_hw_ok(COUPLET_KERNEL_HW_CALL(thread_remove, tid, 0));
 }
 
 // taskSELECT_HIGHEST_PRIORITY_TASK: the accelerator's choice (round robin among equals included).
 // The idle task is always ready, so "none" is a bug.
-static inline void *couplet_kernel_hw_schedule(void) {
+static inline __attribute__((always_inline)) void *couplet_kernel_hw_schedule(void) {
   void *tcb = (void *)(uintptr_t)COUPLET_KERNEL_HW_CALL(schedule, 0, 0);
   configASSERT(tcb != NULL);
   return tcb;
@@ -116,5 +120,178 @@ BaseType_t couplet_kernel_hw_send_from_isr(UBaseType_t hw, const void *item, Bas
 BaseType_t couplet_kernel_hw_receive(UBaseType_t hw, void *buffer, TickType_t wait);
 BaseType_t couplet_kernel_hw_receive_from_isr(UBaseType_t hw, void *buffer, BaseType_t *woken);
 UBaseType_t couplet_kernel_hw_count(UBaseType_t hw);
+
+// ----------------------------------------------------------------------------- fast paths
+// queue.patch's wrappers xQueueGenericSend, xQueueGiveFromISR, xQueueReceive and
+// xQueueSemaphoreTake call these before FreeRTOS's function (renamed), so without its asserts
+// and prologue: the common case (the object has what is asked, or a call that may not wait
+// fails) is a few instructions around one action.
+// Everything else (a caller that may wait, a copy in flight, a software object, send to front or
+// overwrite, an unaligned or NULL item) answers COUPLET_KERNEL_HW_SLOW, with nothing changed in the
+// accelerator (a refused action changes nothing), and FreeRTOS's function runs: its asserts and the
+// out-of-line glue above, which starts over in a critical section. A fast path is only taken where
+// FreeRTOS's asserts it skips hold (the wrappers check xQueue != NULL; a hardware semaphore's item
+// size is 0; a queue's item is non-NULL here; SEND_TO_BACK only).
+#define COUPLET_KERNEL_HW_SLOW ((BaseType_t)-1)
+
+// Words of each hardware queue's item, by id (couplet_kernel_hw_sync.c keeps them).
+extern uint8_t couplet_kernel_hw_queue_words[COUPLET_RTOS_QUEUES];
+// An action of a fast path answered OK and woke a task (tid): make it ready in FreeRTOS (in a
+// critical section) and yield if it outranks the caller. Called with interrupts still masked
+// since the action, so no interrupt comes between the action and this follow-up. Task level.
+void couplet_kernel_hw_woke(uint32_t result);
+
+// The same from an interrupt handler (xQueueGiveFromISR): the woken task is made ready, and
+// *higher_woken set (if not NULL) when it outranks the running task.
+void couplet_kernel_hw_woke_from_isr(uint32_t result, BaseType_t *higher_woken);
+
+// Interrupts off for a fast path's few instructions; unmask restores the previous state. Cheaper
+// than taskENTER_CRITICAL's nesting counter, which nothing in between reads. Also right where
+// interrupts are already off (a critical section, a handler): then both are no-ops in effect.
+static inline __attribute__((always_inline)) uint32_t couplet_kernel_hw_mask(void) {
+  uint32_t mstatus;
+  __asm__ volatile("csrrci %0, mstatus, 8" : "=r"(mstatus)::"memory");
+  return mstatus;
+}
+static inline __attribute__((always_inline)) void couplet_kernel_hw_unmask(uint32_t mstatus) {
+  __asm__ volatile("csrs mstatus, %0" ::"r"(mstatus & 8u) : "memory");
+}
+
+// A take of a hardware semaphore (xQueueSemaphoreTake; xQueueReceive of one).
+static inline __attribute__((always_inline)) BaseType_t couplet_kernel_hw_take_fast(UBaseType_t hw, TickType_t wait) {
+  // hw == 0 first: a software object (mutexes) pays one load and one branch.
+  if (hw == 0u || COUPLET_KERNEL_HW_KIND(hw) != COUPLET_KERNEL_HW_SEM) {
+    return COUPLET_KERNEL_HW_SLOW;
+  }
+#if COUPLET_RTOS_BACKEND == COUPLET_RTOS_BACKEND_MMIO
+  // Two stores and a load: an interrupt that uses the accelerator in between would overwrite
+  // ARG_A/ARG_B.
+  uint32_t mstatus = couplet_kernel_hw_mask();
+  uint32_t result = couplet_rtos_sem_take(COUPLET_KERNEL_HW_ID(hw), 0);
+  couplet_kernel_hw_unmask(mstatus);
+#else
+  // No critical section: a non-blocking SEM_TAKE is one instruction, done atomically by the
+  // accelerator, and it has no follow-up. OK took one count and woke nobody (no one waits to
+  // give a semaphore: a give never waits, so tid is none); UNAVAILABLE changed nothing. An
+  // interrupt right after it (a give from a handler, the tick readying a task) finds the
+  // accelerator and FreeRTOS's lists consistent, as if it had come before or after the call;
+  // a preemption there only delays the return of the answer, which is in a register. The only
+  // follow-ups (blocking: DELAYED + the blocking call) are the slow path's, in its critical
+  // section.
+  uint32_t result = couplet_rtos_sem_take(COUPLET_KERNEL_HW_ID(hw), 0);
+#endif
+  uint32_t status = couplet_rtos_status(result);
+  if (status == COUPLET_RTOS_OK) {
+    return pdPASS;
+  }
+  if (status == COUPLET_RTOS_UNAVAILABLE && wait == 0) {
+    return pdFAIL;
+  }
+  return COUPLET_KERNEL_HW_SLOW;
+}
+
+// A receive (xQueueReceive) from a hardware queue into a word-aligned buffer, or a take.
+static inline __attribute__((always_inline)) BaseType_t couplet_kernel_hw_receive_fast(UBaseType_t hw, void *buffer,
+                                                                                       TickType_t wait) {
+  if (hw == 0u) {
+    return COUPLET_KERNEL_HW_SLOW;
+  }
+  if (COUPLET_KERNEL_HW_KIND(hw) != COUPLET_KERNEL_HW_QUEUE) {
+    return couplet_kernel_hw_take_fast(hw, wait);
+  }
+  if (buffer == NULL || ((uintptr_t)buffer & 3u) != 0u) {
+    return COUPLET_KERNEL_HW_SLOW;
+  }
+  uint32_t id = COUPLET_KERNEL_HW_ID(hw);
+  // Masked in both couplings: QUEUE_RECV and the read of MSG belong together (a send from a
+  // handler in between would overwrite MSG), and a woken sender must be made ready in FreeRTOS
+  // before any interrupt's SCHEDULE could pick it (couplet_kernel_hw_woke).
+  uint32_t mstatus = couplet_kernel_hw_mask();
+  uint32_t result = couplet_rtos_queue_recv(id, 0);
+  uint32_t status = couplet_rtos_status(result);
+  if (status == COUPLET_RTOS_OK) {
+    couplet_rtos_msg_get(buffer, couplet_kernel_hw_queue_words[id]);
+    if (couplet_rtos_tid(result) != COUPLET_RTOS_NONE) {
+      couplet_kernel_hw_woke(result);  // a sender that waited for room
+    }
+    couplet_kernel_hw_unmask(mstatus);
+    return pdPASS;
+  }
+  couplet_kernel_hw_unmask(mstatus);
+  if (status == COUPLET_RTOS_QUEUE_EMPTY && wait == 0) {
+    return errQUEUE_EMPTY;
+  }
+  return COUPLET_KERNEL_HW_SLOW;  // BUSY (a copy in flight), or the caller may wait
+}
+
+// A give / send to the back (xQueueGenericSend) of a hardware semaphore, or of a hardware queue
+// from a word-aligned item.
+static inline __attribute__((always_inline)) BaseType_t couplet_kernel_hw_send_fast(UBaseType_t hw, const void *item,
+                                                                                    TickType_t wait,
+                                                                                    BaseType_t position) {
+  if (hw == 0u || position != queueSEND_TO_BACK) {
+    return COUPLET_KERNEL_HW_SLOW;
+  }
+  UBaseType_t kind = COUPLET_KERNEL_HW_KIND(hw);
+  if (kind == 0u) {
+    return COUPLET_KERNEL_HW_SLOW;
+  }
+  uint32_t id = COUPLET_KERNEL_HW_ID(hw);
+  uint32_t result;
+  uint32_t mstatus;
+  // Masked in both couplings: a give or send may wake a waiter, which must be made ready in
+  // FreeRTOS (couplet_kernel_hw_woke) before any interrupt's SCHEDULE could pick it or the tick
+  // could time it out (it would then miss the count or message it was handed); and MSG +
+  // QUEUE_SEND belong together.
+  if (kind == COUPLET_KERNEL_HW_SEM) {
+    mstatus = couplet_kernel_hw_mask();
+    result = couplet_rtos_sem_give(id, 0);
+  } else {
+    if (item == NULL || ((uintptr_t)item & 3u) != 0u) {
+      return COUPLET_KERNEL_HW_SLOW;
+    }
+    mstatus = couplet_kernel_hw_mask();
+    couplet_rtos_msg_put(item, couplet_kernel_hw_queue_words[id]);
+    result = couplet_rtos_queue_send(id, 0);
+  }
+  uint32_t status = couplet_rtos_status(result);
+  if (status == COUPLET_RTOS_OK) {
+    if (couplet_rtos_tid(result) != COUPLET_RTOS_NONE) {
+      couplet_kernel_hw_woke(result);  // a waiting taker / receiver
+    }
+    couplet_kernel_hw_unmask(mstatus);
+    return pdPASS;
+  }
+  couplet_kernel_hw_unmask(mstatus);
+  // A semaphore at its maximum (BAD_ARG): a give never waits. A full queue and a caller that
+  // may not wait.
+  if ((status == COUPLET_RTOS_BAD_ARG && kind == COUPLET_KERNEL_HW_SEM) ||
+      (status == COUPLET_RTOS_QUEUE_FULL && wait == 0)) {
+    return errQUEUE_FULL;
+  }
+  return COUPLET_KERNEL_HW_SLOW;  // BUSY (a copy in flight), or the caller may wait
+}
+
+// A give of a hardware semaphore from an interrupt handler (xQueueGiveFromISR). Masked like a
+// task's give (a handler runs with interrupts off already, so that costs nothing; it covers a
+// caller that runs with them on all the same).
+static inline __attribute__((always_inline)) BaseType_t couplet_kernel_hw_give_from_isr_fast(UBaseType_t hw,
+                                                                                             BaseType_t *higher_woken) {
+  if (hw == 0u || COUPLET_KERNEL_HW_KIND(hw) != COUPLET_KERNEL_HW_SEM) {
+    return COUPLET_KERNEL_HW_SLOW;
+  }
+  uint32_t mstatus = couplet_kernel_hw_mask();
+  uint32_t result = couplet_rtos_sem_give(COUPLET_KERNEL_HW_ID(hw), 0);
+  uint32_t status = couplet_rtos_status(result);
+  if (status == COUPLET_RTOS_OK) {
+    if (couplet_rtos_tid(result) != COUPLET_RTOS_NONE) {
+      couplet_kernel_hw_woke_from_isr(result, higher_woken);
+    }
+    couplet_kernel_hw_unmask(mstatus);
+    return pdPASS;
+  }
+  couplet_kernel_hw_unmask(mstatus);
+  return status == COUPLET_RTOS_BAD_ARG ? errQUEUE_FULL : COUPLET_KERNEL_HW_SLOW;  // at its maximum
+}
 
 #endif  // COUPLET_KERNEL_HW_H_

@@ -37,7 +37,7 @@ static BaseType_t wake(uint32_t result) {
 
 // Words of a hardware queue's item, the length of its Queue_t being uxItemSize / 4. The glue
 // does not see Queue_t; the accelerator's QUEUE_INFO does not say the size: kept here by id.
-static uint8_t queue_words[COUPLET_RTOS_QUEUES];
+uint8_t couplet_kernel_hw_queue_words[COUPLET_RTOS_QUEUES];
 
 UBaseType_t couplet_kernel_hw_queue_create(UBaseType_t length, UBaseType_t item_size, uint8_t type) {
   uint32_t result;
@@ -65,7 +65,7 @@ UBaseType_t couplet_kernel_hw_queue_create(UBaseType_t length, UBaseType_t item_
   couplet_kernel_hw_ok(result);
   uint32_t id = couplet_rtos_tid(result);
   if (kind == COUPLET_KERNEL_HW_QUEUE) {
-    queue_words[id] = (uint8_t)(item_size / 4u);
+    couplet_kernel_hw_queue_words[id] = (uint8_t)(item_size / 4u);
   }
   return kind | id;
 }
@@ -100,6 +100,24 @@ UBaseType_t couplet_kernel_hw_count(UBaseType_t hw) {
   return couplet_rtos_value(result);
 }
 
+void couplet_kernel_hw_woke(uint32_t result) {
+  taskENTER_CRITICAL();
+  BaseType_t yield = wake(result);
+  taskEXIT_CRITICAL();
+  if (yield) {
+    portYIELD_WITHIN_API();
+  }
+}
+
+void couplet_kernel_hw_woke_from_isr(uint32_t result, BaseType_t *higher_woken) {
+  UBaseType_t saved = taskENTER_CRITICAL_FROM_ISR();
+  BaseType_t yield = wake(result);
+  taskEXIT_CRITICAL_FROM_ISR(saved);
+  if (yield && higher_woken != NULL) {
+    *higher_woken = pdTRUE;
+  }
+}
+
 // ----------------------------------------------------------------------------- one attempt
 
 // The non-blocking attempt of a give / send: the staging buffer and QUEUE_SEND (after waiting
@@ -109,7 +127,7 @@ static uint32_t try_send(UBaseType_t hw, const void *item, uint32_t block) {
   if (COUPLET_KERNEL_HW_KIND(hw) == COUPLET_KERNEL_HW_SEM) {
     return COUPLET_KERNEL_HW_CALL(sem_give, id, 0);  // never blocks: BAD_ARG at max
   }
-  uint32_t words = queue_words[id];
+  uint32_t words = couplet_kernel_hw_queue_words[id];
   uint32_t aligned[COUPLET_RTOS_MESSAGE_WORDS];
   const uint32_t *src = item;
   if (((uintptr_t)item & 3u) != 0u) {
@@ -140,7 +158,7 @@ static uint32_t try_receive(UBaseType_t hw, void *buffer, uint32_t block, void *
       continue;
     }
     if (couplet_rtos_status(result) == COUPLET_RTOS_OK && !couplet_rtos_blocked(result)) {
-      uint32_t words = queue_words[id];
+      uint32_t words = couplet_kernel_hw_queue_words[id];
       if (((uintptr_t)buffer & 3u) == 0u) {
         couplet_rtos_msg_get(buffer, words);
       } else {
@@ -220,7 +238,7 @@ BaseType_t couplet_kernel_hw_send(UBaseType_t hw, const void *item, TickType_t w
 BaseType_t couplet_kernel_hw_receive(UBaseType_t hw, void *buffer, TickType_t wait) {
   TimeOut_t timeout;
   BaseType_t timeout_set = pdFALSE;
-  uint32_t words = COUPLET_KERNEL_HW_KIND(hw) == COUPLET_KERNEL_HW_QUEUE ? queue_words[COUPLET_KERNEL_HW_ID(hw)] : 0u;
+  uint32_t words = COUPLET_KERNEL_HW_KIND(hw) == COUPLET_KERNEL_HW_QUEUE ? couplet_kernel_hw_queue_words[COUPLET_KERNEL_HW_ID(hw)] : 0u;
   // Where the copy engine writes a message for this task once it waits: its buffer, or one on
   // its stack when that is not word aligned.
   uint32_t aligned[COUPLET_RTOS_MESSAGE_WORDS];
