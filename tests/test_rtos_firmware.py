@@ -11,7 +11,6 @@ from __future__ import annotations
 import dataclasses
 import re
 import subprocess
-import time
 from pathlib import Path
 
 import pytest
@@ -90,12 +89,9 @@ def test_rtos_second_build_does_not_recompile(config: SocConfig, kernel: str) ->
     elf = rtos_fw.build_rtos_app(config, "test_kernel", kernel)
     outputs = _cargo_outputs(config, "test_kernel", kernel)
     before = [p.stat().st_mtime_ns for p in [elf, *outputs]]
-    start = time.monotonic()
     again = rtos_fw.build_rtos_app(config, "test_kernel", kernel)
-    seconds = time.monotonic() - start
     assert again == elf
     assert [p.stat().st_mtime_ns for p in [elf, *outputs]] == before, "the second build recompiled or relinked"
-    assert seconds < 5.0, f"a build with nothing changed took {seconds:.1f} s"
 
 
 def test_rtos_unknown_app_is_a_clear_error(config: SocConfig) -> None:

@@ -31,6 +31,7 @@
 
 #include "FreeRTOS.h"
 #include "couplet_rtos.h"
+#include "couplet_rtos_check.h"
 #include "queue.h"
 #include "semphr.h"
 #include "task.h"
@@ -52,7 +53,6 @@
 #define MAX_WORDS 16
 static const unsigned queue_words[] = {1, 2, 4, 8, 16};
 
-#define EXIT_FAILED 1
 
 // ----------------------------------------------------------------------------- samples
 
@@ -74,19 +74,6 @@ static uint32_t overhead_cycles;
 static uint32_t overhead_instret;
 static TaskHandle_t controller;
 
-static _Noreturn void fail(const char *what) {
-  couplet_puts("FAIL ");
-  couplet_puts(what);
-  couplet_putc('\n');
-  exit(EXIT_FAILED);
-}
-
-static void expect(int ok, const char *what) {
-  if (!ok) {
-    fail(what);
-  }
-}
-
 __attribute__((noinline)) static void stamp_begin(stamp_t *s) {
   s->tick = xTaskGetTickCount();
   s->cycles = couplet_cycles();
@@ -104,7 +91,7 @@ __attribute__((noinline)) static void stamp_end(measure_t *m, const stamp_t *beg
   uint32_t dc = (uint32_t)(cycles - begin->cycles);
   uint32_t di = (uint32_t)(instret - begin->instret);
   // Below the empty measurement's cost would mean the calibration is wrong: never clip silently.
-  expect(dc >= overhead_cycles && di >= overhead_instret, "a sample below the empty measurement");
+  couplet_rtos_expect(dc >= overhead_cycles && di >= overhead_instret, "a sample below the empty measurement");
   m->cycles[m->count] = dc - overhead_cycles;
   m->instret[m->count] = di - overhead_instret;
   m->ticks[m->count] = tick != begin->tick ? '1' : '0';
@@ -125,7 +112,7 @@ static void put_list(const char *key, const uint32_t *values, unsigned n) {
 }
 
 static void report(const measure_t *m) {
-  expect(m->count == SAMPLES, m->name);
+  couplet_rtos_expect(m->count == SAMPLES, m->name);
   couplet_puts("api ");
   couplet_puts(m->name);
   put_list("cycles", m->cycles, m->count);
@@ -143,7 +130,7 @@ static void measure_init(measure_t *m, const char *name) {
 static TaskHandle_t spawn(TaskFunction_t code, const char *name, UBaseType_t priority, void *arg) {
   TaskHandle_t handle = NULL;
   if (xTaskCreate(code, name, HELPER_STACK, arg, priority, &handle) != pdPASS) {
-    fail("xTaskCreate");
+    couplet_rtos_fail("xTaskCreate");
   }
   return handle;
 }
@@ -158,7 +145,7 @@ static void helper_done(void) {
 }
 
 static void wait_helper(const char *what) {
-  expect(ulTaskNotifyTake(pdTRUE, WAIT_TICKS) != 0, what);
+  couplet_rtos_expect(ulTaskNotifyTake(pdTRUE, WAIT_TICKS) != 0, what);
 }
 
 // The empty measurement: the two stamps back to back. The smallest of SAMPLES tries is the cost
@@ -255,11 +242,11 @@ static void measure_suspend_resume_other(void) {
     stamp_begin(&s);
     vTaskSuspend(victim);
     stamp_end(&m1, &s);
-    expect(eTaskGetState(victim) == eSuspended, "schedule/suspend: the task is not suspended");
+    couplet_rtos_expect(eTaskGetState(victim) == eSuspended, "schedule/suspend: the task is not suspended");
     stamp_begin(&s);
     vTaskResume(victim);
     stamp_end(&m2, &s);
-    expect(eTaskGetState(victim) == eReady, "schedule/resume: the task is not ready");
+    couplet_rtos_expect(eTaskGetState(victim) == eReady, "schedule/resume: the task is not ready");
   }
   vTaskDelete(victim);
   report(&m1);
@@ -283,7 +270,7 @@ static void measure_resume_switch(void) {
   measure_init(&m2, "schedule/suspend-self");
   // Runs at once (higher priority) and suspends itself before xTaskCreate returns.
   TaskHandle_t high = spawn(self_suspending_task, "selfsusp", HIGH_PRIORITY, NULL);
-  expect(eTaskGetState(high) == eSuspended, "schedule/resume-switch: the task did not suspend itself");
+  couplet_rtos_expect(eTaskGetState(high) == eSuspended, "schedule/resume-switch: the task did not suspend itself");
   for (unsigned i = 0; i < SAMPLES; i++) {
     stamp_begin(&span_a);
     vTaskResume(high);
@@ -309,15 +296,15 @@ static void measure_mutex_free(void) {
     stamp_begin(&s);
     BaseType_t took = xSemaphoreTake(mutex, 0);
     stamp_end(&m1, &s);
-    expect(took == pdTRUE, "mutex/lock failed on a free mutex");
+    couplet_rtos_expect(took == pdTRUE, "mutex/lock failed on a free mutex");
     stamp_begin(&s);
     BaseType_t gave = xSemaphoreGive(mutex);
     stamp_end(&m2, &s);
-    expect(gave == pdTRUE, "mutex/unlock failed");
+    couplet_rtos_expect(gave == pdTRUE, "mutex/unlock failed");
     stamp_begin(&s);
     gave = xSemaphoreGive(mutex);
     stamp_end(&m3, &s);
-    expect(gave == pdFALSE, "mutex/unlock-fail: giving a free mutex succeeded");
+    couplet_rtos_expect(gave == pdFALSE, "mutex/unlock-fail: giving a free mutex succeeded");
   }
   report(&m1);
   report(&m2);
@@ -327,7 +314,7 @@ static void measure_mutex_free(void) {
 // Takes the mutex and keeps it until told to give it back.
 static void holder_task(void *arg) {
   (void)arg;
-  expect(xSemaphoreTake(mutex, 0) == pdTRUE, "mutex/lock-fail: the holder could not take the mutex");
+  couplet_rtos_expect(xSemaphoreTake(mutex, 0) == pdTRUE, "mutex/lock-fail: the holder could not take the mutex");
   ulTaskNotifyTake(pdTRUE, portMAX_DELAY);
   xSemaphoreGive(mutex);
   helper_done();
@@ -337,13 +324,13 @@ static void holder_task(void *arg) {
 static void measure_mutex_held(void) {
   measure_init(&m1, "mutex/lock-fail");
   TaskHandle_t holder = spawn(holder_task, "holder", HIGH_PRIORITY, NULL);
-  expect(xSemaphoreGetMutexHolder(mutex) == holder, "mutex/lock-fail: the mutex is not held");
+  couplet_rtos_expect(xSemaphoreGetMutexHolder(mutex) == holder, "mutex/lock-fail: the mutex is not held");
   for (unsigned i = 0; i < SAMPLES; i++) {
     stamp_t s;
     stamp_begin(&s);
     BaseType_t took = xSemaphoreTake(mutex, 0);
     stamp_end(&m1, &s);
-    expect(took == pdFALSE, "mutex/lock-fail: took a held mutex");
+    couplet_rtos_expect(took == pdFALSE, "mutex/lock-fail: took a held mutex");
   }
   xTaskNotifyGive(holder);  // it runs at once (higher priority), gives the mutex back
   wait_helper("mutex/lock-fail: the holder did not finish");
@@ -359,7 +346,7 @@ static volatile UBaseType_t inherited[SAMPLES];
 static void low_holder_task(void *arg) {
   (void)arg;
   for (unsigned i = 0; i < SAMPLES; i++) {
-    expect(xSemaphoreTake(mutex, 0) == pdTRUE, "mutex/lock-pi: the holder could not take the mutex");
+    couplet_rtos_expect(xSemaphoreTake(mutex, 0) == pdTRUE, "mutex/lock-pi: the holder could not take the mutex");
     xTaskNotifyGive(controller);  // the controller preempts us here
     stamp_end(&m1, &span_a);
     inherited[i] = uxTaskPriorityGet(NULL);
@@ -378,9 +365,9 @@ static void measure_mutex_inheritance(void) {
     stamp_begin(&span_a);
     BaseType_t took = xSemaphoreTake(mutex, portMAX_DELAY);
     stamp_end(&m2, &span_b);
-    expect(took == pdTRUE, "mutex/unlock-handover: the controller did not get the mutex");
-    expect(inherited[i] == CTRL_PRIORITY, "mutex/lock-pi: the holder did not inherit the waiter's priority");
-    expect(uxTaskPriorityGet(low) == LOW_PRIORITY, "mutex/unlock-handover: the holder kept the inherited priority");
+    couplet_rtos_expect(took == pdTRUE, "mutex/unlock-handover: the controller did not get the mutex");
+    couplet_rtos_expect(inherited[i] == CTRL_PRIORITY, "mutex/lock-pi: the holder did not inherit the waiter's priority");
+    couplet_rtos_expect(uxTaskPriorityGet(low) == LOW_PRIORITY, "mutex/unlock-handover: the holder kept the inherited priority");
     xSemaphoreGive(mutex);
   }
   wait_helper("mutex/lock-pi: the holder did not finish");
@@ -404,15 +391,15 @@ static void measure_semaphore_alone(void) {
     stamp_begin(&s);
     BaseType_t gave = xSemaphoreGive(semaphore);
     stamp_end(&m1, &s);
-    expect(gave == pdTRUE && uxSemaphoreGetCount(semaphore) == 1, "semaphore/give");
+    couplet_rtos_expect(gave == pdTRUE && uxSemaphoreGetCount(semaphore) == 1, "semaphore/give");
     stamp_begin(&s);
     BaseType_t took = xSemaphoreTake(semaphore, 0);
     stamp_end(&m2, &s);
-    expect(took == pdTRUE && uxSemaphoreGetCount(semaphore) == 0, "semaphore/take");
+    couplet_rtos_expect(took == pdTRUE && uxSemaphoreGetCount(semaphore) == 0, "semaphore/take");
     stamp_begin(&s);
     took = xSemaphoreTake(semaphore, 0);
     stamp_end(&m3, &s);
-    expect(took == pdFALSE, "semaphore/take-fail: took from an empty semaphore");
+    couplet_rtos_expect(took == pdFALSE, "semaphore/take-fail: took from an empty semaphore");
   }
   report(&m1);
   report(&m2);
@@ -423,7 +410,7 @@ static void measure_semaphore_alone(void) {
 static void semaphore_waiter_task(void *arg) {
   (void)arg;
   for (;;) {
-    expect(xSemaphoreTake(semaphore, portMAX_DELAY) == pdTRUE, "semaphore/give-wake: take failed");
+    couplet_rtos_expect(xSemaphoreTake(semaphore, portMAX_DELAY) == pdTRUE, "semaphore/give-wake: take failed");
     stamp_end(&m1, &span_a);
   }
 }
@@ -432,12 +419,12 @@ static void semaphore_waiter_task(void *arg) {
 static void measure_semaphore_wake(void) {
   measure_init(&m1, "semaphore/give-wake");
   TaskHandle_t waiter = spawn(semaphore_waiter_task, "semwait", HIGH_PRIORITY, NULL);
-  expect(eTaskGetState(waiter) == eBlocked, "semaphore/give-wake: the waiter is not blocked");
+  couplet_rtos_expect(eTaskGetState(waiter) == eBlocked, "semaphore/give-wake: the waiter is not blocked");
   for (unsigned i = 0; i < SAMPLES; i++) {
     stamp_begin(&span_a);
     xSemaphoreGive(semaphore);
   }
-  expect(uxSemaphoreGetCount(semaphore) == 0, "semaphore/give-wake: a give was not taken");
+  couplet_rtos_expect(uxSemaphoreGetCount(semaphore) == 0, "semaphore/give-wake: a give was not taken");
   vTaskDelete(waiter);
   report(&m1);
 }
@@ -471,7 +458,7 @@ static void receiver_task(void *arg) {
   (void)arg;
   for (;;) {
     memset(helper_buffer, 0xAA, sizeof helper_buffer);
-    expect(xQueueReceive(queue, helper_buffer, portMAX_DELAY) == pdTRUE, "queue/send-wake: receive failed");
+    couplet_rtos_expect(xQueueReceive(queue, helper_buffer, portMAX_DELAY) == pdTRUE, "queue/send-wake: receive failed");
     stamp_end(&m3, &span_a);
     if (!message_ok(helper_buffer)) {
       bad_messages++;
@@ -483,7 +470,7 @@ static void receiver_task(void *arg) {
 static void sender_task(void *arg) {
   (void)arg;
   for (;;) {
-    expect(xQueueSend(queue, message, portMAX_DELAY) == pdTRUE, "queue/receive-wake: send failed");
+    couplet_rtos_expect(xQueueSend(queue, message, portMAX_DELAY) == pdTRUE, "queue/receive-wake: send failed");
     stamp_end(&m4, &span_a);
   }
 }
@@ -498,7 +485,7 @@ static void measure_queue(unsigned n) {
   fill_message(n);
   bad_messages = 0;
   queue = xQueueCreate(QUEUE_DEPTH, n * sizeof(uint32_t));
-  expect(queue != NULL, "xQueueCreate");
+  couplet_rtos_expect(queue != NULL, "xQueueCreate");
   static char names[4][24];
   measure_init(&m1, queue_name(names[0], sizeof names[0], "send", n));
   measure_init(&m2, queue_name(names[1], sizeof names[1], "receive", n));
@@ -510,12 +497,12 @@ static void measure_queue(unsigned n) {
     stamp_begin(&s);
     BaseType_t sent = xQueueSend(queue, message, 0);
     stamp_end(&m1, &s);
-    expect(sent == pdTRUE, "queue/send failed on an empty queue");
+    couplet_rtos_expect(sent == pdTRUE, "queue/send failed on an empty queue");
     memset(buffer, 0xAA, sizeof buffer);
     stamp_begin(&s);
     BaseType_t got = xQueueReceive(queue, buffer, 0);
     stamp_end(&m2, &s);
-    expect(got == pdTRUE && message_ok(buffer), "queue/receive: wrong or no message");
+    couplet_rtos_expect(got == pdTRUE && message_ok(buffer), "queue/receive: wrong or no message");
   }
 
   TaskHandle_t receiver = spawn(receiver_task, "qrecv", HIGH_PRIORITY, NULL);
@@ -523,23 +510,23 @@ static void measure_queue(unsigned n) {
     stamp_begin(&span_a);
     xQueueSend(queue, message, 0);
   }
-  expect(uxQueueMessagesWaiting(queue) == 0, "queue/send-wake: a message was not received");
+  couplet_rtos_expect(uxQueueMessagesWaiting(queue) == 0, "queue/send-wake: a message was not received");
   vTaskDelete(receiver);
 
   for (unsigned i = 0; i < QUEUE_DEPTH; i++) {
-    expect(xQueueSend(queue, message, 0) == pdTRUE, "queue: could not fill the queue");
+    couplet_rtos_expect(xQueueSend(queue, message, 0) == pdTRUE, "queue: could not fill the queue");
   }
   TaskHandle_t sender = spawn(sender_task, "qsend", HIGH_PRIORITY, NULL);
-  expect(eTaskGetState(sender) == eBlocked, "queue/receive-wake: the sender is not blocked");
+  couplet_rtos_expect(eTaskGetState(sender) == eBlocked, "queue/receive-wake: the sender is not blocked");
   for (unsigned i = 0; i < SAMPLES; i++) {
     memset(buffer, 0xAA, sizeof buffer);
     stamp_begin(&span_a);
     BaseType_t got = xQueueReceive(queue, buffer, 0);
-    expect(got == pdTRUE && message_ok(buffer), "queue/receive-wake: wrong or no message");
+    couplet_rtos_expect(got == pdTRUE && message_ok(buffer), "queue/receive-wake: wrong or no message");
   }
-  expect(uxQueueMessagesWaiting(queue) == QUEUE_DEPTH, "queue/receive-wake: the sender did not refill the queue");
+  couplet_rtos_expect(uxQueueMessagesWaiting(queue) == QUEUE_DEPTH, "queue/receive-wake: the sender did not refill the queue");
   vTaskDelete(sender);
-  expect(bad_messages == 0, "queue/send-wake: the receiver got a wrong message");
+  couplet_rtos_expect(bad_messages == 0, "queue/send-wake: the receiver got a wrong message");
   vQueueDelete(queue);
   report(&m1);
   report(&m2);
@@ -557,14 +544,14 @@ static void controller_task(void *arg) {
   measure_resume_switch();
 
   mutex = xSemaphoreCreateMutex();
-  expect(mutex != NULL, "xSemaphoreCreateMutex");
+  couplet_rtos_expect(mutex != NULL, "xSemaphoreCreateMutex");
   measure_mutex_free();
   measure_mutex_held();
   measure_mutex_inheritance();
   vSemaphoreDelete(mutex);
 
   semaphore = xSemaphoreCreateCounting(QUEUE_DEPTH, 0);
-  expect(semaphore != NULL, "xSemaphoreCreateCounting");
+  couplet_rtos_expect(semaphore != NULL, "xSemaphoreCreateCounting");
   measure_semaphore_alone();
   measure_semaphore_wake();
   vSemaphoreDelete(semaphore);
@@ -579,6 +566,6 @@ static void controller_task(void *arg) {
 void app_main(void) {
   if (xTaskCreate(controller_task, "bench", 2 * configMINIMAL_STACK_SIZE, NULL, CTRL_PRIORITY, &controller) !=
       pdPASS) {
-    fail("xTaskCreate controller");
+    couplet_rtos_fail("xTaskCreate controller");
   }
 }

@@ -32,6 +32,7 @@
 
 #include "FreeRTOS.h"
 #include "couplet_rtos.h"
+#include "couplet_rtos_check.h"
 #include "queue.h"
 #include "task.h"
 #include "tm_suite.h"
@@ -70,7 +71,6 @@
 #define OFF_PAYLOAD 12
 #define OFF_SUM (PACKET_BYTES - 4)
 
-#define EXIT_FAILED 1
 
 typedef struct {
   uint8_t iv[COUPLET_AES_BLOCK_BYTES];  // sent in clear with the message
@@ -108,19 +108,6 @@ static volatile bool running;
 static volatile stats_t stats;
 static uint32_t server_seq;  // the server's next expected sequence number
 static uint32_t rx_next, tx_next;
-
-static _Noreturn void fail(const char *what) {
-  couplet_puts("FAIL ");
-  couplet_puts(what);
-  couplet_putc('\n');
-  exit(EXIT_FAILED);
-}
-
-static void expect(int ok, const char *what) {
-  if (!ok) {
-    fail(what);
-  }
-}
 
 // ----------------------------------------------------------------------------- the message
 
@@ -275,8 +262,8 @@ static void start_flow(kind_t k, couplet_aes_backend_id_t backend) {
   tx_next = 0;
   kind = k;
   if (k == KIND_CRYPTO) {
-    expect(couplet_aes_init_backend(&server_ctx, backend) == COUPLET_OK, "couplet_aes_init_backend");
-    expect(couplet_aes_set_key(&server_ctx, key, KEY_BYTES) == COUPLET_OK, "couplet_aes_set_key");
+    couplet_rtos_expect(couplet_aes_init_backend(&server_ctx, backend) == COUPLET_OK, "couplet_aes_init_backend");
+    couplet_rtos_expect(couplet_aes_set_key(&server_ctx, key, KEY_BYTES) == COUPLET_OK, "couplet_aes_set_key");
   }
   if (k != KIND_BASELINE) {
     running = true;
@@ -360,14 +347,14 @@ static bool run_scenario(const char *name, kind_t k, couplet_aes_backend_id_t ba
 }
 
 static void make_pool(void) {
-  expect(couplet_aes_init_backend(&soft_ctx, COUPLET_AES_BACKEND_SOFT) == COUPLET_OK, "soft backend");
-  expect(couplet_aes_set_key(&soft_ctx, key, KEY_BYTES) == COUPLET_OK, "soft set_key");
+  couplet_rtos_expect(couplet_aes_init_backend(&soft_ctx, COUPLET_AES_BACKEND_SOFT) == COUPLET_OK, "soft backend");
+  couplet_rtos_expect(couplet_aes_set_key(&soft_ctx, key, KEY_BYTES) == COUPLET_OK, "soft set_key");
   for (uint32_t i = 0; i < POOL_SIZE; i++) {
     uint8_t iv[COUPLET_AES_BLOCK_BYTES];
     make_request(i, pool_plain[i].data, pool_plain[i].iv);
     memcpy(pool_cipher[i].iv, pool_plain[i].iv, sizeof iv);
     memcpy(iv, pool_plain[i].iv, sizeof iv);
-    expect(couplet_aes_cbc_encrypt(&soft_ctx, iv, pool_plain[i].data, pool_cipher[i].data, PACKET_BYTES) ==
+    couplet_rtos_expect(couplet_aes_cbc_encrypt(&soft_ctx, iv, pool_plain[i].data, pool_cipher[i].data, PACKET_BYTES) ==
                COUPLET_OK,
            "encrypting the pool");
   }
@@ -401,7 +388,7 @@ static void controller_task(void *arg) {
     }
   }
   if (!ok) {
-    fail("a scenario lost a packet, refused one or sent a wrong reply");
+    couplet_rtos_fail("a scenario lost a packet, refused one or sent a wrong reply");
   }
   couplet_puts("facv_echo done\n");
   exit(0);
@@ -411,10 +398,10 @@ void app_main(void) {
   tm_suite_init();
   rx_queue = xQueueCreate(RX_DEPTH, sizeof(packet_t *));
   tx_queue = xQueueCreate(TX_DEPTH, sizeof(packet_t *));
-  expect(rx_queue != NULL && tx_queue != NULL, "xQueueCreate");
-  expect(xTaskCreate(controller_task, "facv", 2 * STACK, NULL, TM_REPORTER_PRIORITY, &controller_handle) == pdPASS,
+  couplet_rtos_expect(rx_queue != NULL && tx_queue != NULL, "xQueueCreate");
+  couplet_rtos_expect(xTaskCreate(controller_task, "facv", 2 * STACK, NULL, TM_REPORTER_PRIORITY, &controller_handle) == pdPASS,
          "xTaskCreate controller");
-  expect(xTaskCreate(source_task, "source", STACK, NULL, SOURCE_PRIORITY, &source_handle) == pdPASS,
+  couplet_rtos_expect(xTaskCreate(source_task, "source", STACK, NULL, SOURCE_PRIORITY, &source_handle) == pdPASS,
          "xTaskCreate source");
-  expect(xTaskCreate(server_task, "server", STACK, NULL, SERVER_PRIORITY, NULL) == pdPASS, "xTaskCreate server");
+  couplet_rtos_expect(xTaskCreate(server_task, "server", STACK, NULL, SERVER_PRIORITY, NULL) == pdPASS, "xTaskCreate server");
 }

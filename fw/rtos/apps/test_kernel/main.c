@@ -19,6 +19,7 @@
 
 #include "FreeRTOS.h"
 #include "couplet_rtos.h"
+#include "couplet_rtos_check.h"
 #include "queue.h"
 #include "semphr.h"
 #include "task.h"
@@ -28,25 +29,7 @@
 // Long enough for any worker here to finish; a hang shows up as a failed check instead.
 #define WAIT_TICKS 5
 
-static int failures;
 static TaskHandle_t controller;
-
-// Prints the check's line; `format` and the arguments after it say what was seen instead.
-static void check(int ok, const char *name, const char *format, ...) __attribute__((format(printf, 3, 4)));
-
-static void check(int ok, const char *name, const char *format, ...) {
-  if (ok) {
-    printf("ok %s\n", name);
-    return;
-  }
-  failures++;
-  printf("FAIL %s: ", name);
-  va_list args;
-  va_start(args, format);
-  vprintf(format, args);
-  va_end(args);
-  printf("\n");
-}
 
 // ----------------------------------------------------------------------------- event log
 
@@ -69,13 +52,7 @@ static void log_clear(void) {
 }
 
 static void log_check(const char *name, const char *expected) {
-  int ok = strcmp(event_log, expected) == 0;
-  if (!ok) {
-    printf("FAIL %s: events \"%s\", expected \"%s\"\n", name, event_log, expected);
-    failures++;
-    return;
-  }
-  printf("ok %s\n", name);
+  couplet_rtos_check(strcmp(event_log, expected) == 0, name, "events \"%s\", expected \"%s\"", event_log, expected);
 }
 
 // Tells the controller a worker is done; the controller counts these.
@@ -121,8 +98,8 @@ static void test_priorities(void) {
   spawn(letter_task, "mid", 2, (void *)(uintptr_t)'M');
   spawn(letter_task, "high", 3, (void *)(uintptr_t)'H');
   // Neither may run while the higher-priority controller is ready.
-  check(event_count == 0, "priority: lower tasks wait while a higher one runs", "%u events logged", event_count);
-  check(wait_workers(3), "priority: all tasks ran", "timed out");
+  couplet_rtos_check(event_count == 0, "priority: lower tasks wait while a higher one runs", "%u events logged", event_count);
+  couplet_rtos_check(wait_workers(3), "priority: all tasks ran", "timed out");
   log_check("priority: higher priority runs first", "HML");
 }
 
@@ -146,7 +123,7 @@ static void test_round_robin(void) {
   vTaskDelay(1);
   spawn(yielding_task, "rr_a", 2, (void *)(uintptr_t)'a');
   spawn(yielding_task, "rr_b", 2, (void *)(uintptr_t)'b');
-  check(wait_workers(2), "round robin: both tasks finished", "timed out");
+  couplet_rtos_check(wait_workers(2), "round robin: both tasks finished", "timed out");
   // Which of the two starts is the ready list's business; that they alternate is taskYIELD's.
   const char *expected = event_log[0] == 'b' ? "bababa" : "ababab";
   log_check("round robin: taskYIELD alternates equal priorities", expected);
@@ -178,28 +155,28 @@ static void counting_task(void *arg) {
 static void test_suspend_resume(void) {
   TaskHandle_t self = spawn(self_suspending_task, "selfsusp", 2, NULL);
   vTaskDelay(1);
-  check(self_runs == 1 && eTaskGetState(self) == eSuspended, "suspend: vTaskSuspend(NULL) suspends the caller",
+  couplet_rtos_check(self_runs == 1 && eTaskGetState(self) == eSuspended, "suspend: vTaskSuspend(NULL) suspends the caller",
         "runs %ld, state %ld", (long)self_runs, (long)eTaskGetState(self));
   vTaskDelay(1);
-  check(self_runs == 1, "suspend: a suspended task does not run", "runs %u", self_runs);
+  couplet_rtos_check(self_runs == 1, "suspend: a suspended task does not run", "runs %u", self_runs);
   vTaskResume(self);
-  check(eTaskGetState(self) == eReady, "resume: vTaskResume makes it ready", "state %d", (int)eTaskGetState(self));
+  couplet_rtos_check(eTaskGetState(self) == eReady, "resume: vTaskResume makes it ready", "state %d", (int)eTaskGetState(self));
   vTaskDelay(1);
-  check(self_runs == 2, "resume: a resumed task runs again", "runs %u", self_runs);
+  couplet_rtos_check(self_runs == 2, "resume: a resumed task runs again", "runs %u", self_runs);
   vTaskDelete(self);
 
   TaskHandle_t other = spawn(counting_task, "counter", 2, NULL);
   vTaskDelay(1);
   unsigned before = spin_count;
   vTaskSuspend(other);
-  check(before >= 1 && eTaskGetState(other) == eSuspended, "suspend: vTaskSuspend of another task",
+  couplet_rtos_check(before >= 1 && eTaskGetState(other) == eSuspended, "suspend: vTaskSuspend of another task",
         "count %ld, state %ld", (long)before, (long)eTaskGetState(other));
   vTaskDelay(2);
-  check(spin_count == before, "suspend: the other task stops running", "count %ld, was %ld", (long)spin_count,
+  couplet_rtos_check(spin_count == before, "suspend: the other task stops running", "count %ld, was %ld", (long)spin_count,
         (long)before);
   vTaskResume(other);
   vTaskDelay(2);
-  check(spin_count > before, "resume: the other task runs again", "count %ld, was %ld", (long)spin_count, (long)before);
+  couplet_rtos_check(spin_count > before, "resume: the other task runs again", "count %ld, was %ld", (long)spin_count, (long)before);
   vTaskDelete(other);
 }
 
@@ -243,23 +220,23 @@ static void test_mutex(void) {
   mutex = xSemaphoreCreateMutex();
   TaskHandle_t low = spawn(mutex_low_task, "mtx_low", LOW_PRIORITY, NULL);
   vTaskDelay(1);
-  check(xSemaphoreGetMutexHolder(mutex) == low, "mutex: the low task holds it", "holder %lx, low %lx",
+  couplet_rtos_check(xSemaphoreGetMutexHolder(mutex) == low, "mutex: the low task holds it", "holder %lx, low %lx",
         (long)(uintptr_t)xSemaphoreGetMutexHolder(mutex), (long)(uintptr_t)low);
-  check(xSemaphoreTake(mutex, 0) == pdFALSE, "mutex: take with timeout 0 fails while held", "it succeeded");
-  check(uxTaskPriorityGet(low) == LOW_PRIORITY, "mutex: holder at its own priority before contention",
+  couplet_rtos_check(xSemaphoreTake(mutex, 0) == pdFALSE, "mutex: take with timeout 0 fails while held", "it succeeded");
+  couplet_rtos_check(uxTaskPriorityGet(low) == LOW_PRIORITY, "mutex: holder at its own priority before contention",
         "priority %ld, expected %ld", (long)uxTaskPriorityGet(low), (long)LOW_PRIORITY);
 
   TaskHandle_t high = spawn(mutex_high_task, "mtx_high", HIGH_PRIORITY, NULL);
   vTaskDelay(1);
-  check(eTaskGetState(high) == eBlocked && !high_got_mutex, "mutex: contender blocks", "state %ld, got %ld",
+  couplet_rtos_check(eTaskGetState(high) == eBlocked && !high_got_mutex, "mutex: contender blocks", "state %ld, got %ld",
         (long)eTaskGetState(high), (long)high_got_mutex);
-  check(uxTaskPriorityGet(low) == HIGH_PRIORITY, "mutex: priority inheritance raises the holder",
+  couplet_rtos_check(uxTaskPriorityGet(low) == HIGH_PRIORITY, "mutex: priority inheritance raises the holder",
         "priority %ld, expected %ld", (long)uxTaskPriorityGet(low), (long)HIGH_PRIORITY);
 
   xTaskNotifyGive(low);
-  check(wait_workers(2), "mutex: both tasks finished", "timed out");
-  check(high_got_mutex, "mutex: the contender gets it after the give", "it never did");
-  check(low_priority_after_give == LOW_PRIORITY, "mutex: holder priority returns after the give",
+  couplet_rtos_check(wait_workers(2), "mutex: both tasks finished", "timed out");
+  couplet_rtos_check(high_got_mutex, "mutex: the contender gets it after the give", "it never did");
+  couplet_rtos_check(low_priority_after_give == LOW_PRIORITY, "mutex: holder priority returns after the give",
         "priority %ld, expected %ld", (long)low_priority_after_give, (long)LOW_PRIORITY);
   // Taken, contender waits, the give hands over at once (H before the low task's 'g').
   log_check("mutex: handover order", "twHg");
@@ -284,27 +261,27 @@ static void sem_waiter_task(void *arg) {
 
 static void test_counting_semaphore(void) {
   counting = xSemaphoreCreateCounting(SEM_MAX, 0);
-  check(xSemaphoreTake(counting, 0) == pdFALSE, "semaphore: take with timeout 0 on empty fails", "it succeeded");
+  couplet_rtos_check(xSemaphoreTake(counting, 0) == pdFALSE, "semaphore: take with timeout 0 on empty fails", "it succeeded");
   int gives = 0;
   while (gives < SEM_MAX + 2 && xSemaphoreGive(counting) == pdTRUE) {
     gives++;
   }
-  check(gives == SEM_MAX && uxSemaphoreGetCount(counting) == SEM_MAX, "semaphore: gives count up to the maximum",
+  couplet_rtos_check(gives == SEM_MAX && uxSemaphoreGetCount(counting) == SEM_MAX, "semaphore: gives count up to the maximum",
         "%ld gives, count %ld", (long)gives, (long)uxSemaphoreGetCount(counting));
   int takes = 0;
   while (takes < SEM_MAX + 2 && xSemaphoreTake(counting, 0) == pdTRUE) {
     takes++;
   }
-  check(takes == SEM_MAX && uxSemaphoreGetCount(counting) == 0, "semaphore: takes count down to empty",
+  couplet_rtos_check(takes == SEM_MAX && uxSemaphoreGetCount(counting) == 0, "semaphore: takes count down to empty",
         "%ld takes, count %ld", (long)takes, (long)uxSemaphoreGetCount(counting));
 
   TaskHandle_t waiter = spawn(sem_waiter_task, "sem_wait", 2, NULL);
   vTaskDelay(1);
-  check(eTaskGetState(waiter) == eBlocked && !sem_woken, "semaphore: taker blocks on empty", "state %ld, woken %ld",
+  couplet_rtos_check(eTaskGetState(waiter) == eBlocked && !sem_woken, "semaphore: taker blocks on empty", "state %ld, woken %ld",
         (long)eTaskGetState(waiter), (long)sem_woken);
   xSemaphoreGive(counting);
-  check(wait_workers(1) && sem_woken, "semaphore: a give wakes the waiting task", "woken %d", sem_woken);
-  check(uxSemaphoreGetCount(counting) == 0, "semaphore: the woken task consumed the give", "count %ld",
+  couplet_rtos_check(wait_workers(1) && sem_woken, "semaphore: a give wakes the waiting task", "woken %d", sem_woken);
+  couplet_rtos_check(uxSemaphoreGetCount(counting) == 0, "semaphore: the woken task consumed the give", "count %ld",
         (long)uxSemaphoreGetCount(counting));
   vSemaphoreDelete(counting);
 }
@@ -354,7 +331,7 @@ static void test_queue(void) {
     }
     sent++;
   }
-  check(sent == QUEUE_LENGTH && uxQueueMessagesWaiting(queue) == QUEUE_LENGTH,
+  couplet_rtos_check(sent == QUEUE_LENGTH && uxQueueMessagesWaiting(queue) == QUEUE_LENGTH,
         "queue: send with timeout 0 fails when full", "%ld sent, %ld waiting", (long)sent,
         (long)uxQueueMessagesWaiting(queue));
 
@@ -366,19 +343,19 @@ static void test_queue(void) {
     intact += same_message(&m, &expected);
     got++;
   }
-  check(got == QUEUE_LENGTH, "queue: receive with timeout 0 fails when empty", "%d received, expected %d", got,
+  couplet_rtos_check(got == QUEUE_LENGTH, "queue: receive with timeout 0 fails when empty", "%d received, expected %d", got,
         QUEUE_LENGTH);
-  check(intact == QUEUE_LENGTH, "queue: messages arrive intact and in order", "%ld of %ld intact", (long)intact,
+  couplet_rtos_check(intact == QUEUE_LENGTH, "queue: messages arrive intact and in order", "%ld of %ld intact", (long)intact,
         (long)got);
 
   TaskHandle_t receiver = spawn(receiver_task, "receiver", 2, NULL);
   vTaskDelay(1);
-  check(eTaskGetState(receiver) == eBlocked && !receiver_got, "queue: receiver blocks on empty", "state %ld, got %ld",
+  couplet_rtos_check(eTaskGetState(receiver) == eBlocked && !receiver_got, "queue: receiver blocks on empty", "state %ld, got %ld",
         (long)eTaskGetState(receiver), (long)receiver_got);
   message_t sent_message = make_message(0xc0ffeeu);
   xQueueSend(queue, &sent_message, 0);
   int woke = wait_workers(1);
-  check(woke && receiver_got && same_message(&received, &sent_message),
+  couplet_rtos_check(woke && receiver_got && same_message(&received, &sent_message),
         "queue: a send wakes the receiver with the data", "woken %d, sequence %lx", receiver_got,
         (unsigned long)received.sequence);
   vQueueDelete(queue);
@@ -393,7 +370,7 @@ static void test_delay(void) {
   TickType_t before = xTaskGetTickCount();
   vTaskDelay(DELAY_TICKS);
   TickType_t elapsed = xTaskGetTickCount() - before;
-  check(elapsed == DELAY_TICKS, "delay: vTaskDelay(3) lets exactly 3 ticks pass", "%lu ticks, expected %d",
+  couplet_rtos_check(elapsed == DELAY_TICKS, "delay: vTaskDelay(3) lets exactly 3 ticks pass", "%lu ticks, expected %d",
         (unsigned long)elapsed, DELAY_TICKS);
 }
 
@@ -410,8 +387,8 @@ static void controller_task(void *arg) {
   test_counting_semaphore();
   test_queue();
   test_delay();
-  printf("test_kernel: %d failed, %lu ticks\n", failures, (unsigned long)xTaskGetTickCount());
-  exit(failures > 99 ? 99 : failures);
+  printf("test_kernel: %d failed, %lu ticks\n", couplet_rtos_failures(), (unsigned long)xTaskGetTickCount());
+  exit(couplet_rtos_exit_code());
 }
 
 void app_main(void) {

@@ -21,6 +21,7 @@
 
 #include "FreeRTOS.h"
 #include "couplet_rtos.h"
+#include "couplet_rtos_check.h"
 #include "queue.h"
 #include "semphr.h"
 #include "task.h"
@@ -42,23 +43,6 @@
 #define HW_QUEUES 4
 #define BIG_WORDS 16  // the accelerator's largest message
 
-static int failures;
-
-static void check(int ok, const char *name, const char *format, ...) __attribute__((format(printf, 3, 4)));
-
-static void check(int ok, const char *name, const char *format, ...) {
-  if (ok) {
-    printf("ok %s\n", name);
-    return;
-  }
-  failures++;
-  printf("FAIL %s: ", name);
-  va_list args;
-  va_start(args, format);
-  vprintf(format, args);
-  va_end(args);
-  printf("\n");
-}
 
 #if HW_OBJECTS
 static int served_by(void *object, unsigned kind) { return COUPLET_KERNEL_HW_KIND(uxQueueCoupletHw(object)) == kind; }
@@ -93,18 +77,18 @@ static void test_semaphores(void) {
     ok = ok && xSemaphoreGive(sems[i]) == pdFALSE && uxSemaphoreGetCount(sems[i]) == 2 + i;
     works += ok;
   }
-  check(works == OBJECTS, "semaphore: 5 counting semaphores count, each to its own maximum", "%d of %d work", works,
+  couplet_rtos_check(works == OBJECTS, "semaphore: 5 counting semaphores count, each to its own maximum", "%d of %d work", works,
         OBJECTS);
   SemaphoreHandle_t binary = xSemaphoreCreateBinary();
   int binary_ok = binary != NULL && xSemaphoreTake(binary, 0) == pdFALSE && xSemaphoreGive(binary) == pdTRUE &&
                   xSemaphoreGive(binary) == pdFALSE && xSemaphoreTake(binary, 0) == pdTRUE;
-  check(binary_ok, "semaphore: a binary semaphore starts empty and holds one give", "it does not");
+  couplet_rtos_check(binary_ok, "semaphore: a binary semaphore starts empty and holds one give", "it does not");
 #if HW_OBJECTS
   int hw = 0;
   for (unsigned i = 0; i < HW_SEMS; i++) {
     hw += served_by(sems[i], COUPLET_KERNEL_HW_SEM);
   }
-  check(hw == HW_SEMS && is_software(sems[HW_SEMS]) && is_software(binary),
+  couplet_rtos_check(hw == HW_SEMS && is_software(sems[HW_SEMS]) && is_software(binary),
         "hw: the first 4 semaphores are the accelerator's, the next ones software", "%d hardware, 5th %lx, binary %lx",
         hw, (unsigned long)uxQueueCoupletHw(sems[HW_SEMS]), (unsigned long)uxQueueCoupletHw(binary));
 #endif
@@ -114,9 +98,9 @@ static void test_semaphores(void) {
   binary = xSemaphoreCreateBinary();
   binary_ok = binary != NULL && xSemaphoreTake(binary, 0) == pdFALSE && xSemaphoreGive(binary) == pdTRUE &&
               xSemaphoreTake(binary, 0) == pdTRUE;
-  check(binary_ok, "semaphore: a semaphore made after a delete works", "it does not");
+  couplet_rtos_check(binary_ok, "semaphore: a semaphore made after a delete works", "it does not");
 #if HW_OBJECTS
-  check(served_by(binary, COUPLET_KERNEL_HW_SEM), "hw: deleting a hardware semaphore frees it for the next one",
+  couplet_rtos_check(served_by(binary, COUPLET_KERNEL_HW_SEM), "hw: deleting a hardware semaphore frees it for the next one",
         "the new one is %lx", (unsigned long)uxQueueCoupletHw(binary));
 #endif
   vSemaphoreDelete(binary);
@@ -158,7 +142,7 @@ static void test_queues(void) {
   for (unsigned i = 0; i < OBJECTS; i++) {
     works += queue_round_trip(queues[i], 1 + (i % 4), i);
   }
-  check(works == OBJECTS, "queue: 5 queues hold their messages in order, full and empty fail", "%d of %d work", works,
+  couplet_rtos_check(works == OBJECTS, "queue: 5 queues hold their messages in order, full and empty fail", "%d of %d work", works,
         OBJECTS);
 
   // Too large for the accelerator: 17 words, 6 bytes (not whole words), 5 deep. Software.
@@ -185,14 +169,14 @@ static void test_queues(void) {
   int odd_ok = odd != NULL && xQueueSend(odd, six, 0) == pdTRUE && xQueueReceive(odd, six_got, 0) == pdTRUE &&
                memcmp(six, six_got, 6) == 0;
   int deep_ok = queue_round_trip(deep, 5, 99);
-  check(big_ok && odd_ok && deep_ok, "queue: queues of 17-word, 6-byte and 5-deep items work",
+  couplet_rtos_check(big_ok && odd_ok && deep_ok, "queue: queues of 17-word, 6-byte and 5-deep items work",
         "17 words %d, 6 bytes %d, 5 deep %d", big_ok, odd_ok, deep_ok);
 #if HW_OBJECTS
   int hw = 0;
   for (unsigned i = 1; i < HW_QUEUES; i++) {
     hw += served_by(queues[i], COUPLET_KERNEL_HW_QUEUE);
   }
-  check(hw == HW_QUEUES - 1 && is_software(queues[HW_QUEUES]) && is_software(big) && is_software(odd) &&
+  couplet_rtos_check(hw == HW_QUEUES - 1 && is_software(queues[HW_QUEUES]) && is_software(big) && is_software(odd) &&
             is_software(deep),
         "hw: the first 4 queues are the accelerator's; the 5th and those that do not fit are software",
         "%d hardware, 5th %lx, big %lx, odd %lx, deep %lx", hw, (unsigned long)uxQueueCoupletHw(queues[HW_QUEUES]),
@@ -201,9 +185,9 @@ static void test_queues(void) {
 #endif
   // The queue freed above is free for the next one that fits.
   queues[0] = xQueueCreate(3, sizeof(msg4_t));
-  check(queue_round_trip(queues[0], 3, 42), "queue: a queue made after a delete works", "it does not");
+  couplet_rtos_check(queue_round_trip(queues[0], 3, 42), "queue: a queue made after a delete works", "it does not");
 #if HW_OBJECTS
-  check(served_by(queues[0], COUPLET_KERNEL_HW_QUEUE), "hw: deleting a hardware queue frees it for the next one",
+  couplet_rtos_check(served_by(queues[0], COUPLET_KERNEL_HW_QUEUE), "hw: deleting a hardware queue frees it for the next one",
         "the new one is %lx", (unsigned long)uxQueueCoupletHw(queues[0]));
 #endif
   vQueueDelete(big);
@@ -222,11 +206,11 @@ static void test_timeouts(void) {
   TickType_t before = xTaskGetTickCount();
   BaseType_t took = xSemaphoreTake(sem, 3);
   TickType_t waited = xTaskGetTickCount() - before;
-  check(took == pdFALSE && waited == 3, "timeout: a take on an empty semaphore fails after its 3 ticks",
+  couplet_rtos_check(took == pdFALSE && waited == 3, "timeout: a take on an empty semaphore fails after its 3 ticks",
         "result %ld after %lu ticks", (long)took, (unsigned long)waited);
   // The give after the timeout is not handed to the task that gave up: it counts.
   BaseType_t gave = xSemaphoreGive(sem);
-  check(gave == pdTRUE && uxSemaphoreGetCount(sem) == 1 && xSemaphoreTake(sem, 0) == pdTRUE &&
+  couplet_rtos_check(gave == pdTRUE && uxSemaphoreGetCount(sem) == 1 && xSemaphoreTake(sem, 0) == pdTRUE &&
             uxSemaphoreGetCount(sem) == 0,
         "timeout: the semaphore counts a later give and can be taken", "give %ld, count %lu", (long)gave,
         (unsigned long)uxSemaphoreGetCount(sem));
@@ -239,17 +223,17 @@ static void test_timeouts(void) {
   before = xTaskGetTickCount();
   BaseType_t received = xQueueReceive(q, &got, 2);
   waited = xTaskGetTickCount() - before;
-  check(received == errQUEUE_EMPTY && waited == 2, "timeout: a receive on an empty queue fails after its 2 ticks",
+  couplet_rtos_check(received == errQUEUE_EMPTY && waited == 2, "timeout: a receive on an empty queue fails after its 2 ticks",
         "result %ld after %lu ticks", (long)received, (unsigned long)waited);
   BaseType_t sent = xQueueSend(q, &m, 0);
   before = xTaskGetTickCount();
   BaseType_t sent_again = xQueueSend(q, &m, 2);
   waited = xTaskGetTickCount() - before;
-  check(sent == pdTRUE && sent_again == errQUEUE_FULL && waited >= 2,
+  couplet_rtos_check(sent == pdTRUE && sent_again == errQUEUE_FULL && waited >= 2,
         "timeout: a send to a full queue fails after its ticks", "first %ld, second %ld after %lu ticks", (long)sent,
         (long)sent_again, (unsigned long)waited);
   received = xQueueReceive(q, &got, 0);
-  check(received == pdTRUE && memcmp(&got, &m, sizeof m) == 0 && uxQueueMessagesWaiting(q) == 0,
+  couplet_rtos_check(received == pdTRUE && memcmp(&got, &m, sizeof m) == 0 && uxQueueMessagesWaiting(q) == 0,
         "timeout: the queue still holds exactly the message sent", "result %ld, word 0 %lu, waiting %lu",
         (long)received, (unsigned long)got.w[0], (unsigned long)uxQueueMessagesWaiting(q));
   vQueueDelete(q);
@@ -273,12 +257,12 @@ static void test_give_wakes_higher(void) {
   wake_sem = xSemaphoreCreateBinary();
   waiter_state = 0;
   TaskHandle_t waiter = spawn(sem_waiter_task, "waiter", HIGH_PRIORITY, NULL);  // runs at once, blocks
-  check(waiter_state == 1 && eTaskGetState(waiter) == eBlocked, "wake: a higher-priority taker blocks on empty",
+  couplet_rtos_check(waiter_state == 1 && eTaskGetState(waiter) == eBlocked, "wake: a higher-priority taker blocks on empty",
         "state %d, task state %ld", waiter_state, (long)eTaskGetState(waiter));
   xSemaphoreGive(wake_sem);
   // No delay: the waiter outranks us, so it ran inside the give.
   int state = waiter_state;
-  check(state == 2 && uxSemaphoreGetCount(wake_sem) == 0, "wake: a give runs the higher-priority waiter at once",
+  couplet_rtos_check(state == 2 && uxSemaphoreGetCount(wake_sem) == 0, "wake: a give runs the higher-priority waiter at once",
         "state %d, count %lu", state, (unsigned long)uxSemaphoreGetCount(wake_sem));
   vTaskDelay(1);  // the waiter's deletion is finished by the idle task
   vSemaphoreDelete(wake_sem);
@@ -319,7 +303,7 @@ static void test_big_message(void) {
   int blocked = receiver_state == 1;
   xQueueSend(big_queue, &m, 0);
   int state = receiver_state;
-  check(blocked && state == 2 && memcmp(&big_received, &m, sizeof m) == 0,
+  couplet_rtos_check(blocked && state == 2 && memcmp(&big_received, &m, sizeof m) == 0,
         "wake: a blocked receiver gets a 16-word message intact, at once", "blocked %d, state %d, word 15 %lx", blocked,
         state, (unsigned long)big_received.w[15]);
   for (unsigned i = 0; i < BIG_WORDS; i++) {
@@ -327,7 +311,7 @@ static void test_big_message(void) {
   }
   xQueueSend(big_queue, &m, 0);
   state = receiver_state;
-  check(state == 3 && memcmp(&unaligned_space[1], &m, sizeof m) == 0 && unaligned_space[0] == 0 &&
+  couplet_rtos_check(state == 3 && memcmp(&unaligned_space[1], &m, sizeof m) == 0 && unaligned_space[0] == 0 &&
             unaligned_space[sizeof m + 1] == 0,
         "wake: and into an unaligned buffer, nothing around it touched", "state %d", state);
   vTaskDelay(1);
@@ -360,7 +344,7 @@ static void test_sender_woken(void) {
   int state = sender_state;
   msg4_t second = {{0}};
   BaseType_t received_second = xQueueReceive(full_queue, &second, 0);
-  check(blocked && received == pdTRUE && got.w[0] == 0xf1 && state == 2 && received_second == pdTRUE &&
+  couplet_rtos_check(blocked && received == pdTRUE && got.w[0] == 0xf1 && state == 2 && received_second == pdTRUE &&
             second.w[0] == 0x5e4d,
         "wake: a receive wakes a blocked sender, whose message arrives", "blocked %d, state %d, got %lx then %lx",
         blocked, state, (unsigned long)got.w[0], (unsigned long)second.w[0]);
@@ -383,7 +367,7 @@ static void test_from_isr(void) {
   taskEXIT_CRITICAL();
   taskYIELD();
   int state_after = waiter_state;
-  check(gave == pdTRUE && woken == pdTRUE && state_inside == 1 && state_after == 2,
+  couplet_rtos_check(gave == pdTRUE && woken == pdTRUE && state_inside == 1 && state_after == 2,
         "isr: a give from an ISR wakes the higher waiter, which runs at the yield", "gave %ld, woken %ld, state %d then %d",
         (long)gave, (long)woken, state_inside, state_after);
   vTaskDelay(1);
@@ -404,7 +388,7 @@ static void test_from_isr(void) {
   BaseType_t received3 = xQueueReceiveFromISR(q, &got, &woken);
   BaseType_t empty = xQueueIsQueueEmptyFromISR(q);
   taskEXIT_CRITICAL();
-  check(sent == pdTRUE && sent2 == pdTRUE && sent3 == errQUEUE_FULL && full == pdTRUE && waiting == 2 &&
+  couplet_rtos_check(sent == pdTRUE && sent2 == pdTRUE && sent3 == errQUEUE_FULL && full == pdTRUE && waiting == 2 &&
             received == pdTRUE && received2 == pdTRUE && received3 == pdFAIL && empty == pdTRUE && woken == pdFALSE &&
             memcmp(&got, &m, sizeof m) == 0,
         "isr: queue send and receive from an ISR, full and empty", "sent %ld %ld %ld, full %ld, waiting %lu, got %ld %ld %ld",
@@ -425,8 +409,8 @@ static void controller_task(void *arg) {
   test_big_message();
   test_sender_woken();
   test_from_isr();
-  printf("test_sync_hw: %d failed\n", failures);
-  exit(failures > 99 ? 99 : failures);
+  printf("test_sync_hw: %d failed\n", couplet_rtos_failures());
+  exit(couplet_rtos_exit_code());
 }
 
 void app_main(void) {

@@ -16,6 +16,7 @@
 
 #include "FreeRTOS.h"
 #include "couplet_rtos.h"
+#include "couplet_rtos_check.h"
 #include "task.h"
 
 #define MAX_WORKERS 16
@@ -23,18 +24,11 @@
 #define CONTROLLER_PRIORITY 2
 #define WORKER_STACK configMINIMAL_STACK_SIZE
 
-static int failures;
+// "FAIL <name>: <detail> <a>, <b>": what was seen.
+#define check(ok, name, detail, a, b) couplet_rtos_check((ok), (name), "%s %ld, %ld", (detail), (long)(a), (long)(b))
+
 static volatile uint32_t runs[MAX_WORKERS + 1];  // one counter per worker (+1: the replacement)
 static TaskHandle_t workers[MAX_WORKERS + 1];
-
-static void check(int ok, const char *name, const char *detail, long a, long b) {
-  if (ok) {
-    printf("ok %s\n", name);
-    return;
-  }
-  failures++;
-  printf("FAIL %s: %s %ld, %ld\n", name, detail, a, b);
-}
 
 static void worker_task(void *arg) {
   volatile uint32_t *counter = &runs[(uintptr_t)arg];
@@ -110,8 +104,8 @@ static void controller_task(void *arg) {
   }
   check(result == pdPASS && workers_run(made + 1, 0, &which), "limit: the new task runs, the deleted one does not",
         "worker, of", (long)which, (long)made + 1);
-  printf("test_task_limit: %d failed\n", failures);
-  exit(failures > 99 ? 99 : failures);
+  printf("test_task_limit: %d failed\n", couplet_rtos_failures());
+  exit(couplet_rtos_exit_code());
 }
 
 void app_main(void) {

@@ -23,6 +23,7 @@
 
 #include "FreeRTOS.h"
 #include "couplet_rtos.h"
+#include "couplet_rtos_check.h"
 #include "queue.h"
 #include "semphr.h"
 #include "task.h"
@@ -39,7 +40,6 @@
 #define ALLOC_BYTES 128
 #define WORK_WORDS 32
 
-#define EXIT_FAILED 1
 
 static TaskHandle_t tasks[MAX_TASKS];
 static unsigned task_count;
@@ -47,24 +47,11 @@ static volatile uint32_t counters[MAX_TASKS];
 static QueueHandle_t queue;
 static SemaphoreHandle_t semaphore;
 
-static _Noreturn void fail(const char *what) {
-  couplet_puts("FAIL ");
-  couplet_puts(what);
-  couplet_putc('\n');
-  exit(EXIT_FAILED);
-}
-
-static void expect(int ok, const char *what) {
-  if (!ok) {
-    fail(what);
-  }
-}
-
 static TaskHandle_t spawn(TaskFunction_t code, UBaseType_t priority, uintptr_t index) {
   TaskHandle_t handle = NULL;
-  expect(task_count < MAX_TASKS, "too many tasks");
+  couplet_rtos_expect(task_count < MAX_TASKS, "too many tasks");
   if (xTaskCreate(code, "tm", TASK_STACK, (void *)index, priority, &handle) != pdPASS) {
-    fail("xTaskCreate");
+    couplet_rtos_fail("xTaskCreate");
   }
   tasks[task_count++] = handle;
   return handle;
@@ -179,7 +166,7 @@ static void interrupt_task(void *arg) {
 
 static void setup_interrupt(void) {
   semaphore = xSemaphoreCreateBinary();
-  expect(semaphore != NULL, "xSemaphoreCreateBinary");
+  couplet_rtos_expect(semaphore != NULL, "xSemaphoreCreateBinary");
   interrupt_action = give_from_isr;
   spawn(interrupt_task, BASE_PRIORITY, 0);
 }
@@ -227,16 +214,16 @@ static void message_task(void *arg) {
     for (unsigned i = 0; i < MESSAGE_WORDS; i++) {
       out[i] = n + i;
     }
-    expect(xQueueSend(queue, out, 0) == pdTRUE, "message processing: send failed");
-    expect(xQueueReceive(queue, in, 0) == pdTRUE, "message processing: receive failed");
-    expect(in[0] == n && in[MESSAGE_WORDS - 1] == n + MESSAGE_WORDS - 1, "message processing: wrong message");
+    couplet_rtos_expect(xQueueSend(queue, out, 0) == pdTRUE, "message processing: send failed");
+    couplet_rtos_expect(xQueueReceive(queue, in, 0) == pdTRUE, "message processing: receive failed");
+    couplet_rtos_expect(in[0] == n && in[MESSAGE_WORDS - 1] == n + MESSAGE_WORDS - 1, "message processing: wrong message");
     counters[0]++;
   }
 }
 
 static void setup_message(void) {
   queue = xQueueCreate(QUEUE_DEPTH, MESSAGE_WORDS * sizeof(uint32_t));
-  expect(queue != NULL, "xQueueCreate");
+  couplet_rtos_expect(queue != NULL, "xQueueCreate");
   spawn(message_task, BASE_PRIORITY, 0);
 }
 
@@ -246,16 +233,16 @@ static void setup_message(void) {
 static void synchronization_task(void *arg) {
   (void)arg;
   for (;;) {
-    expect(xSemaphoreTake(semaphore, 0) == pdTRUE, "synchronization: take failed");
-    expect(xSemaphoreGive(semaphore) == pdTRUE, "synchronization: give failed");
+    couplet_rtos_expect(xSemaphoreTake(semaphore, 0) == pdTRUE, "synchronization: take failed");
+    couplet_rtos_expect(xSemaphoreGive(semaphore) == pdTRUE, "synchronization: give failed");
     counters[0]++;
   }
 }
 
 static void setup_synchronization(void) {
   semaphore = xSemaphoreCreateBinary();
-  expect(semaphore != NULL, "xSemaphoreCreateBinary");
-  expect(xSemaphoreGive(semaphore) == pdTRUE, "synchronization: first give failed");
+  couplet_rtos_expect(semaphore != NULL, "xSemaphoreCreateBinary");
+  couplet_rtos_expect(xSemaphoreGive(semaphore) == pdTRUE, "synchronization: first give failed");
   spawn(synchronization_task, BASE_PRIORITY, 0);
 }
 
@@ -266,7 +253,7 @@ static void memory_task(void *arg) {
   (void)arg;
   for (;;) {
     uint8_t *block = pvPortMalloc(ALLOC_BYTES);
-    expect(block != NULL, "memory allocation: pvPortMalloc failed");
+    couplet_rtos_expect(block != NULL, "memory allocation: pvPortMalloc failed");
     block[0] = (uint8_t)counters[0];
     vPortFree(block);
     counters[0]++;
@@ -319,7 +306,7 @@ static void run_test(const test_t *test, const char *scenario, unsigned period_t
     hook(test->name, false);
   }
   // The interrupt tests count only what their interrupt handler let happen.
-  expect(interrupt_action == NULL || interrupts_taken > 0, "the software interrupt was never taken");
+  couplet_rtos_expect(interrupt_action == NULL || interrupts_taken > 0, "the software interrupt was never taken");
   // No interrupt may reach a task or semaphore that is about to go.
   interrupt_action = NULL;
   couplet_software_irq_clear();
@@ -366,7 +353,7 @@ void tm_suite_init(void) {
 }
 
 void tm_suite_run(const char *scenario, unsigned period_ticks, tm_hook_t hook) {
-  expect(period_ticks > 0, "tm_suite_run: period_ticks is 0");
+  couplet_rtos_expect(period_ticks > 0, "tm_suite_run: period_ticks is 0");
   for (unsigned i = 0; i < sizeof tests / sizeof tests[0]; i++) {
     run_test(&tests[i], scenario, period_ticks, hook);
   }
