@@ -10,6 +10,7 @@
 
 #define MAX_EXIT_CODE 99
 #define EXIT_BENCH_FAILED 1
+#define EXIT_NO_TASK 99
 
 static int failures;
 
@@ -30,6 +31,16 @@ void couplet_rtos_check(bool ok, const char *name, const char *format, ...) {
 int couplet_rtos_failures(void) { return failures; }
 
 int couplet_rtos_exit_code(void) { return failures > MAX_EXIT_CODE ? MAX_EXIT_CODE : failures; }
+
+TaskHandle_t couplet_rtos_spawn(TaskFunction_t code, const char *name, uint32_t stack_words, UBaseType_t priority,
+                                void *arg) {
+  TaskHandle_t handle = NULL;
+  if (xTaskCreate(code, name, stack_words, arg, priority, &handle) != pdPASS) {
+    printf("FAIL could not create task %s\n", name);
+    exit(EXIT_NO_TASK);
+  }
+  return handle;
+}
 
 _Noreturn void couplet_rtos_fail(const char *what) {
   couplet_puts("FAIL ");

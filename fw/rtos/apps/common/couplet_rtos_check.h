@@ -8,6 +8,10 @@
 #define COUPLET_RTOS_CHECK_H_
 
 #include <stdbool.h>
+#include <stdint.h>
+
+#include "FreeRTOS.h"
+#include "task.h"
 
 // Prints the check's line; on failure `format` and the arguments say what was seen, and the
 // failure is counted.
@@ -17,6 +21,11 @@ int couplet_rtos_failures(void);
 // The exit code of a test app: the number of failed checks, at most 99 (codes from 100 up are the
 // glue's, couplet_rtos.h).
 int couplet_rtos_exit_code(void);
+
+// Creates a task or ends the run ("FAIL could not create task <name>", exit code 99): a test
+// needs every task it asks for. Returns its handle.
+TaskHandle_t couplet_rtos_spawn(TaskFunction_t code, const char *name, uint32_t stack_words, UBaseType_t priority,
+                                void *arg);
 
 // A benchmark's check: "FAIL <what>" on the raw console (safe from any task) and exit(1).
 _Noreturn void couplet_rtos_fail(const char *what);

@@ -73,15 +73,6 @@ static int wait_workers(unsigned count) {
   return 1;
 }
 
-static TaskHandle_t spawn(TaskFunction_t code, const char *name, UBaseType_t priority, void *arg) {
-  TaskHandle_t handle = NULL;
-  if (xTaskCreate(code, name, WORKER_STACK, arg, priority, &handle) != pdPASS) {
-    printf("FAIL could not create task %s\n", name);
-    exit(99);
-  }
-  return handle;
-}
-
 // ----------------------------------------------------------------------------- priorities
 
 // Logs its letter (the task argument) and ends.
@@ -94,9 +85,9 @@ static void letter_task(void *arg) {
 static void test_priorities(void) {
   log_clear();
   // Created low first: only the priorities can put 'H' before 'L'.
-  spawn(letter_task, "low", 1, (void *)(uintptr_t)'L');
-  spawn(letter_task, "mid", 2, (void *)(uintptr_t)'M');
-  spawn(letter_task, "high", 3, (void *)(uintptr_t)'H');
+  couplet_rtos_spawn(letter_task, "low", WORKER_STACK, 1, (void *)(uintptr_t)'L');
+  couplet_rtos_spawn(letter_task, "mid", WORKER_STACK, 2, (void *)(uintptr_t)'M');
+  couplet_rtos_spawn(letter_task, "high", WORKER_STACK, 3, (void *)(uintptr_t)'H');
   // Neither may run while the higher-priority controller is ready.
   couplet_rtos_check(event_count == 0, "priority: lower tasks wait while a higher one runs", "%u events logged", event_count);
   couplet_rtos_check(wait_workers(3), "priority: all tasks ran", "timed out");
@@ -121,8 +112,8 @@ static void test_round_robin(void) {
   // Start right after a tick so that no time slice ends inside the test: the alternation
   // seen is taskYIELD's alone.
   vTaskDelay(1);
-  spawn(yielding_task, "rr_a", 2, (void *)(uintptr_t)'a');
-  spawn(yielding_task, "rr_b", 2, (void *)(uintptr_t)'b');
+  couplet_rtos_spawn(yielding_task, "rr_a", WORKER_STACK, 2, (void *)(uintptr_t)'a');
+  couplet_rtos_spawn(yielding_task, "rr_b", WORKER_STACK, 2, (void *)(uintptr_t)'b');
   couplet_rtos_check(wait_workers(2), "round robin: both tasks finished", "timed out");
   // Which of the two starts is the ready list's business; that they alternate is taskYIELD's.
   const char *expected = event_log[0] == 'b' ? "bababa" : "ababab";
@@ -153,7 +144,7 @@ static void counting_task(void *arg) {
 }
 
 static void test_suspend_resume(void) {
-  TaskHandle_t self = spawn(self_suspending_task, "selfsusp", 2, NULL);
+  TaskHandle_t self = couplet_rtos_spawn(self_suspending_task, "selfsusp", WORKER_STACK, 2, NULL);
   vTaskDelay(1);
   couplet_rtos_check(self_runs == 1 && eTaskGetState(self) == eSuspended, "suspend: vTaskSuspend(NULL) suspends the caller",
         "runs %ld, state %ld", (long)self_runs, (long)eTaskGetState(self));
@@ -165,7 +156,7 @@ static void test_suspend_resume(void) {
   couplet_rtos_check(self_runs == 2, "resume: a resumed task runs again", "runs %u", self_runs);
   vTaskDelete(self);
 
-  TaskHandle_t other = spawn(counting_task, "counter", 2, NULL);
+  TaskHandle_t other = couplet_rtos_spawn(counting_task, "counter", WORKER_STACK, 2, NULL);
   vTaskDelay(1);
   unsigned before = spin_count;
   vTaskSuspend(other);
@@ -218,7 +209,7 @@ static void mutex_high_task(void *arg) {
 static void test_mutex(void) {
   log_clear();
   mutex = xSemaphoreCreateMutex();
-  TaskHandle_t low = spawn(mutex_low_task, "mtx_low", LOW_PRIORITY, NULL);
+  TaskHandle_t low = couplet_rtos_spawn(mutex_low_task, "mtx_low", WORKER_STACK, LOW_PRIORITY, NULL);
   vTaskDelay(1);
   couplet_rtos_check(xSemaphoreGetMutexHolder(mutex) == low, "mutex: the low task holds it", "holder %lx, low %lx",
         (long)(uintptr_t)xSemaphoreGetMutexHolder(mutex), (long)(uintptr_t)low);
@@ -226,7 +217,7 @@ static void test_mutex(void) {
   couplet_rtos_check(uxTaskPriorityGet(low) == LOW_PRIORITY, "mutex: holder at its own priority before contention",
         "priority %ld, expected %ld", (long)uxTaskPriorityGet(low), (long)LOW_PRIORITY);
 
-  TaskHandle_t high = spawn(mutex_high_task, "mtx_high", HIGH_PRIORITY, NULL);
+  TaskHandle_t high = couplet_rtos_spawn(mutex_high_task, "mtx_high", WORKER_STACK, HIGH_PRIORITY, NULL);
   vTaskDelay(1);
   couplet_rtos_check(eTaskGetState(high) == eBlocked && !high_got_mutex, "mutex: contender blocks", "state %ld, got %ld",
         (long)eTaskGetState(high), (long)high_got_mutex);
@@ -275,7 +266,7 @@ static void test_counting_semaphore(void) {
   couplet_rtos_check(takes == SEM_MAX && uxSemaphoreGetCount(counting) == 0, "semaphore: takes count down to empty",
         "%ld takes, count %ld", (long)takes, (long)uxSemaphoreGetCount(counting));
 
-  TaskHandle_t waiter = spawn(sem_waiter_task, "sem_wait", 2, NULL);
+  TaskHandle_t waiter = couplet_rtos_spawn(sem_waiter_task, "sem_wait", WORKER_STACK, 2, NULL);
   vTaskDelay(1);
   couplet_rtos_check(eTaskGetState(waiter) == eBlocked && !sem_woken, "semaphore: taker blocks on empty", "state %ld, woken %ld",
         (long)eTaskGetState(waiter), (long)sem_woken);
@@ -348,7 +339,7 @@ static void test_queue(void) {
   couplet_rtos_check(intact == QUEUE_LENGTH, "queue: messages arrive intact and in order", "%ld of %ld intact", (long)intact,
         (long)got);
 
-  TaskHandle_t receiver = spawn(receiver_task, "receiver", 2, NULL);
+  TaskHandle_t receiver = couplet_rtos_spawn(receiver_task, "receiver", WORKER_STACK, 2, NULL);
   vTaskDelay(1);
   couplet_rtos_check(eTaskGetState(receiver) == eBlocked && !receiver_got, "queue: receiver blocks on empty", "state %ld, got %ld",
         (long)eTaskGetState(receiver), (long)receiver_got);
@@ -392,9 +383,5 @@ static void controller_task(void *arg) {
 }
 
 void app_main(void) {
-  if (xTaskCreate(controller_task, "control", 4 * configMINIMAL_STACK_SIZE, NULL, CONTROLLER_PRIORITY, &controller) !=
-      pdPASS) {
-    printf("FAIL could not create the controller task\n");
-    exit(99);
-  }
+  controller = couplet_rtos_spawn(controller_task, "control", 4 * configMINIMAL_STACK_SIZE, CONTROLLER_PRIORITY, NULL);
 }

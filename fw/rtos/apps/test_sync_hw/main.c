@@ -49,15 +49,6 @@ static int served_by(void *object, unsigned kind) { return COUPLET_KERNEL_HW_KIN
 static int is_software(void *object) { return uxQueueCoupletHw(object) == 0u; }
 #endif
 
-static TaskHandle_t spawn(TaskFunction_t code, const char *name, UBaseType_t priority, void *arg) {
-  TaskHandle_t handle = NULL;
-  if (xTaskCreate(code, name, WORKER_STACK, arg, priority, &handle) != pdPASS) {
-    printf("FAIL could not create task %s\n", name);
-    exit(99);
-  }
-  return handle;
-}
-
 static uint32_t pattern(uint32_t seed, unsigned i) { return 0x9e3779b9u * (seed + 1u) ^ (i * 0x01010101u); }
 
 // ----------------------------------------------------------------------------- many objects
@@ -256,7 +247,8 @@ static void sem_waiter_task(void *arg) {
 static void test_give_wakes_higher(void) {
   wake_sem = xSemaphoreCreateBinary();
   waiter_state = 0;
-  TaskHandle_t waiter = spawn(sem_waiter_task, "waiter", HIGH_PRIORITY, NULL);  // runs at once, blocks
+  // Runs at once and blocks.
+  TaskHandle_t waiter = couplet_rtos_spawn(sem_waiter_task, "waiter", WORKER_STACK, HIGH_PRIORITY, NULL);
   couplet_rtos_check(waiter_state == 1 && eTaskGetState(waiter) == eBlocked, "wake: a higher-priority taker blocks on empty",
         "state %d, task state %ld", waiter_state, (long)eTaskGetState(waiter));
   xSemaphoreGive(wake_sem);
@@ -295,7 +287,7 @@ static void test_big_message(void) {
   receiver_state = 0;
   memset(&big_received, 0, sizeof big_received);
   memset(unaligned_space, 0, sizeof unaligned_space);
-  spawn(receiver_task, "receiver", HIGH_PRIORITY, NULL);
+  couplet_rtos_spawn(receiver_task, "receiver", WORKER_STACK, HIGH_PRIORITY, NULL);
   msg16_t m;
   for (unsigned i = 0; i < BIG_WORDS; i++) {
     m.w[i] = pattern(16, i);
@@ -336,7 +328,7 @@ static void test_sender_woken(void) {
   msg4_t first = {{0xf1, 0, 0, 0}};
   xQueueSend(full_queue, &first, 0);
   sender_state = 0;
-  spawn(sender_task, "sender", HIGH_PRIORITY, NULL);
+  couplet_rtos_spawn(sender_task, "sender", WORKER_STACK, HIGH_PRIORITY, NULL);
   int blocked = sender_state == 1;
   msg4_t got = {{0}};
   BaseType_t received = xQueueReceive(full_queue, &got, 0);
@@ -359,7 +351,7 @@ static void test_sender_woken(void) {
 static void test_from_isr(void) {
   wake_sem = xSemaphoreCreateBinary();
   waiter_state = 0;
-  spawn(sem_waiter_task, "waiter", HIGH_PRIORITY, NULL);
+  couplet_rtos_spawn(sem_waiter_task, "waiter", WORKER_STACK, HIGH_PRIORITY, NULL);
   BaseType_t woken = pdFALSE;
   taskENTER_CRITICAL();
   BaseType_t gave = xSemaphoreGiveFromISR(wake_sem, &woken);
@@ -414,9 +406,5 @@ static void controller_task(void *arg) {
 }
 
 void app_main(void) {
-  if (xTaskCreate(controller_task, "control", 4 * configMINIMAL_STACK_SIZE, NULL, CONTROLLER_PRIORITY, NULL) !=
-      pdPASS) {
-    printf("FAIL could not create the controller task\n");
-    exit(99);
-  }
+  couplet_rtos_spawn(controller_task, "control", 4 * configMINIMAL_STACK_SIZE, CONTROLLER_PRIORITY, NULL);
 }

@@ -109,9 +109,5 @@ static void controller_task(void *arg) {
 }
 
 void app_main(void) {
-  if (xTaskCreate(controller_task, "control", 4 * configMINIMAL_STACK_SIZE, NULL, CONTROLLER_PRIORITY, NULL) !=
-      pdPASS) {
-    printf("FAIL could not create the controller task\n");
-    exit(99);
-  }
+  couplet_rtos_spawn(controller_task, "control", 4 * configMINIMAL_STACK_SIZE, CONTROLLER_PRIORITY, NULL);
 }
