@@ -74,7 +74,6 @@ static atomic_uint accel_lock;
 // The block buffer is wiped a word at a time; its offset keeps it word-aligned.
 _Static_assert(offsetof(couplet_sha3_ctx_t, buf) % 4u == 0u, "ctx->buf must be word-aligned");
 _Static_assert(COUPLET_SHA3_MAX_RATE % 4u == 0u, "ctx->buf must be whole words");
-typedef uint32_t __attribute__((may_alias)) alias_word_t;
 
 static bool alg_valid(couplet_sha3_alg_t alg) {
   return (unsigned)alg < ALG_COUNT;
@@ -97,7 +96,7 @@ static void lock_give(const couplet_sha3_backend_t *backend) {
 
 static void wipe_data(couplet_sha3_ctx_t *ctx) {
   couplet_wipe_words(ctx->state, COUPLET_SHA3_STATE_WORDS);
-  couplet_wipe_words((uint32_t *)(alias_word_t *)(void *)ctx->buf, COUPLET_SHA3_MAX_RATE / 4u);
+  couplet_wipe_words((uint32_t *)(sha3_alias_word_t *)(void *)ctx->buf, COUPLET_SHA3_MAX_RATE / 4u);
   ctx->buf_len = 0u;
   ctx->squeezed = 0u;
 }
@@ -131,7 +130,7 @@ static void zero_bytes(uint8_t *buf, size_t from, size_t to) {
   for (; from % 4u != 0u; ++from) {
     b[from] = 0u;
   }
-  volatile alias_word_t *w = (volatile alias_word_t *)(void *)buf;
+  volatile sha3_alias_word_t *w = (volatile sha3_alias_word_t *)(void *)buf;
   for (size_t i = from / 4u; i < to / 4u; ++i) {
     w[i] = 0u;
   }

@@ -17,7 +17,52 @@
 #ifndef COUPLET_SHA3_BACKEND_H_
 #define COUPLET_SHA3_BACKEND_H_
 
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
 #include <couplet/sha3.h>
+
+// Word access to the caller's byte buffers, for every backend: on a little-endian machine an
+// aligned buffer is read and written a word at a time (may_alias makes that well defined in
+// GCC), otherwise byte by byte.
+typedef uint32_t __attribute__((may_alias)) sha3_alias_word_t;
+
+static inline bool sha3_word_aligned(const void *p) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  return ((uintptr_t)p & 3u) == 0u;
+#else
+  (void)p;
+  return false;
+#endif
+}
+
+// Copies the first `len` bytes of the little-endian words `words` (a plain state, or an output
+// block read from the accelerator) to `out` (any alignment). Inline: the software backend's
+// object calls no function (tests/test_sha3_host.py).
+static inline void sha3_words_to_bytes(uint8_t *out, const uint32_t *words, size_t len) {
+  const size_t n = len / 4u;
+  if (sha3_word_aligned(out)) {
+    sha3_alias_word_t *w = (sha3_alias_word_t *)(void *)out;
+    for (size_t i = 0; i < n; ++i) {
+      w[i] = words[i];
+      // Keeps GCC from turning the loop into a memcpy call: the library calls no C library
+      // function (tests/test_sha3_host.py). Emits nothing.
+      __asm__ volatile("");
+    }
+  } else {
+    for (size_t i = 0; i < n; ++i) {
+      const uint32_t v = words[i];
+      out[4u * i] = (uint8_t)v;
+      out[4u * i + 1u] = (uint8_t)(v >> 8);
+      out[4u * i + 2u] = (uint8_t)(v >> 16);
+      out[4u * i + 3u] = (uint8_t)(v >> 24);
+    }
+  }
+  for (size_t i = 4u * n; i < len; ++i) {
+    out[i] = (uint8_t)(words[i / 4u] >> (8u * (i % 4u)));
+  }
+}
 
 typedef struct couplet_sha3_backend {
   couplet_sha3_backend_id_t id;

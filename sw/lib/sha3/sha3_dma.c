@@ -114,7 +114,7 @@ static couplet_status_t dma_blocks(uint32_t rate, const uint8_t *src, size_t nbl
 }
 
 static couplet_status_t dma_absorb(couplet_sha3_ctx_t *ctx, const uint8_t *blocks, size_t nblocks) {
-  if (nblocks < DMA_MIN_BLOCKS || !sha3_hw_is_aligned(blocks)) {
+  if (nblocks < DMA_MIN_BLOCKS || !sha3_word_aligned(blocks)) {
     return sha3_mmio_absorb(ctx, blocks, nblocks);
   }
   sha3_mmio_begin(ctx);  // the state and CTRL (the rate the stream counts words by)
@@ -127,7 +127,7 @@ static couplet_status_t dma_hash(uint32_t rate, uint8_t pad, const uint8_t *data
                                  size_t out_len) {
   const size_t nblocks = len / rate;
   sha3_mmio_hash_begin(rate);
-  if (nblocks >= DMA_MIN_BLOCKS && sha3_hw_is_aligned(data)) {
+  if (nblocks >= DMA_MIN_BLOCKS && sha3_word_aligned(data)) {
     const couplet_status_t status = dma_blocks(rate, data, nblocks);
     if (status != COUPLET_OK) {
       sha3_mmio_hash_begin(rate);  // ZEROIZE what was absorbed

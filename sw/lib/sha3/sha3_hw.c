@@ -8,25 +8,9 @@
 
 sha3_hw_call_t sha3_hw_call;
 
-void sha3_hw_copy_out(uint8_t *out, const uint32_t *words, size_t len) {
-  const size_t n = len / 4u;
-  if (sha3_hw_is_aligned(out)) {
-    for (size_t i = 0; i < n; ++i) {
-      sha3_hw_store_as(out + 4u * i, words[i], true);
-    }
-  } else {
-    for (size_t i = 0; i < n; ++i) {
-      sha3_hw_store_as(out + 4u * i, words[i], false);
-    }
-  }
-  for (size_t i = 4u * n; i < len; ++i) {
-    out[i] = (uint8_t)(words[i / 4u] >> (8u * (i % 4u)));
-  }
-}
-
 void sha3_hw_last_block(uint32_t *blk, uint32_t rate, uint8_t pad, const uint8_t *tail, size_t n) {
   const size_t full = n / 4u;
-  if (sha3_hw_is_aligned(tail)) {
+  if (sha3_word_aligned(tail)) {
     for (size_t w = 0; w < full; ++w) {
       blk[w] = sha3_hw_load_as(tail + 4u * w, true);
     }

@@ -91,12 +91,8 @@ static inline couplet_status_t sha3_hw_result(uint32_t code) {
   }
 }
 
-static inline bool sha3_hw_is_aligned(const void *p) {
-  return ((uintptr_t)p & 3u) == 0u;
-}
-
-// Little-endian word access to byte buffers. With `aligned` true (checked by the caller) one lw
-// or sw; otherwise four bytes. Block loops take `aligned` as a constant (always-inlined
+// A little-endian word from a byte buffer. With `aligned` true (sha3_word_aligned, checked by the
+// caller) one lw; otherwise four bytes. Block loops take `aligned` as a constant (always-inlined
 // callers), so the check is made once per call, not once per word.
 static inline uint32_t sha3_hw_load_as(const uint8_t *p, bool aligned) {
   if (aligned) {
@@ -106,20 +102,6 @@ static inline uint32_t sha3_hw_load_as(const uint8_t *p, bool aligned) {
   }
   return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
-
-static inline void sha3_hw_store_as(uint8_t *p, uint32_t w, bool aligned) {
-  if (aligned) {
-    memcpy(__builtin_assume_aligned(p, 4), &w, 4);
-    return;
-  }
-  p[0] = (uint8_t)w;
-  p[1] = (uint8_t)(w >> 8);
-  p[2] = (uint8_t)(w >> 16);
-  p[3] = (uint8_t)(w >> 24);
-}
-
-// Copies the first `len` bytes of the little-endian words `words` to `out` (any alignment).
-void sha3_hw_copy_out(uint8_t *out, const uint32_t *words, size_t len);
 
 // The padded last block of a one-shot hash as rate/4 little-endian words: the `n` (< rate)
 // bytes at `tail` (any alignment), the domain byte `pad`, zeros, and pad10*1's final bit.

@@ -36,9 +36,6 @@
 #define KC_STATE_WORDS COUPLET_SHA3_STATE_WORDS
 #define KC_LANES (KC_STATE_WORDS / 2u)
 
-// Word access to the caller's buffers (may_alias makes it well defined in GCC).
-typedef uint32_t __attribute__((may_alias)) kc_word_t;
-
 static const uint8_t kc_rho[25] = {0,  1,  62, 28, 27, 36, 44, 6,  55, 20, 3,  10, 43,
                                    25, 39, 41, 45, 15, 21, 8,  18, 2,  61, 56, 14};
 
@@ -105,7 +102,7 @@ static __attribute__((noinline)) void kc_keccak_f1600(uint32_t state[KC_STATE_WO
 
 // Absorb: XOR n_lanes lanes of little-endian words (low word first) into the interleaved state.
 static __attribute__((noinline)) void kc_absorb(uint32_t state[KC_STATE_WORDS],
-                                                const kc_word_t *words, unsigned n_lanes) {
+                                                const sha3_alias_word_t *words, unsigned n_lanes) {
   for (unsigned i = 0; i < n_lanes; ++i) {
     const uint32_t lo = words[2u * i], hi = words[2u * i + 1u];
     state[2u * i] ^= kc_ileave_lo(lo, hi);
@@ -133,15 +130,6 @@ static __attribute__((noinline)) void kc_interleave(uint32_t state[KC_STATE_WORD
   }
 }
 
-static bool kc_word_aligned(const void *p) {
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-  return ((uintptr_t)p & 3u) == 0u;
-#else
-  (void)p;
-  return false;
-#endif
-}
-
 static uint32_t kc_load_le32(const uint8_t *p) {
   return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
@@ -151,9 +139,9 @@ static couplet_status_t ise_absorb(couplet_sha3_ctx_t *ctx, const uint8_t *block
   uint32_t *state = ctx->state;
   const unsigned lanes = ctx->rate / 8u;
   kc_interleave(state);
-  if (kc_word_aligned(blocks)) {
+  if (sha3_word_aligned(blocks)) {
     for (size_t n = 0; n < nblocks; ++n, blocks += ctx->rate) {
-      kc_absorb(state, (const kc_word_t *)(const void *)blocks, lanes);
+      kc_absorb(state, (const sha3_alias_word_t *)(const void *)blocks, lanes);
       kc_keccak_f1600(state, tmp);
     }
   } else {
@@ -184,25 +172,7 @@ static couplet_status_t ise_permute(couplet_sha3_ctx_t *ctx) {
 
 // ctx->state is plain between operations: the bytes come straight from it.
 static couplet_status_t ise_extract(couplet_sha3_ctx_t *ctx, uint8_t *out, size_t len) {
-  const uint32_t *state = ctx->state;
-  const size_t words = len / 4u;
-  if (kc_word_aligned(out)) {
-    kc_word_t *w = (kc_word_t *)(void *)out;
-    for (size_t i = 0; i < words; ++i) {
-      w[i] = state[i];
-    }
-  } else {
-    for (size_t i = 0; i < words; ++i) {
-      const uint32_t v = state[i];
-      out[4u * i] = (uint8_t)v;
-      out[4u * i + 1u] = (uint8_t)(v >> 8);
-      out[4u * i + 2u] = (uint8_t)(v >> 16);
-      out[4u * i + 3u] = (uint8_t)(v >> 24);
-    }
-  }
-  for (size_t i = 4u * words; i < len; ++i) {
-    out[i] = (uint8_t)(state[i / 4u] >> (8u * (i % 4u)));
-  }
+  sha3_words_to_bytes(out, ctx->state, len);
   return COUPLET_OK;
 }
 

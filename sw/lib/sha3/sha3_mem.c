@@ -26,7 +26,7 @@
 #include "sha3_hw.h"
 
 static couplet_status_t mem_absorb(couplet_sha3_ctx_t *ctx, const uint8_t *blocks, size_t nblocks) {
-  if (!sha3_hw_is_aligned(blocks)) {
+  if (!sha3_word_aligned(blocks)) {
     return sha3_xif_absorb(ctx, blocks, nblocks);
   }
   const size_t per_job = sha3_hw_job_blocks(ctx, KECCAK_MAX_JOB_BYTES);

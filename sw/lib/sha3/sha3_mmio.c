@@ -60,7 +60,7 @@ SHA3_INLINE void mmio_blocks_as(const uint8_t *p, size_t nblocks, uint32_t rate,
 
 couplet_status_t sha3_mmio_absorb(couplet_sha3_ctx_t *ctx, const uint8_t *blocks, size_t nblocks) {
   sha3_mmio_begin(ctx);
-  if (sha3_hw_is_aligned(blocks)) {
+  if (sha3_word_aligned(blocks)) {
     mmio_blocks_as(blocks, nblocks, ctx->rate, true);
   } else {
     mmio_blocks_as(blocks, nblocks, ctx->rate, false);
@@ -86,7 +86,7 @@ couplet_status_t sha3_mmio_extract(couplet_sha3_ctx_t *ctx, uint8_t *out, size_t
   if (sha3_hw_call.synced < words) {
     sha3_hw_call.synced = words;
   }
-  sha3_hw_copy_out(out, s, len);
+  sha3_words_to_bytes(out, s, len);
   return COUPLET_OK;
 }
 
@@ -118,7 +118,7 @@ void sha3_mmio_hash_begin(uint32_t rate) {
 }
 
 void sha3_mmio_hash_blocks(uint32_t rate, const uint8_t *data, size_t nblocks) {
-  if (sha3_hw_is_aligned(data)) {
+  if (sha3_word_aligned(data)) {
     mmio_blocks_as(data, nblocks, rate, true);
   } else {
     mmio_blocks_as(data, nblocks, rate, false);
@@ -145,7 +145,7 @@ couplet_status_t sha3_mmio_hash_end(uint32_t rate, uint8_t pad, const uint8_t *t
   reg_write(KECCAK_REG_CMD, KECCAK_CMD_ZEROIZE);
   const couplet_status_t status = mmio_take_status();
   if (status == COUPLET_OK) {
-    sha3_hw_copy_out(out, blk, out_len);
+    sha3_words_to_bytes(out, blk, out_len);
   }
   couplet_wipe_words(blk, rate / 4u);
   return status;

@@ -159,19 +159,6 @@ static void keccak_f1600(uint32_t *state, uint32_t *tmp) {
   }
 }
 
-// Word access to the caller's buffers: on a little-endian machine an aligned buffer is read and
-// written a word at a time (may_alias makes that well defined in GCC), otherwise byte by byte.
-typedef uint32_t __attribute__((may_alias)) alias_word_t;
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-#define WORD_ACCESS 1
-#else
-#define WORD_ACCESS 0
-#endif
-
-static bool word_aligned(const void *p) {
-  return WORD_ACCESS && ((uintptr_t)p & 3u) == 0u;
-}
-
 SOFT_INLINE uint32_t load_le32(const uint8_t *p) {
   return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
@@ -181,10 +168,10 @@ static couplet_status_t soft_absorb(couplet_sha3_ctx_t *ctx, const uint8_t *bloc
   uint32_t tmp[STATE_WORDS];
   uint32_t *state = ctx->state;
   const size_t words = ctx->rate / 4u;  // even: every rate is a whole number of lanes
-  const bool aligned = word_aligned(blocks);
+  const bool aligned = sha3_word_aligned(blocks);
   for (size_t n = 0; n < nblocks; ++n) {
     if (aligned) {
-      const alias_word_t *w = (const alias_word_t *)(const void *)blocks;
+      const sha3_alias_word_t *w = (const sha3_alias_word_t *)(const void *)blocks;
       for (size_t i = 0; i < words; i += 2u) {
         state[i] ^= w[i];
         state[i + 1u] ^= w[i + 1u];
@@ -209,25 +196,7 @@ static couplet_status_t soft_permute(couplet_sha3_ctx_t *ctx) {
 }
 
 static couplet_status_t soft_extract(couplet_sha3_ctx_t *ctx, uint8_t *out, size_t len) {
-  const uint32_t *state = ctx->state;
-  const size_t words = len / 4u;
-  if (word_aligned(out)) {
-    alias_word_t *w = (alias_word_t *)(void *)out;
-    for (size_t i = 0; i < words; ++i) {
-      w[i] = state[i];
-    }
-  } else {
-    for (size_t i = 0; i < words; ++i) {
-      const uint32_t v = state[i];
-      out[4u * i] = (uint8_t)v;
-      out[4u * i + 1u] = (uint8_t)(v >> 8);
-      out[4u * i + 2u] = (uint8_t)(v >> 16);
-      out[4u * i + 3u] = (uint8_t)(v >> 24);
-    }
-  }
-  for (size_t i = 4u * words; i < len; ++i) {
-    out[i] = (uint8_t)(state[i / 4u] >> (8u * (i % 4u)));
-  }
+  sha3_words_to_bytes(out, ctx->state, len);
   return COUPLET_OK;
 }
 

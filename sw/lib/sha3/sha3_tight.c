@@ -163,7 +163,7 @@ SHA3_INLINE uint32_t xif_blocks_as(const uint8_t *blocks, size_t nblocks, uint32
 couplet_status_t sha3_xif_absorb(couplet_sha3_ctx_t *ctx, const uint8_t *blocks, size_t nblocks) {
   xif_begin(ctx);
   uint32_t busy;
-  if (sha3_hw_is_aligned(blocks)) {
+  if (sha3_word_aligned(blocks)) {
     busy = xif_blocks_as(blocks, nblocks, ctx->rate, true);
   } else {
     busy = xif_blocks_as(blocks, nblocks, ctx->rate, false);
@@ -481,7 +481,7 @@ couplet_status_t sha3_xif_extract(couplet_sha3_ctx_t *ctx, uint8_t *out, size_t 
     sha3_hw_call.synced = words;
     sha3_hw_call.permute_issued = false;
   }
-  sha3_hw_copy_out(out, ctx->state, len);
+  sha3_words_to_bytes(out, ctx->state, len);
   return COUPLET_OK;
 }
 
@@ -538,14 +538,14 @@ couplet_status_t sha3_xif_hash(uint32_t rate, uint8_t pad, const uint8_t *data, 
   const size_t nblocks = len / rate;
   couplet_status_t status = COUPLET_OK;
   uint32_t busy = 0u;
-  if (jobs && nblocks >= XIF_JOB_MIN_BLOCKS && sha3_hw_is_aligned(data)) {
+  if (jobs && nblocks >= XIF_JOB_MIN_BLOCKS && sha3_word_aligned(data)) {
     const size_t per_job = KECCAK_MAX_JOB_BYTES / rate;
     for (size_t done = 0; done < nblocks && status == COUPLET_OK;) {
       const size_t n = nblocks - done < per_job ? nblocks - done : per_job;
       status = xif_job(data + done * rate, (uint32_t)(n * rate));
       done += n;
     }
-  } else if (sha3_hw_is_aligned(data)) {
+  } else if (sha3_word_aligned(data)) {
     busy = xif_blocks_as(data, nblocks, rate, true);
   } else {
     busy = xif_blocks_as(data, nblocks, rate, false);
@@ -560,7 +560,7 @@ couplet_status_t sha3_xif_hash(uint32_t rate, uint8_t pad, const uint8_t *data, 
     status = xif_refused();
   }
   if (status == COUPLET_OK) {
-    sha3_hw_copy_out(out, blk, out_len);
+    sha3_words_to_bytes(out, blk, out_len);
   }
   couplet_wipe_words(blk, rate / 4u);
   return status;
