@@ -14,6 +14,7 @@
 
 #include <stdint.h>
 
+#include <couplet/csr.h>
 #include <couplet/rtos_hw.h>
 #include <couplet/soc_config.h>
 
@@ -35,6 +36,16 @@
 #error "kernel_hw: static task creation is not hooked (tasks.patch covers prvCreateTask only)"
 #endif
 
+// Interrupts off for a few instructions; unmask restores the previous state. Cheaper than
+// taskENTER_CRITICAL's nesting counter, which nothing in between reads. Also right where
+// interrupts are already off (a critical section, a handler): then both are no-ops in effect.
+static inline __attribute__((always_inline)) uint32_t couplet_kernel_hw_mask(void) {
+  return couplet_csr_clear_mstatus(COUPLET_MSTATUS_MIE);
+}
+static inline __attribute__((always_inline)) void couplet_kernel_hw_unmask(uint32_t mstatus) {
+  (void)couplet_csr_set_mstatus(mstatus & COUPLET_MSTATUS_MIE);
+}
+
 #if COUPLET_RTOS_BACKEND == COUPLET_RTOS_BACKEND_MMIO
 // Two stores and a load: an interrupt between them that uses the accelerator itself (the tick's
 // prvAddTaskToReadyList) would overwrite ARG_A/ARG_B. Most hooks already run in a critical
@@ -42,10 +53,9 @@
 // not, so every call masks interrupts (restoring what was there: it also runs in trap handlers).
 #define COUPLET_KERNEL_HW_CALL(action, a, b)                                                  \
   ({                                                                                          \
-    uint32_t mstatus_;                                                                        \
-    __asm__ volatile("csrrci %0, mstatus, 8" : "=r"(mstatus_)::"memory");                    \
+    uint32_t mstatus_ = couplet_kernel_hw_mask();                                             \
     uint32_t result_ = couplet_rtos_##action((a), (b));                                       \
-    __asm__ volatile("csrs mstatus, %0" ::"r"(mstatus_ & 8u) : "memory");                    \
+    couplet_kernel_hw_unmask(mstatus_);                                                       \
     result_;                                                                                  \
   })
 #else
@@ -144,18 +154,6 @@ void couplet_kernel_hw_woke(uint32_t result);
 // The same from an interrupt handler (xQueueGiveFromISR): the woken task is made ready, and
 // *higher_woken set (if not NULL) when it outranks the running task.
 void couplet_kernel_hw_woke_from_isr(uint32_t result, BaseType_t *higher_woken);
-
-// Interrupts off for a fast path's few instructions; unmask restores the previous state. Cheaper
-// than taskENTER_CRITICAL's nesting counter, which nothing in between reads. Also right where
-// interrupts are already off (a critical section, a handler): then both are no-ops in effect.
-static inline __attribute__((always_inline)) uint32_t couplet_kernel_hw_mask(void) {
-  uint32_t mstatus;
-  __asm__ volatile("csrrci %0, mstatus, 8" : "=r"(mstatus)::"memory");
-  return mstatus;
-}
-static inline __attribute__((always_inline)) void couplet_kernel_hw_unmask(uint32_t mstatus) {
-  __asm__ volatile("csrs mstatus, %0" ::"r"(mstatus & 8u) : "memory");
-}
 
 // A take of a hardware semaphore (xQueueSemaphoreTake; xQueueReceive of one).
 static inline __attribute__((always_inline)) BaseType_t couplet_kernel_hw_take_fast(UBaseType_t hw, TickType_t wait) {
