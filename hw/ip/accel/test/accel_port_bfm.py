@@ -12,7 +12,7 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from cocotb.triggers import Event, SimTimeoutError, with_timeout
+from cocotb.triggers import Event, FallingEdge, SimTimeoutError, with_timeout
 
 from hw.ip.obi.test.obi_bfm import MASK32, ClockedTb
 
@@ -181,6 +181,15 @@ class StreamSource:
     @property
     def idle(self) -> bool:
         return self.current is None and not self.queue
+
+    async def wait_idle(self, timeout_cycles: int = 20_000) -> None:
+        """Wait until every pushed word was taken; with gaps or back-pressure that takes a
+        random number of cycles, so a test must not count them."""
+        for _ in range(timeout_cycles):
+            if self.idle:
+                return
+            await FallingEdge(self.dut.clk_i)
+        raise AssertionError(f"the input stream was not drained in {timeout_cycles} cycles")
 
 
 class StreamSink:

@@ -436,7 +436,7 @@ async def aes_mem_action(dut):
         assert tb.dma.dump(dst, 48) == golden(tb.key, CFB, True, iv, data)[0], f"job after the abort at {fail_after}"
     # MEM while busy: a word already waits on the input stream.
     tb.src.push([1])
-    await tb.cycles(3)
+    await tb.src.wait_idle()
     assert await tb.action(ACT_MEM, src, dst) == CODE_BUSY
     await tb.expect_status(ST_REFUSED_BUSY | ST_BUSY, ST_REFUSED_BUSY | ST_BUSY, "MEM while busy")
 
@@ -468,7 +468,7 @@ async def aes_refusals(dut):
     # Busy: one word waits on the input stream, so the accelerator stays busy until three more come.
     first = tb.rng.randbytes(16)
     tb.src.push(to_words(first)[:1])
-    await tb.cycles(3)
+    await tb.src.wait_idle()
     await tb.expect_status(0xFF, ST_BUSY | ST_KEY_READY, "with a partial block")
     refused = [
         (OP_WRITE, KEY0 + 3, 0x1234),
@@ -581,7 +581,7 @@ async def aes_zeroize(dut):
     assert out == golden(bytes(16), ECB, False, bytes(16), from_words([0, 0, 0, 0x4444]))[0], "zero key, zero DIN0-2"
     # ZEROIZE through CMD, and refused while busy.
     tb.src.push([5])
-    await tb.cycles(3)
+    await tb.src.wait_idle()
     await tb.write(CMD, 4)
     await tb.expect_status(ST_REFUSED_BUSY | ST_KEY_READY, ST_REFUSED_BUSY | ST_KEY_READY, "ZEROIZE while busy")
     tb.src.push([6, 7, 8])

@@ -322,13 +322,6 @@ class KeccakTb(ClockedTb):
             await self.cmd.wait(cmd)
             assert not cmd.err and cmd.data == 0
 
-    async def wait_stream(self, timeout_cycles: int = 20_000) -> None:
-        for _ in range(timeout_cycles):
-            if self.src.idle:
-                return
-            await self.sample_point()
-        raise AssertionError("the input stream was not drained")
-
     # -- hashing, the three ways software does it
     async def squeeze(self, fn: Fn) -> bytes:
         """Read the digest from the rate words, permuting between rate blocks (SHAKE)."""
@@ -368,7 +361,7 @@ class KeccakTb(ClockedTb):
         await self.write(CTRL, fn.rate)
         assert await self.action(ACT_ZEROIZE) == CODE_OK
         self.src.push([w for block in fn.blocks(msg) for w in block])
-        await self.wait_stream()
+        await self.src.wait_idle()
         return await self.squeeze(fn)  # the first read waits for the last permutation
 
     async def hash_absorb(self, fn: Fn, msg: bytes, src: int, zeroize: bool = True) -> tuple[bytes, Cmd]:
@@ -470,7 +463,7 @@ async def keccak_registers(dut):
     assert await tb.action(ACT_PERMUTE) == CODE_OK  # done
     assert await tb.action(ACT_ABSORB, 0x100) == CODE_BAD_LEN  # LEN is 0
     tb.src.push([1])  # a partial stream block: PERMUTE is refused
-    await tb.cycles(3)
+    await tb.src.wait_idle()
     assert await tb.action(ACT_PERMUTE) == CODE_BUSY
     assert await tb.action(ACT_ZEROIZE) == CODE_OK  # ends the partial block
     tb.dma.fail_after = 1
@@ -521,7 +514,7 @@ async def keccak_digests_by_stream(dut):
     assert await tb.action(ACT_ZEROIZE) == CODE_OK
     a, b = tb.rng.randbytes(200), tb.rng.randbytes(50)
     tb.src.push([w for block in fn.blocks(a) + fn.blocks(b) for w in block])
-    await tb.wait_stream()
+    await tb.src.wait_idle()
     assert await tb.read_state() == model_absorb(fn, b, model_absorb(fn, a)), "chained stream state"
     await tb.expect_status(0x1F & ~ST_DONE, 0, "after the streams")
     # STATE reads mixed into a stream of rate 1 (a permutation after every word): never taken in
@@ -538,7 +531,7 @@ async def keccak_digests_by_stream(dut):
     reads = [tb.cmd.issue(OP_READ, STATE0 + tb.rng.randrange(STATE_WORDS)) for _ in range(60)]
     tb.src.push(words)
     await tb.cmd.wait(reads[-1], 2000)
-    await tb.wait_stream()
+    await tb.src.wait_idle()
     accepts = tb.src.accept_cycles[first:]
     running = {a + k for a in accepts for k in range(1, tb.latency + 1)}
     for read in reads:
@@ -715,7 +708,7 @@ async def keccak_timing(dut):
         blocks = [[tb.rng.getrandbits(32) for _ in range(fn.rate)] for _ in range(3)]
         first = len(tb.src.accept_cycles)
         tb.src.push([w for block in blocks for w in block])
-        await tb.wait_stream()
+        await tb.src.wait_idle()
         cycles = tb.src.accept_cycles[first:]
         t0 = cycles[0]
         expected = [t0 + b * (fn.rate + n) + j for b in range(3) for j in range(fn.rate)]
@@ -753,7 +746,7 @@ async def keccak_refusals(dut):
     state = tb.rng.getrandbits(1600)
     await tb.write_state(state)
     tb.src.push(block[:5])
-    await tb.wait_stream()
+    await tb.src.wait_idle()
     await tb.expect_status(0x1F, ST_BUSY, "partial block")
     assert await tb.action(ACT_PERMUTE) == CODE_BUSY
     await tb.expect_status(0x1F, ST_BUSY | ST_REFUSED, "PERMUTE during a partial block")
@@ -770,7 +763,7 @@ async def keccak_refusals(dut):
     partial = state_words(await tb.read_state())
     assert partial == [w ^ (block[i] if i < 5 else 0) for i, w in enumerate(state_words(state))]
     tb.src.push(block[5:])
-    await tb.wait_stream()
+    await tb.src.wait_idle()
     assert await tb.read_state() == keccak_f(state ^ state_int(block)), "block after the refusals"
     await tb.expect_status(0x1F, ST_DONE, "after the block")
     await tb.clear_status()
@@ -829,7 +822,7 @@ async def keccak_zeroize_and_reset(dut):
     fn = SHA3_256
     await tb.write(CTRL, fn.rate)
     tb.src.push([tb.rng.getrandbits(32) for _ in range(7)])
-    await tb.wait_stream()
+    await tb.src.wait_idle()
     assert await tb.action(ACT_ZEROIZE) == CODE_OK
     await tb.expect_status(ST_BUSY, 0, "ZEROIZE ends the partial block")
     msg = tb.rng.randbytes(77)
@@ -844,7 +837,7 @@ async def keccak_zeroize_and_reset(dut):
             await tb.cycles(1 + n // 2)
         elif where == "partial block":
             tb.src.push([1, 2, 3])
-            await tb.wait_stream()
+            await tb.src.wait_idle()
         else:
             tb.dma.load(0x5000, tb.rng.randbytes(4 * fn.rate * 2))
             tb.cmd.issue(OP_EXEC, ACT_ABSORB, 0x5000)
