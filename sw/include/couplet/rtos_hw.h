@@ -68,8 +68,10 @@ enum {
 };
 
 // Flags in argument b.
-#define COUPLET_RTOS_ADD_READY (1u << 8)  // THREAD_ADD: start READY (else SUSPENDED)
-#define COUPLET_RTOS_BLOCK 1u             // LOCK / TAKE / SEND / RECV: wait if unavailable
+#define COUPLET_RTOS_ADD_READY (1u << 8)    // THREAD_ADD: start READY (else SUSPENDED)
+#define COUPLET_RTOS_BLOCK 1u               // LOCK / TAKE / SEND / RECV: wait if unavailable
+#define COUPLET_RTOS_QUEUE_FRONT (1u << 1)  // QUEUE_SEND: store at the head
+#define COUPLET_RTOS_QUEUE_PEEK (1u << 1)   // QUEUE_RECV: copy the head, keep it stored
 
 // -------------------------------------------------------------------------------- the actions
 // X(name, code): every action of hw/ip/rtos/README.md, in one place.
@@ -98,7 +100,8 @@ enum {
   X(queue_free, 0x21)           \
   X(queue_send, 0x22)           \
   X(queue_recv, 0x23)           \
-  X(queue_info, 0x24)
+  X(queue_info, 0x24)           \
+  X(queue_reset, 0x25)
 
 #define COUPLET_RTOS_ACTION_ENUM(name, code) COUPLET_RTOS_ACT_##name = code,
 enum { COUPLET_RTOS_ACTIONS(COUPLET_RTOS_ACTION_ENUM) };

@@ -300,7 +300,7 @@ module couplet_rtos
       ActMutexUnlock, ActMutexInfo: begin ws_k1 = WaitMutex; ws_k2 = WaitMutex; end
       ActSemFree, ActSemGive, ActSemInfo: begin ws_k1 = WaitSem; ws_k2 = WaitSem; end
       ActQueueSend: begin ws_k1 = WaitQRecv; ws_k2 = WaitQRecv; end
-      ActQueueRecv: begin ws_k1 = WaitQSend; ws_k2 = WaitQSend; end
+      ActQueueRecv, ActQueueReset: begin ws_k1 = WaitQSend; ws_k2 = WaitQSend; end
       ActQueueFree, ActQueueInfo: begin ws_k1 = WaitQSend; ws_k2 = WaitQRecv; end
       default: begin ws_k1 = WaitNone; ws_k2 = WaitNone; end
     endcase
@@ -361,18 +361,21 @@ module couplet_rtos
   assign find_ok = |holds;
   assign find_t  = tid_t'(lowest_one(scan_t'(holds)));
 
-  // The queue's ring slots: the one a send stores into and the one a receive takes.
-  logic [SlotW-1:0] slot_wr, slot_rd;
-  logic [2:0]       rd_next;
+  // The queue's ring slots: the one a send stores into (the tail), the one a receive takes (rd)
+  // and the one a FRONT send stores into (before rd, which becomes the new rd).
+  logic [SlotW-1:0] slot_wr, slot_rd, slot_fr;
+  logic [2:0]       rd_next, rd_prev;
   always_comb begin
     logic [3:0] place;
     logic [3:0] depth;
     depth   = q_depth_q[a_qid];
     place   = 4'(q_rd_q[a_qid]) + q_count_q[a_qid];
     if (place >= depth) place = place - depth;
+    rd_next = (4'(q_rd_q[a_qid]) + 4'd1 >= depth) ? 3'd0 : q_rd_q[a_qid] + 3'd1;
+    rd_prev = (q_rd_q[a_qid] == 3'd0) ? 3'(depth - 4'd1) : q_rd_q[a_qid] - 3'd1;
     slot_wr = SlotW'(int'(a_qid) * int'(QueueDepth) + int'(place));
     slot_rd = SlotW'(int'(a_qid) * int'(QueueDepth) + int'(q_rd_q[a_qid]));
-    rd_next = (4'(q_rd_q[a_qid]) + 4'd1 >= depth) ? 3'd0 : q_rd_q[a_qid] + 3'd1;
+    slot_fr = SlotW'(int'(a_qid) * int'(QueueDepth) + int'(rd_prev));
   end
 
   // ---------------------------------------------------------------- execute
@@ -870,6 +873,11 @@ module couplet_rtos
                 wake    = 1'b1;
               end else if (q_count_q[a_qid] < q_depth_q[a_qid]) begin
                 ring_we          = 1'b1;
+                // FRONT (b bit 1): the message becomes the next one received.
+                if (arg_b[1]) begin
+                  ring_waddr    = slot_fr;
+                  q_rd_d[a_qid] = rd_prev;
+                end
                 q_count_d[a_qid] = q_count_q[a_qid] + 4'd1;
                 res.value        = 16'(q_count_q[a_qid] + 4'd1);
               end else if (!arg_b[0]) begin
@@ -894,10 +902,13 @@ module couplet_rtos
                 for (int unsigned i = 0; i < MsgWords; i++) begin
                   if (5'(i) < q_words_q[a_qid]) msg_d[i] = ring_q[slot_rd][i];
                 end
-                q_rd_d[a_qid]    = rd_next;
-                q_count_d[a_qid] = q_count_q[a_qid] - 4'd1;
-                res.value        = 16'(q_count_q[a_qid] - 4'd1);
-                wake             = ws_any;
+                // PEEK (b bit 1) leaves the message stored, so no sender gains a place.
+                if (!arg_b[1]) begin
+                  q_rd_d[a_qid]    = rd_next;
+                  q_count_d[a_qid] = q_count_q[a_qid] - 4'd1;
+                  res.value        = 16'(q_count_q[a_qid] - 4'd1);
+                  wake             = ws_any;
+                end
               end else if (!arg_b[0]) begin
                 res.status = StQueueEmpty;
               end else if (block_st != StOk) begin
@@ -915,6 +926,17 @@ module couplet_rtos
             end else begin
               res.value = 16'(q_count_q[a_qid]);
               res.tid   = 8'(ws_cnt);
+            end
+          end
+          ActQueueReset: begin
+            // A copy in flight does not matter: its message was never stored in the ring. One
+            // sender is woken (FreeRTOS's xQueueReset); receivers keep waiting on the empty queue.
+            if (!qid_ok) begin
+              res.status = StNoId;
+            end else begin
+              q_rd_d[a_qid]    = '0;
+              q_count_d[a_qid] = '0;
+              wake             = ws_any;
             end
           end
           default: ;

@@ -39,7 +39,8 @@ package couplet_rtos_pkg;
     ActQueueFree      = 6'h21,
     ActQueueSend      = 6'h22,
     ActQueueRecv      = 6'h23,
-    ActQueueInfo      = 6'h24
+    ActQueueInfo      = 6'h24,
+    ActQueueReset     = 6'h25
   } rtos_action_e;
 
   typedef enum logic [3:0] {
@@ -145,7 +146,8 @@ package couplet_rtos_pkg;
       ActThreadTcb, ActThreadFind, ActThreadUnblock, ActSchedule, ActCurrent,
       ActMutexAlloc, ActMutexFree, ActMutexLock, ActMutexUnlock, ActMutexInfo,
       ActSemAlloc, ActSemFree, ActSemTake, ActSemGive, ActSemInfo,
-      ActQueueAlloc, ActQueueFree, ActQueueSend, ActQueueRecv, ActQueueInfo: known = 1'b1;
+      ActQueueAlloc, ActQueueFree, ActQueueSend, ActQueueRecv, ActQueueInfo,
+      ActQueueReset: known = 1'b1;
       default: known = 1'b0;
     endcase
     // CALL[k] covers every action number.

@@ -38,6 +38,9 @@ module's test and the report):
   clears it too. irq_o equals that bit.
 - A caller that is already WAITING and would block again answers BAD_ARG (README, "Decisions"
   section, added with the RTL); a SUSPENDED or DELAYED caller may block.
+- QUEUE_SEND's FRONT and QUEUE_RECV's PEEK (b bit 1) and QUEUE_RESET are the README's rows; the
+  ring is a deque here (FRONT: appendleft, PEEK: the head, RESET: clear), so the RTL's rd
+  arithmetic is checked against plain order, not against a copy of itself.
 A blocking MUTEX_LOCK that would close a cycle of mutex waits (a deadlock) raises `Unspecified`:
 there the README keeps the walk's result, which the definition does not determine, so a random
 test steers around it.
@@ -85,6 +88,7 @@ class Act(IntEnum):
     QUEUE_SEND = 0x22
     QUEUE_RECV = 0x23
     QUEUE_INFO = 0x24
+    QUEUE_RESET = 0x25
 
 
 ACTIONS = frozenset(int(a) for a in Act)
@@ -121,6 +125,8 @@ class Wait(IntEnum):
 
 
 BLOCK = 1  # bit 0 of b: wait if unavailable
+FRONT = 1 << 1  # QUEUE_SEND b[1]: a stored message goes to the head of the ring
+PEEK = 1 << 1  # QUEUE_RECV b[1]: copy the head to MSG and keep it stored
 ADD_READY = 1 << 8  # THREAD_ADD b[8]
 
 
@@ -698,7 +704,10 @@ class RtosModel:
             self.copy_err = False
             return Result(tid=tid, value=len(q.ring))
         if len(q.ring) < q.depth:
-            q.ring.append(message)
+            if b & FRONT:
+                q.ring.appendleft(message)
+            else:
+                q.ring.append(message)
             return Result(value=len(q.ring))
         if not b & BLOCK:
             raise _Fail(Status.QUEUE_FULL, len(q.ring))
@@ -709,6 +718,9 @@ class RtosModel:
         q = self._queue(a)
         if self.copy_busy:
             raise _Fail(Status.BUSY, len(q.ring))
+        if q.ring and b & PEEK:
+            self.msg[:q.words] = q.ring[0]
+            return Result(value=len(q.ring))
         if q.ring:
             self.msg[:q.words] = q.ring.popleft()
             tid = NONE
@@ -724,6 +736,17 @@ class RtosModel:
     def _queue_info(self, a: int, b: int) -> Result:
         q = self._queue(a)
         return Result(tid=len(q.senders) + len(q.receivers), value=len(q.ring))
+
+    def _queue_reset(self, a: int, b: int) -> Result:
+        """Drops every stored message (a copy in flight is not stored: no BUSY); the best waiting
+        sender wakes to send again, receivers keep waiting."""
+        q = self._queue(a)
+        q.ring.clear()
+        tid = NONE
+        if q.senders:
+            tid = self.choose_waiter(q.senders)
+            self._wake(tid)
+        return Result(tid=tid, value=0)
 
     # ---------------------------------------------------------------------------- checks
     def check_invariants(self) -> None:

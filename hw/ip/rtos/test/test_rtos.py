@@ -43,8 +43,8 @@ from couplet.cocotb_run import run_cocotb
 from hw.ip.accel.test.accel_port_bfm import CmdPort
 from hw.ip.obi.test.obi_bfm import MASK32, ClockedTb
 from hw.ip.rtos.test.rtos_model import (
-    ADD_READY, ARG_A, ARG_B, BLOCK, CALL0, CONFIG, MSG0, NONE, OP_EXEC, OP_READ, OP_WRITE, OP_WRITE2, STATUS,
-    Act, Params, RtosModel, State, Status, Unspecified, decode_result,
+    ADD_READY, ARG_A, ARG_B, BLOCK, CALL0, CONFIG, FRONT, MSG0, NONE, OP_EXEC, OP_READ, OP_WRITE, OP_WRITE2, PEEK,
+    STATUS, Act, Params, RtosModel, State, Status, Unspecified, decode_result,
 )
 
 HW_DIR = Path(__file__).resolve().parents[3]
@@ -348,7 +348,7 @@ class Generator:
         Act.THREAD_UNBLOCK: 2, Act.CURRENT: 1, Act.MUTEX_ALLOC: 1.5, Act.MUTEX_FREE: 0.7, Act.MUTEX_LOCK: 8,
         Act.MUTEX_UNLOCK: 7, Act.MUTEX_INFO: 1, Act.SEM_ALLOC: 1.2, Act.SEM_FREE: 0.5, Act.SEM_TAKE: 5,
         Act.SEM_GIVE: 5, Act.SEM_INFO: 0.7, Act.QUEUE_ALLOC: 1.2, Act.QUEUE_FREE: 0.5, Act.QUEUE_SEND: 6,
-        Act.QUEUE_RECV: 6, Act.QUEUE_INFO: 0.7,
+        Act.QUEUE_RECV: 6, Act.QUEUE_INFO: 0.7, Act.QUEUE_RESET: 0.8,
     }
     REG_OPS = {"msg_write": 5, "msg_write2": 3, "msg_read": 2, "status": 3, "config": 0.3, "arg_read": 0.5,
                "bad": 1.0}
@@ -440,10 +440,14 @@ class Generator:
             if rng.random() < 0.9:
                 return rng.randint(1, p.MsgWords), rng.randint(1, p.QueueDepth)
             return rng.choice([(0, 1), (p.MsgWords + 1, 1), (1, 0), (1, p.QueueDepth + 1), (rng.getrandbits(32), 1)])
-        if act == Act.QUEUE_RECV:
+        if act == Act.QUEUE_RECV:  # b[1] is PEEK
             ptr = 0x1000_0000 | rng.randrange(0x4000) << 2
             return self.some_id(p.NumQueue, queues), ptr | block | rng.getrandbits(1) << 1
-        if act in (Act.QUEUE_FREE, Act.QUEUE_SEND, Act.QUEUE_INFO):
+        if act == Act.QUEUE_SEND:  # b[1] is FRONT
+            return self.some_id(p.NumQueue, queues), block | rng.getrandbits(1) << 1
+        if act == Act.QUEUE_RESET:  # b means nothing
+            return self.some_id(p.NumQueue, queues), rng.getrandbits(32) if rng.random() < 0.3 else 0
+        if act in (Act.QUEUE_FREE, Act.QUEUE_INFO):
             return self.some_id(p.NumQueue, queues), block
         return rng.getrandbits(32) if rng.random() < 0.3 else 0, rng.getrandbits(32) if rng.random() < 0.3 else 0
 
@@ -463,7 +467,7 @@ class Generator:
             return OP_READ, rng.choice([ARG_A, ARG_B]), 0, 0
         # Commands that do not exist (or MSG words beyond MsgWords, WRITE2 across the end).
         op = rng.choice([OP_READ, OP_WRITE, OP_WRITE2, OP_EXEC, 4, 5, 6, 7])
-        index = rng.choice([p.MsgWords, 15, 0x14, 0x3F, STATUS, CONFIG, CALL0 + 0x0A, CALL0 + 0x3F, 0x25, 0x7F,
+        index = rng.choice([p.MsgWords, 15, 0x14, 0x3F, STATUS, CONFIG, CALL0 + 0x0A, CALL0 + 0x3F, 0x26, 0x7F,
                             ARG_B, rng.randrange(128)])
         return op, index, rng.getrandbits(32), rng.getrandbits(32)
 
@@ -610,7 +614,7 @@ async def rtos_tables_and_errors(dut):
     for act in (Act.THREAD_INFO, Act.THREAD_REMOVE, Act.THREAD_SET_STATE, Act.THREAD_SET_PRIO, Act.THREAD_UNBLOCK,
                 Act.THREAD_TCB, Act.MUTEX_INFO, Act.MUTEX_LOCK, Act.MUTEX_UNLOCK, Act.MUTEX_FREE, Act.SEM_INFO,
                 Act.SEM_TAKE, Act.SEM_GIVE, Act.SEM_FREE, Act.QUEUE_INFO, Act.QUEUE_SEND, Act.QUEUE_RECV,
-                Act.QUEUE_FREE):
+                Act.QUEUE_FREE, Act.QUEUE_RESET):
         for bad in (p.MaxThreads, 8, 16, 0x100, 0x8000_0001, MASK32):
             await tb.action(act, bad, 0)
     await tb.action(Act.MUTEX_LOCK, 0, BLOCK)  # NO_CALLER
@@ -677,11 +681,108 @@ async def rtos_every_command(dut):
     await tb.audit()
 
 
+async def put_msg(tb: RtosTb, words: list[int]) -> None:
+    """MSG[0..len-1] = words, two at a time."""
+    for w in range(0, len(words) - 1, 2):
+        await tb.command(OP_WRITE2, MSG0 + w, words[w], words[w + 1])
+    if len(words) % 2:
+        await tb.command(OP_WRITE, MSG0 + len(words) - 1, words[-1])
+
+
+async def get_msg(tb: RtosTb, n: int) -> list[int]:
+    return [await tb.read(MSG0 + w) for w in range(n)]
+
+
+async def queue_front_peek_reset(tb: RtosTb, q: int, t_a: int, t_b: int) -> None:
+    """FRONT, PEEK and RESET on queue q (empty, no waiters; t_a READY, t_b SUSPENDED, both of rank
+    0). The messages are checked against a plain deque of this test, besides the model."""
+    p, rng = tb.params, tb.rng
+    words, depth = p.MsgWords, p.QueueDepth
+    zeros = [0] * words
+    expected: deque[list[int]] = deque()
+
+    async def send(b: int = 0) -> dict[str, int]:
+        msg = [rng.getrandbits(32) for _ in range(words)]
+        await put_msg(tb, msg)
+        res = await tb.ok(Act.QUEUE_SEND, q, b)
+        if not res["blocked"] and res["tid"] == NONE:  # stored, not handed to a receiver
+            expected.appendleft(msg) if b & FRONT else expected.append(msg)
+        assert res["value"] == len(expected)
+        return res
+
+    async def peek_then_recv() -> dict[str, int]:
+        await put_msg(tb, zeros)
+        res = await tb.ok(Act.QUEUE_RECV, q, PEEK)
+        assert (res["tid"], res["value"]) == (NONE, len(expected)), "PEEK keeps the message, wakes nobody"
+        assert await get_msg(tb, words) == expected[0], "PEEK copies the head"
+        await put_msg(tb, zeros)
+        res = await tb.ok(Act.QUEUE_RECV, q)
+        assert await get_msg(tb, words) == expected.popleft(), "RECV after PEEK: the same message"
+        assert res["value"] == len(expected)
+        return res
+
+    # Order with FRONT, sends and receives interleaved so that rd goes round the ring.
+    for _ in range(4 * depth + 4):
+        if len(expected) < depth and (not expected or rng.random() < 0.55):
+            await send(FRONT if rng.random() < 0.5 else 0)
+        else:
+            await peek_then_recv()
+    while expected:
+        await peek_then_recv()
+
+    # PEEK on a full queue with a waiting sender wakes nobody; the RECV after it does.
+    while len(expected) < depth:
+        await send(rng.choice((0, FRONT)))
+    await tb.run(t_a)
+    assert (await send(BLOCK | FRONT))["blocked"] == 1
+    await put_msg(tb, zeros)
+    assert (await tb.ok(Act.QUEUE_RECV, q, PEEK | BLOCK))["tid"] == NONE
+    assert tb.model.threads[t_a].state == State.WAITING
+    assert await get_msg(tb, words) == expected[0]
+    assert (await peek_then_recv())["tid"] == t_a, "RECV wakes the sender"
+
+    # RESET drops the messages and wakes one of two waiting senders (equal eprio: the lower TID).
+    await send()
+    await tb.run(t_a)
+    assert (await send(BLOCK))["blocked"] == 1
+    await tb.ok(Act.THREAD_SET_STATE, t_b, State.READY)
+    await tb.run(t_b)
+    assert (await send(BLOCK | FRONT))["blocked"] == 1
+    first, second = min(t_a, t_b), max(t_a, t_b)
+    res = await tb.ok(Act.QUEUE_RESET, q)
+    expected.clear()
+    assert (res["tid"], res["value"]) == (first, 0)
+    assert decode_result(await tb.action(Act.QUEUE_RECV, q, PEEK))["status"] == Status.QUEUE_EMPTY
+    # The woken one waits as a receiver (a PEEK with bit 0 waits as RECV); RESET wakes the other
+    # sender and leaves the receiver waiting.
+    await tb.run(first)
+    dst = 0x2000_F000
+    assert (await tb.ok(Act.QUEUE_RECV, q, dst | PEEK | BLOCK))["blocked"] == 1
+    res = await tb.ok(Act.QUEUE_RESET, q, BLOCK)
+    assert res["tid"] == second
+    assert tb.model.threads[first].state == State.WAITING and tb.model.queues[q].receivers == {first}
+    # The receiver gets the next message by a copy; RESET during the copy is not refused.
+    await tb.run(second)
+    assert (await send(FRONT))["tid"] == first
+    assert (await tb.ok(Act.QUEUE_RESET, q))["tid"] == NONE
+    await tb.end_copy(err=False)
+    # After RESET the ring starts again from an empty queue.
+    await send()
+    await tb.ok(Act.QUEUE_RESET, q)
+    expected.clear()
+    for _ in range(min(2, depth)):
+        await send(rng.choice((0, FRONT)))
+    while expected:
+        await peek_then_recv()
+
+
 @cocotb.test()
 async def rtos_message_copies(dut):
     """Receivers waiting with their buffers, senders waking them: the copy job and its words; queue
     actions answer BUSY while the copy is in flight (other actions run); a copy ending with a bus
-    error sets STATUS[1] and irq_o until STATUS is read; a new copy clears it."""
+    error sets STATUS[1] and irq_o until STATUS is read; a new copy clears it. Then FRONT, PEEK and
+    RESET (queue_front_peek_reset): order against a plain deque, PEEK then RECV give the same
+    message, PEEK wakes no sender, RESET with a waiting sender and a waiting receiver."""
     tb = RtosTb(dut)
     await tb.start()
     p = tb.params
@@ -703,13 +804,16 @@ async def rtos_message_copies(dut):
         for w in range(p.MsgWords):  # MSG may be rewritten at once: the copy has its own snapshot
             await tb.command(OP_WRITE, MSG0 + w, tb.rng.getrandbits(32))
         for act, a, b in ((Act.QUEUE_SEND, q, 0), (Act.QUEUE_RECV, q, 0), (Act.QUEUE_SEND, 7, 0),
-                          (Act.QUEUE_INFO, q, 0), (Act.CURRENT, 0, 0), (Act.SEM_ALLOC, 0, 1)):
+                          (Act.QUEUE_SEND, q, FRONT), (Act.QUEUE_RECV, q, PEEK), (Act.QUEUE_INFO, q, 0),
+                          (Act.CURRENT, 0, 0), (Act.SEM_ALLOC, 0, 1)):
             await tb.action(act, a, b)
         await tb.read_status()
         await tb.end_copy(err=round_ % 3 == 1)
         await tb.read_status()
         await tb.read_status()
         await tb.ok(Act.THREAD_SET_STATE, sender, State.SUSPENDED)
+    await tb.audit()
+    await queue_front_peek_reset(tb, q, receiver, sender)
     await tb.audit()
 
 

@@ -2,7 +2,8 @@
 and the ChamelIoT paper (section III): priority order and round robin in both priority orders,
 suspend/resume, priority inheritance through a chain of three mutexes (raise and restore), a
 THREAD_UNBLOCK lowering a chain, full tables, every status code, the register layer, the copy
-engine, and a random run that checks the model's own invariants.
+engine, the queue's FRONT send, PEEK receive and QUEUE_RESET, and a random run that checks the
+model's own invariants.
 
 Run: .venv/bin/python -m pytest hw/ip/rtos/test/test_rtos_model.py -q
 """
@@ -16,8 +17,8 @@ import pytest
 
 from couplet.regs import load_ip_regs
 from hw.ip.rtos.test.rtos_model import (
-    ADD_READY, ARG_A, ARG_B, BLOCK, CALL0, CONFIG, MSG0, NONE, OP_EXEC, OP_READ, OP_WRITE, OP_WRITE2, STATUS,
-    Act, CommandError, Params, RtosModel, State, Status, Unspecified, Wait, decode_result,
+    ADD_READY, ARG_A, ARG_B, BLOCK, CALL0, CONFIG, FRONT, MSG0, NONE, OP_EXEC, OP_READ, OP_WRITE, OP_WRITE2, PEEK,
+    STATUS, Act, CommandError, Params, RtosModel, State, Status, Unspecified, Wait, decode_result,
 )
 
 
@@ -299,6 +300,134 @@ def test_queues_ring_senders_receivers_and_copy() -> None:
     d.fails(Act.QUEUE_INFO, q, 0, Status.NO_ID)
 
 
+def _send(d: Drv, q: int, word: int, b: int = 0) -> dict[str, int]:
+    d.m.write(MSG0, word)
+    return d(Act.QUEUE_SEND, q, b)
+
+
+def _recv(d: Drv, q: int, b: int = 0) -> tuple[dict[str, int], int]:
+    res = d(Act.QUEUE_RECV, q, b)
+    return res, d.m.read(MSG0)
+
+
+def test_queue_send_to_front() -> None:
+    """FRONT stores at the head (the next message received), also across the ring's end; a full
+    queue and a waiting receiver answer as a plain send; the flag is not remembered."""
+    d = Drv(MsgWords=1, QueueDepth=4, NumQueue=1)
+    q = d.ok(Act.QUEUE_ALLOC, 1, 4)["tid"]
+    assert _send(d, q, 1)["value"] == 1
+    assert _send(d, q, 2, FRONT)["value"] == 2  # rd 0 -> 3: wraps to the end of the ring
+    assert _send(d, q, 3)["value"] == 3
+    assert _send(d, q, 4, FRONT | BLOCK)["value"] == 4
+    d.fails(Act.QUEUE_SEND, q, FRONT, Status.QUEUE_FULL, value=4)
+    d.fails(Act.QUEUE_SEND, q, FRONT | BLOCK, Status.NO_CALLER, value=4)
+    assert [_recv(d, q)[1] for _ in range(4)] == [4, 2, 1, 3]
+    # A waiting receiver gets a FRONT message by the copy engine, as any other.
+    t = d.add(0x10, 1)
+    d.run(t)
+    assert d.ok(Act.QUEUE_RECV, q, 0x400 | BLOCK)["blocked"] == 1
+    d.m.write(MSG0, 9)
+    res = d.ok(Act.QUEUE_SEND, q, FRONT)
+    assert (res["tid"], res["value"]) == (t, 0)
+    assert d.m.copy is not None and d.m.copy.dst == 0x400 and d.m.copy.words == (9,)
+    d.fails(Act.QUEUE_SEND, q, FRONT, Status.BUSY, value=0)
+    d.m.copy_done(err=False)
+    # A sender blocked by a FRONT send sends again (plainly): the queue does not remember FRONT.
+    d.run(t)
+    for word in (5, 6, 7, 8):
+        _send(d, q, word)
+    assert d.ok(Act.QUEUE_SEND, q, FRONT | BLOCK)["blocked"] == 1
+    assert d.info(t)[2:] == (State.WAITING, Wait.QUEUE_SEND, q)
+    res, word = _recv(d, q)
+    assert (res["tid"], word) == (t, 5)
+    assert _send(d, q, 9)["value"] == 4
+    assert [_recv(d, q)[1] for _ in range(4)] == [6, 7, 8, 9]
+
+
+def test_queue_peek() -> None:
+    """PEEK copies the head to MSG and keeps it stored (count unchanged, no sender woken); on an
+    empty queue it waits as a receiver (bit 0) or answers QUEUE_EMPTY."""
+    d = Drv(MsgWords=2, QueueDepth=2, NumQueue=1)
+    t0, t1 = d.add(1, 2), d.add(2, 1)
+    q = d.ok(Act.QUEUE_ALLOC, 2, 2)["tid"]
+    d.fails(Act.QUEUE_RECV, q, PEEK, Status.QUEUE_EMPTY)
+    d.m.write2(MSG0, 0xA0, 0xA1)
+    d.ok(Act.QUEUE_SEND, q)
+    d.m.write2(MSG0, 0xB0, 0xB1)
+    d.ok(Act.QUEUE_SEND, q)
+    d.run(t0)
+    assert d.ok(Act.QUEUE_SEND, q, BLOCK)["blocked"] == 1  # t0 waits as a sender
+    d.m.write2(MSG0, 0, 0)
+    for _ in range(2):
+        res = d.ok(Act.QUEUE_RECV, q, PEEK | BLOCK)
+        assert (res["tid"], res["value"], res["blocked"]) == (NONE, 2, 0), "no sender woken"
+        assert d.m.msg == [0xA0, 0xA1]
+    assert d.info(t0)[2] == State.WAITING
+    res = d.ok(Act.QUEUE_RECV, q)
+    assert (res["tid"], res["value"], d.m.msg) == (t0, 1, [0xA0, 0xA1]), "RECV after PEEK: the same message"
+    assert d.ok(Act.QUEUE_RECV, q, PEEK)["value"] == 1 and d.m.msg == [0xB0, 0xB1]
+    d.ok(Act.QUEUE_RECV, q)
+    # Empty: PEEK with bit 0 waits exactly as RECV, wait_ptr = b & ~3.
+    d.ok(Act.THREAD_SET_STATE, t0, State.SUSPENDED)
+    d.run(t1)
+    assert d.ok(Act.QUEUE_RECV, q, 0x2000_0040 | PEEK | BLOCK)["blocked"] == 1
+    assert d.m.threads[t1].wait_ptr == 0x2000_0040
+    d.m.write2(MSG0, 0xC0, 0xC1)
+    d.ok(Act.THREAD_SET_STATE, t0, State.READY)
+    d.run(t0)
+    res = d.ok(Act.QUEUE_SEND, q)
+    assert (res["tid"], res["value"]) == (t1, 0) and d.m.copy == d.m.copies[-1]
+    assert d.m.copy is not None and (d.m.copy.dst, d.m.copy.words) == (0x2000_0040, (0xC0, 0xC1))
+    d.fails(Act.QUEUE_RECV, q, PEEK, Status.BUSY)
+    d.fails(Act.QUEUE_RECV, 1, PEEK, Status.NO_ID)
+
+
+def test_queue_reset() -> None:
+    """RESET drops the stored messages and wakes the best waiting sender (highest eprio, then
+    lowest TID); receivers keep waiting; not refused during a copy; NO_ID for a bad id."""
+    d = Drv(MsgWords=1, QueueDepth=2, NumQueue=2)
+    lo, hi_a, hi_b, rcv = d.add(1, 1, False), d.add(2, 4, False), d.add(3, 4, False), d.add(4, 2, False)
+    q = d.ok(Act.QUEUE_ALLOC, 1, 2)["tid"]
+    for id_ in (2, 7, 0x100, 0xFFFF_FFFF, 1):  # 1: in range, not allocated
+        d.fails(Act.QUEUE_RESET, id_, 0, Status.NO_ID)
+    res = d.ok(Act.QUEUE_RESET, q)
+    assert (res["tid"], res["value"]) == (NONE, 0), "an empty queue without waiters"
+    _send(d, q, 1)
+    _send(d, q, 2)
+    for t in (hi_b, lo, hi_a):  # they block in this order; hi_a has the lowest TID of the best
+        d.ok(Act.THREAD_SET_STATE, t, State.READY)
+        d.run(t)
+        assert d.ok(Act.QUEUE_SEND, q, BLOCK)["blocked"] == 1
+    res = d.ok(Act.QUEUE_RESET, q, BLOCK | FRONT)
+    assert (res["tid"], res["value"], res["blocked"]) == (hi_a, 0, 0)
+    d.ok(Act.THREAD_SET_STATE, hi_a, State.SUSPENDED)
+    assert d.ok(Act.QUEUE_INFO, q)["value"] == 0 and d.ok(Act.QUEUE_INFO, q)["tid"] == 2
+    d.fails(Act.QUEUE_RECV, q, 0, Status.QUEUE_EMPTY)
+    # Senders and a receiver wait together: RESET wakes one sender, the receiver keeps waiting.
+    d.ok(Act.THREAD_SET_STATE, rcv, State.READY)
+    d.run(rcv)
+    assert d.ok(Act.QUEUE_RECV, q, 0x800 | BLOCK)["blocked"] == 1
+    assert d.m.queues[q].senders == {lo, hi_b} and d.m.queues[q].receivers == {rcv}
+    res = d.ok(Act.QUEUE_RESET, q)
+    assert res["tid"] == hi_b and d.info(hi_b)[2:] == (State.READY, Wait.NONE, 0)
+    assert d.info(rcv)[2:] == (State.WAITING, Wait.QUEUE_RECV, q) and d.m.threads[rcv].wait_ptr == 0x800
+    # A copy in flight: RESET still works (the copy's message was never stored).
+    d.m.write(MSG0, 0x55)
+    d.ok(Act.QUEUE_SEND, q)
+    assert d.m.copy is not None and d.m.copy.words == (0x55,)
+    assert d.ok(Act.QUEUE_RESET, q)["tid"] == lo
+    assert d.ok(Act.QUEUE_RESET, q)["tid"] == NONE, "no sender left"
+    d.m.copy_done(err=False)
+    assert d.m.status_word() & 3 == 0
+    # After a reset the ring starts empty, in both directions.
+    _send(d, q, 3)
+    _send(d, q, 4, FRONT)
+    d.ok(Act.QUEUE_RESET, q)
+    _send(d, q, 5)
+    _send(d, q, 6, FRONT)
+    assert [_recv(d, q)[1] for _ in range(2)] == [6, 5]
+
+
 def test_mutex_errors_and_table() -> None:
     d = Drv(NumMutex=2)
     m0, m1 = d.ok(Act.MUTEX_ALLOC)["tid"], d.ok(Act.MUTEX_ALLOC)["tid"]
@@ -362,7 +491,7 @@ def test_command_layer() -> None:
     assert m.command(OP_READ, CALL0 + Act.SCHEDULE) == (0x1234, False)
     assert m.command(OP_READ, STATUS) == (0 << 8, False)
     with pytest.raises(CommandError):
-        m.call(0x25)
+        m.call(0x26)
 
 
 def test_random_run_keeps_invariants() -> None:
