@@ -179,6 +179,13 @@ SYNC_CHECKS = [
     "wake: a blocked receiver gets a 16-word message intact, at once",
     "wake: and into an unaligned buffer, nothing around it touched",
     "wake: a receive wakes a blocked sender, whose message arrives",
+    "order: send to front, peek and peek from an ISR keep FreeRTOS's order",
+    "peek: a blocked peek runs at once with the message, which stays in the queue",
+    "peek: with a peeker and a receiver waiting, both get the message, once",
+    "front: a blocked send to the front is woken and goes ahead",
+    "reset: xQueueReset empties the queue and wakes the blocked sender",
+    "semaphore: a peek leaves the count, a reset takes it all",
+    "hw: the queues and the semaphore that peek, send to the front and reset are the accelerator's",
     "isr: a give from an ISR wakes the higher waiter, which runs at the yield",
     "isr: queue send and receive from an ISR, full and empty",
 ]

@@ -127,9 +127,12 @@ void couplet_kernel_hw_queue_delete(UBaseType_t hw);
 // queue.patch: the operations on a hardware object, with FreeRTOS's return values.
 BaseType_t couplet_kernel_hw_send(UBaseType_t hw, const void *item, TickType_t wait, BaseType_t position);
 BaseType_t couplet_kernel_hw_send_from_isr(UBaseType_t hw, const void *item, BaseType_t *woken, BaseType_t position);
-BaseType_t couplet_kernel_hw_receive(UBaseType_t hw, void *buffer, TickType_t wait);
-BaseType_t couplet_kernel_hw_receive_from_isr(UBaseType_t hw, void *buffer, BaseType_t *woken);
+// A peek (xQueuePeek, xQueuePeekFromISR) is a receive that leaves the message (or count) there.
+BaseType_t couplet_kernel_hw_receive(UBaseType_t hw, void *buffer, TickType_t wait, BaseType_t peek);
+BaseType_t couplet_kernel_hw_receive_from_isr(UBaseType_t hw, void *buffer, BaseType_t *woken, BaseType_t peek);
 UBaseType_t couplet_kernel_hw_count(UBaseType_t hw);
+// xQueueReset of a hardware object: emptied; one sender that waited for room is woken.
+BaseType_t couplet_kernel_hw_reset(UBaseType_t hw);
 
 // ----------------------------------------------------------------------------- fast paths
 // queue.patch's wrappers xQueueGenericSend, xQueueGiveFromISR, xQueueReceive and
@@ -149,11 +152,15 @@ extern uint8_t couplet_kernel_hw_queue_words[COUPLET_RTOS_QUEUES];
 // An action of a fast path answered OK and woke a task (tid): make it ready in FreeRTOS (in a
 // critical section) and yield if it outranks the caller. Called with interrupts still masked
 // since the action, so no interrupt comes between the action and this follow-up. Task level.
+// couplet_kernel_hw_woke: a receive woke a sender that waited for room.
 void couplet_kernel_hw_woke(uint32_t result);
+// couplet_kernel_hw_woke_sent: a give or send to object `hw` woke a taker or receiver (which, if
+// it was peeking, leaves the count or message to the next waiter or in the object).
+void couplet_kernel_hw_woke_sent(UBaseType_t hw, uint32_t result);
 
 // The same from an interrupt handler (xQueueGiveFromISR): the woken task is made ready, and
 // *higher_woken set (if not NULL) when it outranks the running task.
-void couplet_kernel_hw_woke_from_isr(uint32_t result, BaseType_t *higher_woken);
+void couplet_kernel_hw_woke_from_isr(UBaseType_t hw, uint32_t result, BaseType_t *higher_woken);
 
 // A take of a hardware semaphore (xQueueSemaphoreTake; xQueueReceive of one).
 static inline __attribute__((always_inline)) BaseType_t couplet_kernel_hw_take_fast(UBaseType_t hw, TickType_t wait) {
@@ -255,7 +262,7 @@ static inline __attribute__((always_inline)) BaseType_t couplet_kernel_hw_send_f
   uint32_t status = couplet_rtos_status(result);
   if (status == COUPLET_RTOS_OK) {
     if (couplet_rtos_tid(result) != COUPLET_RTOS_NONE) {
-      couplet_kernel_hw_woke(result);  // a waiting taker / receiver
+      couplet_kernel_hw_woke_sent(hw, result);  // a waiting taker / receiver
     }
     couplet_kernel_hw_unmask(mstatus);
     return pdPASS;
@@ -283,7 +290,7 @@ static inline __attribute__((always_inline)) BaseType_t couplet_kernel_hw_give_f
   uint32_t status = couplet_rtos_status(result);
   if (status == COUPLET_RTOS_OK) {
     if (couplet_rtos_tid(result) != COUPLET_RTOS_NONE) {
-      couplet_kernel_hw_woke_from_isr(result, higher_woken);
+      couplet_kernel_hw_woke_from_isr(hw, result, higher_woken);
     }
     couplet_kernel_hw_unmask(mstatus);
     return pdPASS;

@@ -22,6 +22,11 @@
 // it has the count, or its message, or room to send again) from a timeout.
 static volatile uint8_t woken[COUPLET_RTOS_MAX_THREADS];
 
+// Set by TID t itself when it blocks in xQueuePeek (it waits as a receiver: the accelerator has
+// no peek waiters), cleared when it runs again. Read by the sender that hands t a message: a
+// peek leaves the message in the queue, so the sender puts it back (wake_receivers).
+static volatile uint8_t peeking[COUPLET_RTOS_MAX_THREADS];
+
 // A result that named a TID to wake: make that task ready in FreeRTOS too. pdTRUE if it
 // outranks the running task (the caller then yields, or reports it to the ISR's caller).
 static BaseType_t wake(uint32_t result) {
@@ -33,6 +38,36 @@ static BaseType_t wake(uint32_t result) {
   configASSERT(tcb != NULL);
   woken[tid] = 1;
   return xTaskCoupletWake(tcb);
+}
+
+// A give or send answered OK: wake the taker or receiver it named, if any. A peeker was handed
+// the count or message but must leave it: it goes back (a give; for a queue, a send to the
+// front: the queue was empty, since a receiver waited), which may hand it to the next waiter,
+// and so on; each step wakes another waiter, so the loop ends. MSG still holds the message (the
+// copy engine took a snapshot); the front send waits out the copy to the peeker (BUSY) first.
+static BaseType_t wake_sent(UBaseType_t hw, uint32_t result) {
+  uint32_t id = COUPLET_KERNEL_HW_ID(hw);
+  BaseType_t yield = pdFALSE;
+  for (uint32_t step = 0; step <= COUPLET_RTOS_MAX_THREADS; step++) {
+    uint32_t tid = couplet_rtos_tid(result);
+    if (tid == COUPLET_RTOS_NONE) {
+      return yield;
+    }
+    yield |= wake(result);
+    if (!peeking[tid]) {
+      return yield;
+    }
+    peeking[tid] = 0;
+    if (COUPLET_KERNEL_HW_KIND(hw) == COUPLET_KERNEL_HW_SEM) {
+      result = COUPLET_KERNEL_HW_CALL(sem_give, id, 0);
+    } else {
+      configASSERT(couplet_rtos_copy_wait());
+      result = COUPLET_KERNEL_HW_CALL(queue_send, id, COUPLET_RTOS_QUEUE_FRONT);
+    }
+    couplet_kernel_hw_ok(result);
+  }
+  configASSERT(0);  // more wake-ups than threads: the accelerator's waiter sets are broken
+  return yield;
 }
 
 // Words of a hardware queue's item, the length of its Queue_t being uxItemSize / 4. The glue
@@ -109,9 +144,18 @@ void couplet_kernel_hw_woke(uint32_t result) {
   }
 }
 
-void couplet_kernel_hw_woke_from_isr(uint32_t result, BaseType_t *higher_woken) {
+void couplet_kernel_hw_woke_sent(UBaseType_t hw, uint32_t result) {
+  taskENTER_CRITICAL();
+  BaseType_t yield = wake_sent(hw, result);
+  taskEXIT_CRITICAL();
+  if (yield) {
+    portYIELD_WITHIN_API();
+  }
+}
+
+void couplet_kernel_hw_woke_from_isr(UBaseType_t hw, uint32_t result, BaseType_t *higher_woken) {
   UBaseType_t saved = taskENTER_CRITICAL_FROM_ISR();
-  BaseType_t yield = wake(result);
+  BaseType_t yield = wake_sent(hw, result);
   taskEXIT_CRITICAL_FROM_ISR(saved);
   if (yield && higher_woken != NULL) {
     *higher_woken = pdTRUE;
@@ -120,9 +164,10 @@ void couplet_kernel_hw_woke_from_isr(uint32_t result, BaseType_t *higher_woken) 
 
 // ----------------------------------------------------------------------------- one attempt
 
-// The non-blocking attempt of a give / send: the staging buffer and QUEUE_SEND (after waiting
-// out a message copy in flight, BUSY). Interrupts off (critical section or handler).
-static uint32_t try_send(UBaseType_t hw, const void *item, uint32_t block) {
+// One attempt of a give / send (`flags`: COUPLET_RTOS_BLOCK, COUPLET_RTOS_QUEUE_FRONT): the
+// staging buffer and QUEUE_SEND (after waiting out a message copy in flight, BUSY). Interrupts
+// off (critical section or handler).
+static uint32_t try_send(UBaseType_t hw, const void *item, uint32_t flags) {
   uint32_t id = COUPLET_KERNEL_HW_ID(hw);
   if (COUPLET_KERNEL_HW_KIND(hw) == COUPLET_KERNEL_HW_SEM) {
     return COUPLET_KERNEL_HW_CALL(sem_give, id, 0);  // never blocks: BAD_ARG at max
@@ -136,7 +181,7 @@ static uint32_t try_send(UBaseType_t hw, const void *item, uint32_t block) {
   }
   for (;;) {
     couplet_rtos_msg_put(src, words);
-    uint32_t result = COUPLET_KERNEL_HW_CALL(queue_send, id, block);
+    uint32_t result = COUPLET_KERNEL_HW_CALL(queue_send, id, flags);
     if (couplet_rtos_status(result) != COUPLET_RTOS_BUSY) {
       return result;
     }
@@ -144,15 +189,25 @@ static uint32_t try_send(UBaseType_t hw, const void *item, uint32_t block) {
   }
 }
 
-// The non-blocking attempt of a take / receive; a stored message is copied out of MSG into
-// `buffer`. `dst` is where a blocking receive wants its message copied (word aligned).
-static uint32_t try_receive(UBaseType_t hw, void *buffer, uint32_t block, void *dst) {
+// One attempt of a take / receive / peek (`flags`: COUPLET_RTOS_BLOCK, COUPLET_RTOS_QUEUE_PEEK); a
+// stored message is copied out of MSG into `buffer`. `dst` is where a blocking receive wants its
+// message copied (word aligned).
+static uint32_t try_receive(UBaseType_t hw, void *buffer, uint32_t flags, void *dst) {
   uint32_t id = COUPLET_KERNEL_HW_ID(hw);
   if (COUPLET_KERNEL_HW_KIND(hw) == COUPLET_KERNEL_HW_SEM) {
-    return COUPLET_KERNEL_HW_CALL(sem_take, id, block);
+    if ((flags & (COUPLET_RTOS_QUEUE_PEEK | COUPLET_RTOS_BLOCK)) == COUPLET_RTOS_QUEUE_PEEK) {
+      // A peek at a semaphore (xQueuePeek allows it): is there a count? Nothing is taken. A
+      // blocking peek comes only after this one failed, in the same critical section: its
+      // SEM_TAKE finds no count and waits.
+      uint32_t info = COUPLET_KERNEL_HW_CALL(sem_info, id, 0);
+      couplet_kernel_hw_ok(info);
+      uint32_t status = couplet_rtos_value(info) != 0u ? COUPLET_RTOS_OK : COUPLET_RTOS_UNAVAILABLE;
+      return (COUPLET_RTOS_NONE << 8) | status;  // a result word that names no thread
+    }
+    return COUPLET_KERNEL_HW_CALL(sem_take, id, flags & COUPLET_RTOS_BLOCK);
   }
   for (;;) {
-    uint32_t result = COUPLET_KERNEL_HW_CALL(queue_recv, id, (uint32_t)(uintptr_t)dst | block);
+    uint32_t result = COUPLET_KERNEL_HW_CALL(queue_recv, id, (uint32_t)(uintptr_t)dst | flags);
     if (couplet_rtos_status(result) == COUPLET_RTOS_BUSY) {
       configASSERT(couplet_rtos_copy_wait());
       continue;
@@ -188,9 +243,13 @@ static void check_blocked(uint32_t result) {
 
 // ----------------------------------------------------------------------------- task API
 
+// QUEUE_SEND's flags for FreeRTOS's copy position (an overwrite is a send to the back of an emptied
+// queue of length 1).
+static uint32_t send_flags(BaseType_t position) {
+  return position == queueSEND_TO_FRONT ? COUPLET_RTOS_QUEUE_FRONT : 0u;
+}
+
 BaseType_t couplet_kernel_hw_send(UBaseType_t hw, const void *item, TickType_t wait, BaseType_t position) {
-  // The accelerator's queue is a FIFO: sending to the front is not possible.
-  configASSERT(position != queueSEND_TO_FRONT);
   TimeOut_t timeout;
   BaseType_t timeout_set = pdFALSE;
   for (;;) {
@@ -203,10 +262,10 @@ BaseType_t couplet_kernel_hw_send(UBaseType_t hw, const void *item, TickType_t w
         yield |= wake(dropped);
       }
     }
-    uint32_t result = try_send(hw, item, 0);
+    uint32_t result = try_send(hw, item, send_flags(position));
     uint32_t status = couplet_rtos_status(result);
     if (status == COUPLET_RTOS_OK) {
-      yield |= wake(result);
+      yield |= wake_sent(hw, result);
       taskEXIT_CRITICAL();
       if (yield) {
         portYIELD_WITHIN_API();
@@ -225,7 +284,7 @@ BaseType_t couplet_kernel_hw_send(UBaseType_t hw, const void *item, TickType_t w
       timeout_set = pdTRUE;
     }
     (void)block(wait);
-    check_blocked(try_send(hw, item, COUPLET_RTOS_BLOCK));
+    check_blocked(try_send(hw, item, send_flags(position) | COUPLET_RTOS_BLOCK));
     taskEXIT_CRITICAL();
     portYIELD_WITHIN_API();
     // Woken (a receive made room): send again. Else the time ran out (the tick's
@@ -235,7 +294,7 @@ BaseType_t couplet_kernel_hw_send(UBaseType_t hw, const void *item, TickType_t w
   }
 }
 
-BaseType_t couplet_kernel_hw_receive(UBaseType_t hw, void *buffer, TickType_t wait) {
+BaseType_t couplet_kernel_hw_receive(UBaseType_t hw, void *buffer, TickType_t wait, BaseType_t peek) {
   TimeOut_t timeout;
   BaseType_t timeout_set = pdFALSE;
   uint32_t words = COUPLET_KERNEL_HW_KIND(hw) == COUPLET_KERNEL_HW_QUEUE ? couplet_kernel_hw_queue_words[COUPLET_KERNEL_HW_ID(hw)] : 0u;
@@ -243,9 +302,12 @@ BaseType_t couplet_kernel_hw_receive(UBaseType_t hw, void *buffer, TickType_t wa
   // its stack when that is not word aligned.
   uint32_t aligned[COUPLET_RTOS_MESSAGE_WORDS];
   void *dst = ((uintptr_t)buffer & 3u) == 0u ? buffer : (void *)aligned;
+  // A peek that finds the queue empty waits as a receiver; the sender that hands it a message
+  // puts the message back (wake_receivers).
+  uint32_t flags = peek ? COUPLET_RTOS_QUEUE_PEEK : 0u;
   for (;;) {
     taskENTER_CRITICAL();
-    uint32_t result = try_receive(hw, buffer, 0, NULL);
+    uint32_t result = try_receive(hw, buffer, flags, NULL);
     uint32_t status = couplet_rtos_status(result);
     if (status == COUPLET_RTOS_OK) {
       BaseType_t yield = wake(result);  // a sender that waited for room
@@ -265,9 +327,11 @@ BaseType_t couplet_kernel_hw_receive(UBaseType_t hw, void *buffer, TickType_t wa
       timeout_set = pdTRUE;
     }
     UBaseType_t tid = block(wait);
-    check_blocked(try_receive(hw, buffer, COUPLET_RTOS_BLOCK, dst));
+    peeking[tid] = peek ? 1u : 0u;
+    check_blocked(try_receive(hw, buffer, flags | COUPLET_RTOS_BLOCK, dst));
     taskEXIT_CRITICAL();
     portYIELD_WITHIN_API();
+    peeking[tid] = 0;  // woken (the sender cleared it) or timed out (no sender can name it now)
     if (woken[tid]) {
       // The give handed it the count; a send had the copy engine write the message to dst.
       if (words != 0u) {
@@ -289,7 +353,6 @@ BaseType_t couplet_kernel_hw_receive(UBaseType_t hw, void *buffer, TickType_t wa
 
 BaseType_t couplet_kernel_hw_send_from_isr(UBaseType_t hw, const void *item, BaseType_t *higher_woken,
                                            BaseType_t position) {
-  configASSERT(position != queueSEND_TO_FRONT);
   BaseType_t yield = pdFALSE;
   UBaseType_t saved = taskENTER_CRITICAL_FROM_ISR();
   if (position == queueOVERWRITE) {
@@ -298,10 +361,10 @@ BaseType_t couplet_kernel_hw_send_from_isr(UBaseType_t hw, const void *item, Bas
       yield |= wake(dropped);
     }
   }
-  uint32_t result = try_send(hw, item, 0);
+  uint32_t result = try_send(hw, item, send_flags(position));
   BaseType_t ret = errQUEUE_FULL;
   if (couplet_rtos_status(result) == COUPLET_RTOS_OK) {
-    yield |= wake(result);
+    yield |= wake_sent(hw, result);
     ret = pdPASS;
   }
   taskEXIT_CRITICAL_FROM_ISR(saved);
@@ -311,9 +374,9 @@ BaseType_t couplet_kernel_hw_send_from_isr(UBaseType_t hw, const void *item, Bas
   return ret;
 }
 
-BaseType_t couplet_kernel_hw_receive_from_isr(UBaseType_t hw, void *buffer, BaseType_t *higher_woken) {
+BaseType_t couplet_kernel_hw_receive_from_isr(UBaseType_t hw, void *buffer, BaseType_t *higher_woken, BaseType_t peek) {
   UBaseType_t saved = taskENTER_CRITICAL_FROM_ISR();
-  uint32_t result = try_receive(hw, buffer, 0, NULL);
+  uint32_t result = try_receive(hw, buffer, peek ? COUPLET_RTOS_QUEUE_PEEK : 0u, NULL);
   BaseType_t ret = pdFAIL;
   BaseType_t yield = pdFALSE;
   if (couplet_rtos_status(result) == COUPLET_RTOS_OK) {
@@ -325,4 +388,32 @@ BaseType_t couplet_kernel_hw_receive_from_isr(UBaseType_t hw, void *buffer, Base
     *higher_woken = pdTRUE;
   }
   return ret;
+}
+
+// ----------------------------------------------------------------------------- reset
+
+BaseType_t couplet_kernel_hw_reset(UBaseType_t hw) {
+  uint32_t id = COUPLET_KERNEL_HW_ID(hw);
+  BaseType_t yield = pdFALSE;
+  taskENTER_CRITICAL();
+  if (COUPLET_KERNEL_HW_KIND(hw) == COUPLET_KERNEL_HW_SEM) {
+    // The accelerator has no semaphore reset: take the count away, one at a time (at most
+    // SEM_MAX_COUNT). Nobody waits to give, so nobody is woken, as in FreeRTOS.
+    uint32_t info = COUPLET_KERNEL_HW_CALL(sem_info, id, 0);
+    couplet_kernel_hw_ok(info);
+    for (uint32_t count = couplet_rtos_value(info); count > 0u; count--) {
+      couplet_kernel_hw_ok(COUPLET_KERNEL_HW_CALL(sem_take, id, 0));
+    }
+  } else {
+    // The stored messages are dropped; one sender that waited for room sends again (FreeRTOS
+    // unblocks one too); receivers keep waiting.
+    uint32_t result = COUPLET_KERNEL_HW_CALL(queue_reset, id, 0);
+    couplet_kernel_hw_ok(result);
+    yield = wake(result);
+  }
+  taskEXIT_CRITICAL();
+  if (yield) {
+    portYIELD_WITHIN_API();
+  }
+  return pdPASS;
 }

@@ -5,7 +5,8 @@
 // accelerator has, items too large for it, timeouts that expire (the object stays usable, a
 // later give is not lost to the task that gave up), a higher-priority waiter woken by a give or
 // a send runs at once, a blocked receiver gets a 16-word message intact (into an aligned and an
-// unaligned buffer), a blocked sender is woken by a receive and its message arrives.
+// unaligned buffer), a blocked sender is woken by a receive and its message arrives; sends to the
+// front, peeks (blocked too, beside a receiver) and resets keep FreeRTOS's order and wake-ups.
 // On the hardware kernel, checks named "hw: ..." also ask the kernel what serves each object
 // (uxQueueCoupletHw): the first objects that fit are the accelerator's, the next one (or one that
 // does not fit) is software, and deleting a hardware object frees it for the next creation.
@@ -344,6 +345,169 @@ static void test_sender_woken(void) {
   vQueueDelete(full_queue);
 }
 
+// ----------------------------------------------------------------------------- peek, front, reset
+
+static msg4_t msg4(uint32_t first) {
+  msg4_t m = {{first, ~first, first * 3u, 0x4d4d}};
+  return m;
+}
+
+static int same(const msg4_t *a, const msg4_t *b) { return memcmp(a, b, sizeof *a) == 0; }
+
+static QueueHandle_t peek_queue;
+static msg4_t peeked;
+static msg4_t received_after_peek;
+static volatile int peeker_state;
+static volatile int late_receiver_state;
+
+static void peeker_task(void *arg) {
+  (void)arg;
+  peeker_state = 1;
+  if (xQueuePeek(peek_queue, &peeked, portMAX_DELAY) == pdTRUE) {
+    peeker_state = 2;
+  }
+  vTaskDelete(NULL);
+}
+
+static void late_receiver_task(void *arg) {
+  (void)arg;
+  late_receiver_state = 1;
+  if (xQueueReceive(peek_queue, &received_after_peek, portMAX_DELAY) == pdTRUE) {
+    late_receiver_state = 2;
+  }
+  vTaskDelete(NULL);
+}
+
+static QueueHandle_t front_queue;
+static volatile int front_sender_state;
+
+static void front_sender_task(void *arg) {
+  (void)arg;
+  msg4_t m = msg4(0xf0);
+  front_sender_state = 1;
+  if (xQueueSendToFront(front_queue, &m, portMAX_DELAY) == pdTRUE) {
+    front_sender_state = 2;
+  }
+  vTaskDelete(NULL);
+}
+
+static void test_peek_front_reset(void) {
+  // Order: A and B to the back, C to the front; a peek sees C and leaves it.
+  QueueHandle_t q = xQueueCreate(3, sizeof(msg4_t));
+  msg4_t a = msg4(0xa), b = msg4(0xb), c = msg4(0xc), got = msg4(0), got2 = msg4(0), got3 = msg4(0);
+  msg4_t isr_peek = msg4(0);
+  int ok = xQueueSend(q, &a, 0) == pdTRUE && xQueueSend(q, &b, 0) == pdTRUE && xQueueSendToFront(q, &c, 0) == pdTRUE;
+  ok = ok && xQueuePeek(q, &got, 0) == pdTRUE && same(&got, &c) && uxQueueMessagesWaiting(q) == 3;
+  ok = ok && xQueueSendToFront(q, &a, 0) == errQUEUE_FULL;
+  ok = ok && xQueueReceive(q, &got, 0) == pdTRUE && same(&got, &c);
+  taskENTER_CRITICAL();
+  BaseType_t peeked_isr = xQueuePeekFromISR(q, &isr_peek);
+  taskEXIT_CRITICAL();
+  ok = ok && peeked_isr == pdTRUE && same(&isr_peek, &a) && uxQueueMessagesWaiting(q) == 2;
+  ok = ok && xQueueReceive(q, &got2, 0) == pdTRUE && same(&got2, &a) && xQueueReceive(q, &got3, 0) == pdTRUE &&
+       same(&got3, &b) && xQueuePeek(q, &got, 0) == errQUEUE_EMPTY;
+  couplet_rtos_check(ok, "order: send to front, peek and peek from an ISR keep FreeRTOS's order",
+                     "got %lx %lx %lx, isr peek %lx", (unsigned long)got.w[0], (unsigned long)got2.w[0],
+                     (unsigned long)got3.w[0], (unsigned long)isr_peek.w[0]);
+#if HW_OBJECTS
+  int q_hw = served_by(q, COUPLET_KERNEL_HW_QUEUE);
+#endif
+  vQueueDelete(q);
+
+  // A blocked peek sees a message, which stays in the queue; with a receiver waiting too, the
+  // peeker sees it and the receiver gets it.
+  peek_queue = xQueueCreate(2, sizeof(msg4_t));
+  peeker_state = 0;
+  couplet_rtos_spawn(peeker_task, "peeker", WORKER_STACK, HIGH_PRIORITY, NULL);
+  int blocked = peeker_state == 1;
+  msg4_t m = msg4(0x9ee);
+  xQueueSend(peek_queue, &m, 0);
+  int state = peeker_state;
+  UBaseType_t waiting = uxQueueMessagesWaiting(peek_queue);
+  ok = xQueueReceive(peek_queue, &got, 0) == pdTRUE && same(&got, &m);
+  couplet_rtos_check(blocked && state == 2 && same(&peeked, &m) && waiting == 1 && ok,
+                     "peek: a blocked peek runs at once with the message, which stays in the queue",
+                     "blocked %d, state %d, peeked %lx, %lu waiting", blocked, state, (unsigned long)peeked.w[0],
+                     (unsigned long)waiting);
+  vTaskDelay(1);
+  peeker_state = 0;
+  late_receiver_state = 0;
+  memset(&peeked, 0, sizeof peeked);
+  couplet_rtos_spawn(peeker_task, "peeker", WORKER_STACK, HIGH_PRIORITY, NULL);
+  couplet_rtos_spawn(late_receiver_task, "receiver", WORKER_STACK, CONTROLLER_PRIORITY, NULL);
+  vTaskDelay(1);  // the receiver (our priority) runs and blocks
+  blocked = peeker_state == 1 && late_receiver_state == 1;
+  m = msg4(0x9ef);
+  xQueueSend(peek_queue, &m, 0);
+  vTaskDelay(1);  // the receiver runs
+  couplet_rtos_check(blocked && peeker_state == 2 && late_receiver_state == 2 && same(&peeked, &m) &&
+                         same(&received_after_peek, &m) && uxQueueMessagesWaiting(peek_queue) == 0,
+                     "peek: with a peeker and a receiver waiting, both get the message, once",
+                     "blocked %d, states %d %d, peeked %lx, received %lx, %lu waiting", blocked, peeker_state,
+                     late_receiver_state, (unsigned long)peeked.w[0], (unsigned long)received_after_peek.w[0],
+                     (unsigned long)uxQueueMessagesWaiting(peek_queue));
+#if HW_OBJECTS
+  int peek_hw = served_by(peek_queue, COUPLET_KERNEL_HW_QUEUE);
+#endif
+  vQueueDelete(peek_queue);
+
+  // A blocked send to the front goes ahead of the message already queued.
+  front_queue = xQueueCreate(2, sizeof(msg4_t));
+  xQueueSend(front_queue, &a, 0);
+  xQueueSend(front_queue, &b, 0);
+  front_sender_state = 0;
+  couplet_rtos_spawn(front_sender_task, "front", WORKER_STACK, HIGH_PRIORITY, NULL);
+  blocked = front_sender_state == 1;
+  msg4_t f = msg4(0xf0);
+  ok = xQueueReceive(front_queue, &got, 0) == pdTRUE && same(&got, &a);
+  state = front_sender_state;
+  ok = ok && xQueueReceive(front_queue, &got2, 0) == pdTRUE && same(&got2, &f) &&
+       xQueueReceive(front_queue, &got3, 0) == pdTRUE && same(&got3, &b);
+  couplet_rtos_check(blocked && state == 2 && ok, "front: a blocked send to the front is woken and goes ahead",
+                     "blocked %d, state %d, got %lx %lx %lx", blocked, state, (unsigned long)got.w[0],
+                     (unsigned long)got2.w[0], (unsigned long)got3.w[0]);
+  vTaskDelay(1);
+
+  // xQueueReset empties a full queue and wakes the sender blocked on it, whose message is then
+  // the only one.
+  full_queue = front_queue;
+  xQueueSend(full_queue, &a, 0);
+  xQueueSend(full_queue, &b, 0);
+  sender_state = 0;
+  couplet_rtos_spawn(sender_task, "sender", WORKER_STACK, HIGH_PRIORITY, NULL);
+  blocked = sender_state == 1;
+  BaseType_t reset = xQueueReset(full_queue);
+  state = sender_state;
+  waiting = uxQueueMessagesWaiting(full_queue);
+  ok = xQueueReceive(full_queue, &got, 0) == pdTRUE && got.w[0] == 0x5e4d && xQueueReceive(full_queue, &got2, 0) == errQUEUE_EMPTY;
+  couplet_rtos_check(blocked && reset == pdPASS && state == 2 && waiting == 1 && ok,
+                     "reset: xQueueReset empties the queue and wakes the blocked sender",
+                     "blocked %d, reset %ld, state %d, %lu waiting, got %lx", blocked, (long)reset, state,
+                     (unsigned long)waiting, (unsigned long)got.w[0]);
+  vTaskDelay(1);
+#if HW_OBJECTS
+  int front_hw = served_by(front_queue, COUPLET_KERNEL_HW_QUEUE);
+#endif
+  vQueueDelete(front_queue);
+
+  // A peek at a semaphore leaves its count; a reset takes it all.
+  SemaphoreHandle_t sem = xSemaphoreCreateCounting(5, 3);
+  BaseType_t sem_peek = xQueuePeek((QueueHandle_t)sem, NULL, 0);
+  UBaseType_t after_peek = uxSemaphoreGetCount(sem);
+  xQueueReset((QueueHandle_t)sem);
+  UBaseType_t after_reset = uxSemaphoreGetCount(sem);
+  BaseType_t empty_peek = xQueuePeek((QueueHandle_t)sem, NULL, 0);
+  couplet_rtos_check(sem_peek == pdTRUE && after_peek == 3 && after_reset == 0 && empty_peek == pdFALSE,
+                     "semaphore: a peek leaves the count, a reset takes it all", "peek %ld, count %lu then %lu, peek %ld",
+                     (long)sem_peek, (unsigned long)after_peek, (unsigned long)after_reset, (long)empty_peek);
+#if HW_OBJECTS
+  couplet_rtos_check(q_hw && peek_hw && front_hw && served_by(sem, COUPLET_KERNEL_HW_SEM),
+                     "hw: the queues and the semaphore that peek, send to the front and reset are the accelerator's",
+                     "queues %d %d %d, semaphore %lx", q_hw, peek_hw, front_hw, (unsigned long)uxQueueCoupletHw(sem));
+#endif
+  vSemaphoreDelete(sem);
+}
+
 // ----------------------------------------------------------------------------- ISR forms
 
 // The FromISR calls, made with interrupts masked from the controller (as a handler would run):
@@ -400,6 +564,7 @@ static void controller_task(void *arg) {
   test_give_wakes_higher();
   test_big_message();
   test_sender_woken();
+  test_peek_front_reset();
   test_from_isr();
   printf("test_sync_hw: %d failed\n", couplet_rtos_failures());
   exit(couplet_rtos_exit_code());
