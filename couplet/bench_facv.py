@@ -26,6 +26,9 @@ from couplet.errors import CoupletError
 from couplet.results import reports_dir
 
 APP = "facv_echo"
+# Tasks facv_echo has at once: the idle task, its controller, the packet source, the server and
+# the Thread-Metric suite's largest test (5 tasks, MAX_TASKS in fw/rtos/lib/thread_metric/tm_suite.c).
+FACV_TASKS = 9
 # About 11 M cycles; far more means it hangs.
 MAX_CYCLES = 40_000_000
 # FreeRTOSConfig.h: configTICK_RATE_HZ.
@@ -345,7 +348,16 @@ def run(config: SocConfig, kernels: Sequence[str] | None = None) -> int:
     variant = variants[0]
     if variant not in rtos_fw.VARIANTS:
         raise CoupletError(f"unknown kernel variant {variant} (known: {', '.join(rtos_fw.VARIANTS)})")
-    rtos_fw.VARIANTS[variant].check(config)
+    kernel = rtos_fw.VARIANTS[variant]
+    kernel.check(config)
+    limit = kernel.max_tasks(config)
+    if limit is not None and limit < FACV_TASKS:
+        raise CoupletError(
+            f"{APP} runs {FACV_TASKS} tasks at once (the idle task, its controller, the packet source, the "
+            f"server and the Thread-Metric suite's 5), and the {variant} kernel on '{config.name}' holds "
+            f"{limit} (the RTOS accelerator's threads): use --kernel sw, or a configuration with "
+            f"[accelerator.rtos] max_threads >= {FACV_TASKS}"
+        )
     log.info(f"building the simulation model of '{config.name}'")
     simbuild.build_sim(config)
     log.info(f"building {APP} ({variant} kernel)")

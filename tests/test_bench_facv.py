@@ -136,6 +136,13 @@ def test_bench_facv_parser_rejects(drop: str | None, replace: tuple[str, str] | 
         bench_facv.parse(_console(drop, replace))
 
 
+def test_bench_facv_app_fits_beside_the_hw_kernel(config: SocConfig) -> None:
+    # `couplet bench facv --kernel hw-mmio`: the app with the largest kernel glue links, i.e.
+    # program and data fit the room the heap leaves (the linker script's ASSERT).
+    elf = rtos_fw.build_rtos_app(config, bench_facv.APP, "hw-mmio")
+    assert elf.read_bytes()[:4] == b"\x7fELF"
+
+
 def test_rtos_unknown_library_is_a_clear_error(tmp_path: Path) -> None:
     app = tmp_path / "app"
     app.mkdir()

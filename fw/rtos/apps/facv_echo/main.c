@@ -93,8 +93,10 @@ static packet_t pool_cipher[POOL_SIZE];  // what the crypto scenarios receive
 static packet_t pool_plain[POOL_SIZE];   // what the echo scenario receives
 static packet_t rx_ring[RX_RING];
 static packet_t tx_ring[TX_RING];
-static packet_t kept[MAX_CHECKS];
-static uint32_t kept_index[MAX_CHECKS];  // the reply number of each kept reply
+// The kept replies (6 KiB) live on FreeRTOS's heap, not in .bss: the program's room in SRAM
+// (PROGRAM_RESERVE in couplet/rtos_fw.py) must also hold the hardware kernels' glue.
+static packet_t *kept;
+static uint32_t *kept_index;  // the reply number of each kept reply
 
 static QueueHandle_t rx_queue;
 static QueueHandle_t tx_queue;
@@ -396,6 +398,9 @@ static void controller_task(void *arg) {
 
 void app_main(void) {
   tm_suite_init();
+  kept = pvPortMalloc(MAX_CHECKS * sizeof *kept);
+  kept_index = pvPortMalloc(MAX_CHECKS * sizeof *kept_index);
+  couplet_rtos_expect(kept != NULL && kept_index != NULL, "pvPortMalloc of the kept replies");
   rx_queue = xQueueCreate(RX_DEPTH, sizeof(packet_t *));
   tx_queue = xQueueCreate(TX_DEPTH, sizeof(packet_t *));
   couplet_rtos_expect(rx_queue != NULL && tx_queue != NULL, "xQueueCreate");
