@@ -186,6 +186,12 @@ SYNC_CHECKS = [
     "reset: xQueueReset empties the queue and wakes the blocked sender",
     "semaphore: a peek leaves the count, a reset takes it all",
     "hw: the queues and the semaphore that peek, send to the front and reset are the accelerator's",
+    "mutex: waiters raise their mutexes' holders",
+    "hw: the mutexes are the accelerator's, whose inheritance follows the chain",
+    "mutex: the chain unwinds in order and both mutexes are free",
+    "mutex: a timed-out waiter gives the holder's priority back, to its new base",
+    "mutex: a recursive mutex is free after as many gives as takes",
+    "hw: a 5th mutex is refused (NULL) and a deleted one frees its place",
     "isr: a give from an ISR wakes the higher waiter, which runs at the yield",
     "isr: queue send and receive from an ISR, full and empty",
 ]
@@ -193,11 +199,12 @@ SYNC_CHECKS = [
 
 @pytest.mark.parametrize("kernel", KERNELS)
 def test_rtos_sync_objects(sim_binary: Path, config: SocConfig, kernel: str) -> None:
-    # The app's "hw:" checks assume the default SoC's 4 semaphores and 4 queues of 16-word
-    # messages, 4 deep.
+    # The app's "hw:" checks assume the default SoC's 4 semaphores, 4 queues of 16-word
+    # messages, 4 deep, and 4 mutexes.
     assert config.rtos is not None
-    sizes = (config.rtos.semaphores, config.rtos.queues, config.rtos.message_words, config.rtos.queue_depth)
-    assert sizes == (4, 4, 16, 4)
+    sizes = (config.rtos.semaphores, config.rtos.queues, config.rtos.message_words, config.rtos.queue_depth,
+             config.rtos.mutexes)
+    assert sizes == (4, 4, 16, 4, 4)
     proc = run_couplet("rtos", "run", "test_sync_hw", "--kernel", kernel, "--max-cycles", "4000000")
     console = proc.stdout
     assert proc.returncode == 0, f"exit code {proc.returncode}\n{console}\n{proc.stderr}"

@@ -5,6 +5,8 @@
 
 #include "FreeRTOS.h"
 
+void *couplet_kernel_hw_tcb[COUPLET_RTOS_MAX_THREADS];
+
 BaseType_t couplet_kernel_hw_task_add(void *tcb, UBaseType_t priority, UBaseType_t *tid) {
   // prvInitialiseNewTask clamps the priority the same way (after asserting on it).
   if (priority >= (UBaseType_t)configMAX_PRIORITIES) {
@@ -19,5 +21,6 @@ BaseType_t couplet_kernel_hw_task_add(void *tcb, UBaseType_t priority, UBaseType
   }
   couplet_kernel_hw_ok(result);
   *tid = couplet_rtos_tid(result);
+  couplet_kernel_hw_tcb[*tid] = tcb;
   return pdTRUE;
 }

@@ -71,25 +71,47 @@ static inline __attribute__((always_inline)) void couplet_kernel_hw_ok(uint32_t 
 // ready list). Returns pdFALSE when the accelerator has no free node (TABLE_FULL).
 BaseType_t couplet_kernel_hw_task_add(void *tcb, UBaseType_t priority, UBaseType_t *tid);
 
+// Set while TID t waits on one of the accelerator's mutexes (couplet_kernel_hw_sync.c). When such
+// a wait ends other than by the mutex (a timeout makes t ready, vTaskSuspend, vTaskDelete), the
+// accelerator takes t off the mutex's waiters and lowers the owners' inherited priorities:
+// couplet_kernel_hw_mutex_wait_ended makes FreeRTOS follow.
+extern volatile uint8_t couplet_kernel_hw_mutex_waiting[COUPLET_RTOS_MAX_THREADS];
+void couplet_kernel_hw_mutex_wait_ended(UBaseType_t tid);
+
 // The task entered its ready list.
 static inline __attribute__((always_inline)) void couplet_kernel_hw_ready(UBaseType_t tid) {
   couplet_kernel_hw_ok(COUPLET_KERNEL_HW_CALL(thread_set_state, tid, COUPLET_RTOS_READY));
+  if (couplet_kernel_hw_mutex_waiting[tid] != 0u) {
+    couplet_kernel_hw_mutex_wait_ended(tid);
+  }
 }
 
 // The task left its ready list: DELAYED (a delay or a wait on an event, which FreeRTOS times) or
 // SUSPENDED (vTaskSuspend).
 static inline __attribute__((always_inline)) void couplet_kernel_hw_not_ready(UBaseType_t tid, uint32_t state) {
   couplet_kernel_hw_ok(COUPLET_KERNEL_HW_CALL(thread_set_state, tid, state));
+  if (couplet_kernel_hw_mutex_waiting[tid] != 0u) {
+    couplet_kernel_hw_mutex_wait_ended(tid);
+  }
 }
 
-// The task's uxPriority changed (vTaskPrioritySet, FreeRTOS's mutex priority inheritance).
+// The task's uxPriority changed by FreeRTOS's own mutex priority inheritance (software mutexes;
+// the hw kernels have none, see couplet_kernel_hw_sync.c).
 static inline __attribute__((always_inline)) void couplet_kernel_hw_priority(UBaseType_t tid, UBaseType_t priority) {
   couplet_kernel_hw_ok(COUPLET_KERNEL_HW_CALL(thread_set_prio, tid, priority));
 }
 
-// vTaskDelete: the node is freed at once (the TCB itself may be freed later by the idle task).
+// vTaskPrioritySet: the accelerator's base priority is FreeRTOS's uxBasePriority; the effective
+// one (with what the task inherits from its mutexes' waiters) comes back into uxPriority.
+void couplet_kernel_hw_base_priority(UBaseType_t tid, UBaseType_t base_priority);
+
+// vTaskDelete: the node is freed at once (the TCB itself may be freed later by the idle task). A
+// task that holds one of the accelerator's mutexes cannot be deleted (BUSY: configASSERT).
 static inline __attribute__((always_inline)) void couplet_kernel_hw_remove(UBaseType_t tid) {
   couplet_kernel_hw_ok(COUPLET_KERNEL_HW_CALL(thread_remove, tid, 0));
+  if (couplet_kernel_hw_mutex_waiting[tid] != 0u) {
+    couplet_kernel_hw_mutex_wait_ended(tid);
+  }
 }
 
 // taskSELECT_HIGHEST_PRIORITY_TASK: the accelerator's choice (round robin among equals included).
@@ -106,6 +128,10 @@ static inline __attribute__((always_inline)) void *couplet_kernel_hw_schedule(vo
 // accelerator's object id.
 #define COUPLET_KERNEL_HW_SEM 0x100u
 #define COUPLET_KERNEL_HW_QUEUE 0x200u
+#define COUPLET_KERNEL_HW_MUTEX 0x300u
+// couplet_kernel_hw_queue_create's answer for a mutex when the accelerator has none left: the
+// creation fails (FreeRTOS's mutexes cannot be a fallback, see couplet_kernel_hw_sync.c).
+#define COUPLET_KERNEL_HW_REFUSED ((UBaseType_t)0xFFFFu)
 #define COUPLET_KERNEL_HW_KIND(hw) ((hw) & 0xF00u)
 #define COUPLET_KERNEL_HW_ID(hw) ((hw) & 0xFFu)
 
@@ -115,6 +141,11 @@ UBaseType_t uxQueueCoupletHw(void *xQueue);
 // tasks_sync.patch: the running task leaves its ready list for xTicksToWait (the accelerator is
 // told DELAYED), without an event list; returns its TID. In a critical section.
 UBaseType_t uxTaskCoupletBlock(TickType_t xTicksToWait);
+// tasks_sync.patch: the task's uxPriority becomes `priority` (the accelerator's effective
+// priority), moving it between ready lists if it is ready. In a critical section.
+void vTaskCoupletFollowPriority(void *pvTCB, UBaseType_t uxPriority);
+// The TCB of each thread node (couplet_kernel_hw.c records it at creation).
+extern void *couplet_kernel_hw_tcb[COUPLET_RTOS_MAX_THREADS];
 // tasks_sync.patch: the task with this TCB, which the accelerator has just woken, leaves its
 // delayed list for its ready list (the pending-ready list while the scheduler is suspended).
 // pdTRUE if it outranks the running task. In a critical section or an interrupt handler.
@@ -133,6 +164,11 @@ BaseType_t couplet_kernel_hw_receive_from_isr(UBaseType_t hw, void *buffer, Base
 UBaseType_t couplet_kernel_hw_count(UBaseType_t hw);
 // xQueueReset of a hardware object: emptied; one sender that waited for room is woken.
 BaseType_t couplet_kernel_hw_reset(UBaseType_t hw);
+// queue.patch: take and give of a mutex (xQueueSemaphoreTake, xQueueGenericSend); `holder` is
+// the Queue_t's xMutexHolder, which they keep equal to the accelerator's owner (so that
+// xSemaphoreGetMutexHolder and the recursive mutexes work unchanged).
+BaseType_t couplet_kernel_hw_mutex_lock(UBaseType_t hw, TickType_t wait, void **holder);
+BaseType_t couplet_kernel_hw_mutex_unlock(UBaseType_t hw, void **holder);
 
 // ----------------------------------------------------------------------------- fast paths
 // queue.patch's wrappers xQueueGenericSend, xQueueGiveFromISR, xQueueReceive and
@@ -162,12 +198,13 @@ void couplet_kernel_hw_woke_sent(UBaseType_t hw, uint32_t result);
 // *higher_woken set (if not NULL) when it outranks the running task.
 void couplet_kernel_hw_woke_from_isr(UBaseType_t hw, uint32_t result, BaseType_t *higher_woken);
 
+// An unlock handed the mutex to a waiter (tid in `result`): it becomes the owner in FreeRTOS
+// (holder, ready, priorities followed), and the caller yields if the accelerator says so. Called
+// with interrupts still masked since the unlock. Task level.
+void couplet_kernel_hw_mutex_handed(uint32_t result, void **holder);
+
 // A take of a hardware semaphore (xQueueSemaphoreTake; xQueueReceive of one).
-static inline __attribute__((always_inline)) BaseType_t couplet_kernel_hw_take_fast(UBaseType_t hw, TickType_t wait) {
-  // hw == 0 first: a software object (mutexes) pays one load and one branch.
-  if (hw == 0u || COUPLET_KERNEL_HW_KIND(hw) != COUPLET_KERNEL_HW_SEM) {
-    return COUPLET_KERNEL_HW_SLOW;
-  }
+static inline __attribute__((always_inline)) BaseType_t couplet_kernel_hw_sem_take_fast(UBaseType_t hw, TickType_t wait) {
 #if COUPLET_RTOS_BACKEND == COUPLET_RTOS_BACKEND_MMIO
   // Two stores and a load: an interrupt that uses the accelerator in between would overwrite
   // ARG_A/ARG_B.
@@ -195,14 +232,73 @@ static inline __attribute__((always_inline)) BaseType_t couplet_kernel_hw_take_f
   return COUPLET_KERNEL_HW_SLOW;
 }
 
+// A take of a free mutex (MUTEX_LOCK, no wait), or a take that may not wait of a held one.
+// Masked in both couplings: the lock and xMutexHolder belong together.
+static inline __attribute__((always_inline)) BaseType_t couplet_kernel_hw_lock_fast(UBaseType_t hw, TickType_t wait,
+                                                                                    void **holder) {
+  uint32_t mstatus = couplet_kernel_hw_mask();
+  uint32_t result = couplet_rtos_mutex_lock(COUPLET_KERNEL_HW_ID(hw), 0);
+  uint32_t status = couplet_rtos_status(result);
+  if (status == COUPLET_RTOS_OK) {
+    // The owner is the accelerator's running thread (CURRENT): no call to tasks.c, which would
+    // give the wrapper (a leaf for semaphores) a stack frame.
+    *holder = couplet_kernel_hw_tcb[couplet_rtos_tid(couplet_rtos_current(0, 0))];
+    couplet_kernel_hw_unmask(mstatus);
+    return pdPASS;
+  }
+  couplet_kernel_hw_unmask(mstatus);
+  // UNAVAILABLE: held by another; BAD_ARG: by the caller. Both change nothing.
+  if (wait == 0 && (status == COUPLET_RTOS_UNAVAILABLE || status == COUPLET_RTOS_BAD_ARG)) {
+    return pdFAIL;
+  }
+  return COUPLET_KERNEL_HW_SLOW;
+}
+
+// The give of a mutex (MUTEX_UNLOCK). A handover to a waiter is finished out of line.
+static inline __attribute__((always_inline)) BaseType_t couplet_kernel_hw_unlock_fast(UBaseType_t hw, void **holder) {
+  uint32_t mstatus = couplet_kernel_hw_mask();
+  uint32_t result = couplet_rtos_mutex_unlock(COUPLET_KERNEL_HW_ID(hw), 0);
+  uint32_t status = couplet_rtos_status(result);
+  if (status == COUPLET_RTOS_OK) {
+    *holder = NULL;
+    if (couplet_rtos_tid(result) != COUPLET_RTOS_NONE) {
+      couplet_kernel_hw_mutex_handed(result, holder);
+    }
+    couplet_kernel_hw_unmask(mstatus);
+    return pdPASS;
+  }
+  couplet_kernel_hw_unmask(mstatus);
+  // NOT_OWNER: not held, or held by another task (FreeRTOS asserts there): the give fails.
+  return status == COUPLET_RTOS_NOT_OWNER ? errQUEUE_FULL : COUPLET_KERNEL_HW_SLOW;
+}
+
+// A take (xQueueSemaphoreTake) of a hardware semaphore or mutex; `holder` is the Queue_t's
+// xMutexHolder (only a mutex uses it).
+static inline __attribute__((always_inline)) BaseType_t couplet_kernel_hw_take_fast(UBaseType_t hw, TickType_t wait,
+                                                                                    void **holder) {
+  if (hw == 0u) {
+    return COUPLET_KERNEL_HW_SLOW;
+  }
+  if (COUPLET_KERNEL_HW_KIND(hw) == COUPLET_KERNEL_HW_SEM) {
+    return couplet_kernel_hw_sem_take_fast(hw, wait);
+  }
+  if (COUPLET_KERNEL_HW_KIND(hw) == COUPLET_KERNEL_HW_MUTEX) {
+    return couplet_kernel_hw_lock_fast(hw, wait, holder);
+  }
+  return COUPLET_KERNEL_HW_SLOW;
+}
+
 // A receive (xQueueReceive) from a hardware queue into a word-aligned buffer, or a take.
 static inline __attribute__((always_inline)) BaseType_t couplet_kernel_hw_receive_fast(UBaseType_t hw, void *buffer,
                                                                                        TickType_t wait) {
   if (hw == 0u) {
     return COUPLET_KERNEL_HW_SLOW;
   }
+  if (COUPLET_KERNEL_HW_KIND(hw) == COUPLET_KERNEL_HW_SEM) {
+    return couplet_kernel_hw_sem_take_fast(hw, wait);
+  }
   if (COUPLET_KERNEL_HW_KIND(hw) != COUPLET_KERNEL_HW_QUEUE) {
-    return couplet_kernel_hw_take_fast(hw, wait);
+    return COUPLET_KERNEL_HW_SLOW;  // a mutex is not received (the slow path asserts)
   }
   if (buffer == NULL || ((uintptr_t)buffer & 3u) != 0u) {
     return COUPLET_KERNEL_HW_SLOW;
@@ -233,14 +329,11 @@ static inline __attribute__((always_inline)) BaseType_t couplet_kernel_hw_receiv
 // from a word-aligned item.
 static inline __attribute__((always_inline)) BaseType_t couplet_kernel_hw_send_fast(UBaseType_t hw, const void *item,
                                                                                     TickType_t wait,
-                                                                                    BaseType_t position) {
+                                                                                    BaseType_t position, void **holder) {
   if (hw == 0u || position != queueSEND_TO_BACK) {
     return COUPLET_KERNEL_HW_SLOW;
   }
   UBaseType_t kind = COUPLET_KERNEL_HW_KIND(hw);
-  if (kind == 0u) {
-    return COUPLET_KERNEL_HW_SLOW;
-  }
   uint32_t id = COUPLET_KERNEL_HW_ID(hw);
   uint32_t result;
   uint32_t mstatus;
@@ -251,6 +344,8 @@ static inline __attribute__((always_inline)) BaseType_t couplet_kernel_hw_send_f
   if (kind == COUPLET_KERNEL_HW_SEM) {
     mstatus = couplet_kernel_hw_mask();
     result = couplet_rtos_sem_give(id, 0);
+  } else if (kind == COUPLET_KERNEL_HW_MUTEX) {
+    return couplet_kernel_hw_unlock_fast(hw, holder);  // the give of a mutex
   } else {
     if (item == NULL || ((uintptr_t)item & 3u) != 0u) {
       return COUPLET_KERNEL_HW_SLOW;

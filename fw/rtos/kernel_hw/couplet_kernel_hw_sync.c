@@ -77,10 +77,19 @@ uint8_t couplet_kernel_hw_queue_words[COUPLET_RTOS_QUEUES];
 UBaseType_t couplet_kernel_hw_queue_create(UBaseType_t length, UBaseType_t item_size, uint8_t type) {
   uint32_t result;
   UBaseType_t kind;
+  if (type == queueQUEUE_TYPE_MUTEX || type == queueQUEUE_TYPE_RECURSIVE_MUTEX) {
+    // Every mutex is the accelerator's, or there is none: a software mutex would do FreeRTOS's
+    // own priority inheritance on uxPriority, which here follows the accelerator's.
+    result = COUPLET_KERNEL_HW_CALL(mutex_alloc, 0, 0);
+    if (couplet_rtos_status(result) == COUPLET_RTOS_TABLE_FULL) {
+      return COUPLET_KERNEL_HW_REFUSED;
+    }
+    couplet_kernel_hw_ok(result);
+    return COUPLET_KERNEL_HW_MUTEX | couplet_rtos_tid(result);
+  }
   if (item_size == 0u) {
     // Binary semaphores (and size-0 queues, which FreeRTOS treats alike). Counting semaphores
-    // are made by couplet_kernel_hw_sem_create once their initial count is known; mutexes stay
-    // software.
+    // are made by couplet_kernel_hw_sem_create once their initial count is known.
     if ((type != queueQUEUE_TYPE_BINARY_SEMAPHORE && type != queueQUEUE_TYPE_BASE) || length > SEM_MAX_COUNT) {
       return 0u;
     }
@@ -119,9 +128,11 @@ UBaseType_t couplet_kernel_hw_sem_create(UBaseType_t initial, UBaseType_t max) {
 
 void couplet_kernel_hw_queue_delete(UBaseType_t hw) {
   uint32_t id = COUPLET_KERNEL_HW_ID(hw);
-  // BUSY (a task still waits on it) is a bug in the app, as in FreeRTOS.
+  // BUSY (a task still waits on it, a mutex is held) is a bug in the app, as in FreeRTOS.
   if (COUPLET_KERNEL_HW_KIND(hw) == COUPLET_KERNEL_HW_SEM) {
     couplet_kernel_hw_ok(COUPLET_KERNEL_HW_CALL(sem_free, id, 0));
+  } else if (COUPLET_KERNEL_HW_KIND(hw) == COUPLET_KERNEL_HW_MUTEX) {
+    couplet_kernel_hw_ok(COUPLET_KERNEL_HW_CALL(mutex_free, id, 0));
   } else {
     couplet_kernel_hw_ok(COUPLET_KERNEL_HW_CALL(queue_free, id, 0));
   }
@@ -129,6 +140,12 @@ void couplet_kernel_hw_queue_delete(UBaseType_t hw) {
 
 UBaseType_t couplet_kernel_hw_count(UBaseType_t hw) {
   uint32_t id = COUPLET_KERNEL_HW_ID(hw);
+  if (COUPLET_KERNEL_HW_KIND(hw) == COUPLET_KERNEL_HW_MUTEX) {
+    // A mutex counts 1 when free, as FreeRTOS's does.
+    uint32_t info = COUPLET_KERNEL_HW_CALL(mutex_info, id, 0);
+    couplet_kernel_hw_ok(info);
+    return couplet_rtos_tid(info) == COUPLET_RTOS_NONE ? 1u : 0u;
+  }
   uint32_t result = COUPLET_KERNEL_HW_KIND(hw) == COUPLET_KERNEL_HW_SEM ? COUPLET_KERNEL_HW_CALL(sem_info, id, 0)
                                                                          : COUPLET_KERNEL_HW_CALL(queue_info, id, 0);
   couplet_kernel_hw_ok(result);
@@ -295,6 +312,8 @@ BaseType_t couplet_kernel_hw_send(UBaseType_t hw, const void *item, TickType_t w
 }
 
 BaseType_t couplet_kernel_hw_receive(UBaseType_t hw, void *buffer, TickType_t wait, BaseType_t peek) {
+  // A mutex is taken by xSemaphoreTake (couplet_kernel_hw_mutex_lock), not received or peeked.
+  configASSERT(COUPLET_KERNEL_HW_KIND(hw) != COUPLET_KERNEL_HW_MUTEX);
   TimeOut_t timeout;
   BaseType_t timeout_set = pdFALSE;
   uint32_t words = COUPLET_KERNEL_HW_KIND(hw) == COUPLET_KERNEL_HW_QUEUE ? couplet_kernel_hw_queue_words[COUPLET_KERNEL_HW_ID(hw)] : 0u;
@@ -353,6 +372,10 @@ BaseType_t couplet_kernel_hw_receive(UBaseType_t hw, void *buffer, TickType_t wa
 
 BaseType_t couplet_kernel_hw_send_from_isr(UBaseType_t hw, const void *item, BaseType_t *higher_woken,
                                            BaseType_t position) {
+  if (COUPLET_KERNEL_HW_KIND(hw) == COUPLET_KERNEL_HW_MUTEX) {
+    // No mutex from an interrupt: FreeRTOS asserts that it is not held; a free one is "full".
+    return errQUEUE_FULL;
+  }
   BaseType_t yield = pdFALSE;
   UBaseType_t saved = taskENTER_CRITICAL_FROM_ISR();
   if (position == queueOVERWRITE) {
@@ -375,6 +398,7 @@ BaseType_t couplet_kernel_hw_send_from_isr(UBaseType_t hw, const void *item, Bas
 }
 
 BaseType_t couplet_kernel_hw_receive_from_isr(UBaseType_t hw, void *buffer, BaseType_t *higher_woken, BaseType_t peek) {
+  configASSERT(COUPLET_KERNEL_HW_KIND(hw) != COUPLET_KERNEL_HW_MUTEX);  // no mutex from an interrupt
   UBaseType_t saved = taskENTER_CRITICAL_FROM_ISR();
   uint32_t result = try_receive(hw, buffer, peek ? COUPLET_RTOS_QUEUE_PEEK : 0u, NULL);
   BaseType_t ret = pdFAIL;
@@ -393,6 +417,7 @@ BaseType_t couplet_kernel_hw_receive_from_isr(UBaseType_t hw, void *buffer, Base
 // ----------------------------------------------------------------------------- reset
 
 BaseType_t couplet_kernel_hw_reset(UBaseType_t hw) {
+  configASSERT(COUPLET_KERNEL_HW_KIND(hw) != COUPLET_KERNEL_HW_MUTEX);  // a mutex is not reset
   uint32_t id = COUPLET_KERNEL_HW_ID(hw);
   BaseType_t yield = pdFALSE;
   taskENTER_CRITICAL();
@@ -413,6 +438,122 @@ BaseType_t couplet_kernel_hw_reset(UBaseType_t hw) {
   }
   taskEXIT_CRITICAL();
   if (yield) {
+    portYIELD_WITHIN_API();
+  }
+  return pdPASS;
+}
+
+// ----------------------------------------------------------------------------- mutexes
+// FreeRTOS's mutexes are the accelerator's (MUTEX_*), with its priority inheritance: a waiter
+// raises the owner's effective priority (eprio), along chains of owners that wait themselves,
+// and an unlock or the end of a wait restores it. FreeRTOS's ready lists are the accelerator's
+// mirror, so after every action that can change an eprio, FreeRTOS follows: each task's
+// uxPriority becomes its eprio (vTaskCoupletFollowPriority; uxBasePriority is the accelerator's
+// bprio, set by vTaskPrioritySet). FreeRTOS's own inheritance code is never reached (it runs for
+// software mutexes only). A software mutex as a fallback would have its inheritance undone by the
+// next follow, so when the accelerator's mutexes are all in use, creation fails (NULL), as a task
+// creation fails when its thread table is full.
+
+volatile uint8_t couplet_kernel_hw_mutex_waiting[COUPLET_RTOS_MAX_THREADS];
+
+// Every thread's uxPriority becomes its effective priority. At most MaxThreads THREAD_INFO calls;
+// only after contention (a lock that waits, an unlock that hands over, a wait that ends early, a
+// base priority change). In a critical section or an interrupt handler.
+static void follow_priorities(void) {
+  for (uint32_t tid = 0; tid < COUPLET_RTOS_MAX_THREADS; tid++) {
+    uint32_t info = COUPLET_KERNEL_HW_CALL(thread_info, tid, 0);
+    if (couplet_rtos_status(info) == COUPLET_RTOS_OK) {
+      vTaskCoupletFollowPriority(couplet_kernel_hw_tcb[tid], couplet_rtos_value(info) & 0xFu);
+    }
+  }
+}
+
+void couplet_kernel_hw_mutex_wait_ended(UBaseType_t tid) {
+  couplet_kernel_hw_mutex_waiting[tid] = 0;
+  follow_priorities();
+}
+
+void couplet_kernel_hw_base_priority(UBaseType_t tid, UBaseType_t base_priority) {
+  couplet_kernel_hw_ok(COUPLET_KERNEL_HW_CALL(thread_set_prio, tid, base_priority));
+  follow_priorities();
+}
+
+BaseType_t couplet_kernel_hw_mutex_lock(UBaseType_t hw, TickType_t wait, void **holder) {
+  uint32_t id = COUPLET_KERNEL_HW_ID(hw);
+  TimeOut_t timeout;
+  BaseType_t timeout_set = pdFALSE;
+  for (;;) {
+    taskENTER_CRITICAL();
+    uint32_t result = COUPLET_KERNEL_HW_CALL(mutex_lock, id, 0);
+    uint32_t status = couplet_rtos_status(result);
+    if (status == COUPLET_RTOS_OK) {
+      *holder = xTaskGetCurrentTaskHandle();
+      taskEXIT_CRITICAL();
+      return pdPASS;
+    }
+    // UNAVAILABLE: another task holds it. BAD_ARG: the caller does (a second take of a
+    // non-recursive mutex, which in FreeRTOS waits out its time and fails).
+    configASSERT(status == COUPLET_RTOS_UNAVAILABLE || status == COUPLET_RTOS_BAD_ARG);
+    if (wait == 0) {
+      taskEXIT_CRITICAL();
+      return pdFAIL;
+    }
+    if (!timeout_set) {
+      vTaskSetTimeOutState(&timeout);
+      timeout_set = pdTRUE;
+    }
+    UBaseType_t tid = block(wait);
+    if (status == COUPLET_RTOS_UNAVAILABLE) {
+      couplet_kernel_hw_mutex_waiting[tid] = 1;
+      check_blocked(COUPLET_KERNEL_HW_CALL(mutex_lock, id, COUPLET_RTOS_BLOCK));
+      follow_priorities();  // the owner, and the owners it waits for, inherit
+    }
+    taskEXIT_CRITICAL();
+    portYIELD_WITHIN_API();
+    if (woken[tid]) {
+      return pdPASS;  // the unlock handed it over (and set *holder)
+    }
+    // Timed out (or suspended and resumed): the READY / SUSPENDED hook took it off the waiters
+    // and FreeRTOS followed the owners' priorities down. One more attempt, without waiting if
+    // the time is up.
+    (void)xTaskCheckForTimeOut(&timeout, &wait);
+  }
+}
+
+// An unlock answered OK naming a waiter: the mutex was handed to it (READY, the owner now). In a
+// critical section.
+static void hand_over(uint32_t result, void **holder) {
+  uint32_t tid = couplet_rtos_tid(result);
+  couplet_kernel_hw_mutex_waiting[tid] = 0;
+  *holder = couplet_kernel_hw_tcb[tid];
+  (void)wake(result);
+  follow_priorities();  // the new owner inherits from the rest; the old one loses what it had
+}
+
+void couplet_kernel_hw_mutex_handed(uint32_t result, void **holder) {
+  taskENTER_CRITICAL();
+  hand_over(result, holder);
+  taskEXIT_CRITICAL();
+  if (couplet_rtos_preempt(result)) {
+    portYIELD_WITHIN_API();  // a ready task outranks this one now (the accelerator's answer)
+  }
+}
+
+BaseType_t couplet_kernel_hw_mutex_unlock(UBaseType_t hw, void **holder) {
+  taskENTER_CRITICAL();
+  uint32_t result = COUPLET_KERNEL_HW_CALL(mutex_unlock, COUPLET_KERNEL_HW_ID(hw), 0);
+  if (couplet_rtos_status(result) == COUPLET_RTOS_NOT_OWNER) {
+    // Not held, or held by another task (FreeRTOS asserts there): the give fails.
+    taskEXIT_CRITICAL();
+    return errQUEUE_FULL;
+  }
+  couplet_kernel_hw_ok(result);
+  *holder = NULL;
+  if (couplet_rtos_tid(result) != COUPLET_RTOS_NONE) {
+    hand_over(result, holder);
+  }
+  taskEXIT_CRITICAL();
+  if (couplet_rtos_preempt(result)) {
     portYIELD_WITHIN_API();
   }
   return pdPASS;

@@ -508,6 +508,130 @@ static void test_peek_front_reset(void) {
   vSemaphoreDelete(sem);
 }
 
+// ----------------------------------------------------------------------------- mutexes
+
+#define MUTEX_LOW 1
+#define MUTEX_MID 3
+
+static SemaphoreHandle_t mutex_a;  // held by the low task
+static SemaphoreHandle_t mutex_b;  // held by the middle task, which waits for mutex_a
+static SemaphoreHandle_t go;       // the controller lets the low task give mutex_a back
+static volatile int mutex_steps;   // a digit per step, in order: see the tasks
+static volatile BaseType_t high_took;
+
+static void note(int digit) { mutex_steps = mutex_steps * 10 + digit; }
+
+static void mutex_low_task(void *arg) {
+  (void)arg;
+  if (xSemaphoreTake(mutex_a, 0) == pdTRUE) {
+    note(1);
+    xSemaphoreTake(go, portMAX_DELAY);
+    note(2);
+    xSemaphoreGive(mutex_a);
+  }
+  vTaskDelete(NULL);
+}
+
+static void mutex_mid_task(void *arg) {
+  (void)arg;
+  if (xSemaphoreTake(mutex_b, 0) == pdTRUE && xSemaphoreTake(mutex_a, portMAX_DELAY) == pdTRUE) {
+    note(3);
+    xSemaphoreGive(mutex_a);
+    xSemaphoreGive(mutex_b);
+  }
+  vTaskDelete(NULL);
+}
+
+// Takes mutex_b with the wait given as its argument (ticks).
+static void mutex_high_task(void *arg) {
+  high_took = xSemaphoreTake(mutex_b, (TickType_t)(uintptr_t)arg);
+  if (high_took == pdTRUE) {
+    note(4);
+    xSemaphoreGive(mutex_b);
+  }
+  vTaskDelete(NULL);
+}
+
+static void test_mutexes(void) {
+  mutex_a = xSemaphoreCreateMutex();
+  mutex_b = xSemaphoreCreateMutex();
+  go = xSemaphoreCreateBinary();
+  mutex_steps = 0;
+  // A chain: low holds a; middle holds b and waits for a; high waits for b. The waits raise the
+  // owners: middle to high's priority, and low at least to middle's (FreeRTOS's own inheritance
+  // stops at the first owner; the accelerator's follows the chain, checked below for hw).
+  TaskHandle_t low = couplet_rtos_spawn(mutex_low_task, "m_low", WORKER_STACK, MUTEX_LOW, NULL);
+  vTaskDelay(1);  // low runs, takes a, waits for go
+  TaskHandle_t mid = couplet_rtos_spawn(mutex_mid_task, "m_mid", WORKER_STACK, MUTEX_MID, NULL);
+  vTaskDelay(1);  // middle runs, takes b, waits for a
+  UBaseType_t low_by_mid = uxTaskPriorityGet(low);
+  couplet_rtos_spawn(mutex_high_task, "m_high", WORKER_STACK, HIGH_PRIORITY, (void *)(uintptr_t)portMAX_DELAY);
+  UBaseType_t mid_by_high = uxTaskPriorityGet(mid);
+  UBaseType_t low_by_chain = uxTaskPriorityGet(low);
+  int holders = xSemaphoreGetMutexHolder(mutex_a) == low && xSemaphoreGetMutexHolder(mutex_b) == mid &&
+                uxSemaphoreGetCount(mutex_a) == 0;
+  couplet_rtos_check(low_by_mid == MUTEX_MID && mid_by_high == HIGH_PRIORITY && low_by_chain >= MUTEX_MID && holders,
+                     "mutex: waiters raise their mutexes' holders", "low %lu then %lu, middle %lu, holders %d",
+                     (unsigned long)low_by_mid, (unsigned long)low_by_chain, (unsigned long)mid_by_high, holders);
+#if HW_OBJECTS
+  couplet_rtos_check(low_by_chain == HIGH_PRIORITY && served_by(mutex_a, COUPLET_KERNEL_HW_MUTEX) &&
+                         served_by(mutex_b, COUPLET_KERNEL_HW_MUTEX),
+                     "hw: the mutexes are the accelerator's, whose inheritance follows the chain",
+                     "low at %lu, mutexes %lx %lx", (unsigned long)low_by_chain, (unsigned long)uxQueueCoupletHw(mutex_a),
+                     (unsigned long)uxQueueCoupletHw(mutex_b));
+#endif
+  // Let go: low gives a to middle, which gives a and b, b goes to high.
+  xSemaphoreGive(go);
+  vTaskDelay(2);
+  couplet_rtos_check(mutex_steps == 1234 && high_took == pdTRUE && uxSemaphoreGetCount(mutex_a) == 1 &&
+                         uxSemaphoreGetCount(mutex_b) == 1 && xSemaphoreGetMutexHolder(mutex_a) == NULL,
+                     "mutex: the chain unwinds in order and both mutexes are free", "steps %d, high %ld",
+                     mutex_steps, (long)high_took);
+
+  // A wait that times out gives the holder's priority back; a base priority set meanwhile stays.
+  mutex_steps = 0;
+  low = couplet_rtos_spawn(mutex_mid_task, "m_mid", WORKER_STACK, MUTEX_LOW, NULL);  // holds b, waits for a
+  xSemaphoreTake(mutex_a, 0);  // the controller holds a
+  vTaskDelay(1);
+  couplet_rtos_spawn(mutex_high_task, "m_high", WORKER_STACK, HIGH_PRIORITY, (void *)(uintptr_t)2);
+  UBaseType_t raised = uxTaskPriorityGet(low);
+  vTaskPrioritySet(low, MUTEX_MID);
+  UBaseType_t after_set = uxTaskPriorityGet(low);
+  vTaskDelay(3);  // high's 2 ticks run out
+  UBaseType_t after_timeout = uxTaskPriorityGet(low);
+  BaseType_t timed_out = high_took;
+  xSemaphoreGive(mutex_a);
+  vTaskDelay(1);
+  couplet_rtos_check(raised == HIGH_PRIORITY && after_set == HIGH_PRIORITY && after_timeout == MUTEX_MID &&
+                         timed_out == pdFALSE && mutex_steps == 3,
+                     "mutex: a timed-out waiter gives the holder's priority back, to its new base",
+                     "raised %lu, after set %lu, after timeout %lu, high %ld, steps %d", (unsigned long)raised,
+                     (unsigned long)after_set, (unsigned long)after_timeout, (long)timed_out, mutex_steps);
+
+  // Recursive: held twice, free after two gives.
+  SemaphoreHandle_t rec = xSemaphoreCreateRecursiveMutex();
+  int rec_ok = rec != NULL && xSemaphoreTakeRecursive(rec, 0) == pdTRUE && xSemaphoreTakeRecursive(rec, 0) == pdTRUE &&
+               xSemaphoreGetMutexHolder(rec) == xTaskGetCurrentTaskHandle() && xSemaphoreGiveRecursive(rec) == pdTRUE &&
+               uxSemaphoreGetCount(rec) == 0 && xSemaphoreGiveRecursive(rec) == pdTRUE && uxSemaphoreGetCount(rec) == 1 &&
+               xSemaphoreGetMutexHolder(rec) == NULL && xSemaphoreGiveRecursive(rec) == pdFAIL;
+  couplet_rtos_check(rec_ok, "mutex: a recursive mutex is free after as many gives as takes", "it is not");
+#if HW_OBJECTS
+  // The default SoC has 4: with a, b and rec, one more can be made, then none.
+  SemaphoreHandle_t fourth = xSemaphoreCreateMutex();
+  SemaphoreHandle_t fifth = xSemaphoreCreateMutex();
+  vSemaphoreDelete(rec);
+  rec = xSemaphoreCreateMutex();
+  couplet_rtos_check(fourth != NULL && fifth == NULL && rec != NULL && served_by(rec, COUPLET_KERNEL_HW_MUTEX),
+                     "hw: a 5th mutex is refused (NULL) and a deleted one frees its place",
+                     "fourth %d, fifth %d, again %d", fourth != NULL, fifth != NULL, rec != NULL);
+  vSemaphoreDelete(fourth);
+#endif
+  vSemaphoreDelete(rec);
+  vSemaphoreDelete(go);
+  vSemaphoreDelete(mutex_a);
+  vSemaphoreDelete(mutex_b);
+}
+
 // ----------------------------------------------------------------------------- ISR forms
 
 // The FromISR calls, made with interrupts masked from the controller (as a handler would run):
@@ -565,6 +689,7 @@ static void controller_task(void *arg) {
   test_big_message();
   test_sender_woken();
   test_peek_front_reset();
+  test_mutexes();
   test_from_isr();
   printf("test_sync_hw: %d failed\n", couplet_rtos_failures());
   exit(couplet_rtos_exit_code());
