@@ -40,24 +40,17 @@ static BaseType_t wake(uint32_t result) {
   return xTaskCoupletWake(tcb);
 }
 
-// A give or send answered OK: wake the taker or receiver it named, if any. A peeker was handed
-// the count or message but must leave it: it goes back (a give; for a queue, a send to the
-// front: the queue was empty, since a receiver waited), which may hand it to the next waiter,
-// and so on; each step wakes another waiter, so the loop ends. MSG still holds the message (the
-// copy engine took a snapshot); the front send waits out the copy to the peeker (BUSY) first.
-static BaseType_t wake_sent(UBaseType_t hw, uint32_t result) {
+// A peeker (TID tid) was handed the count or message of object `hw` but must leave it: it goes
+// back (a give; for a queue, a send to the front: the queue was empty, since a receiver waited),
+// which may hand it to the next waiter, and so on; each step wakes another waiter, so the loop
+// ends. MSG still holds the message (the copy engine took a snapshot); the front send waits out
+// the copy to the peeker (BUSY) first. Out of line: rare, and kept off the wake-up path.
+static __attribute__((noinline)) BaseType_t give_back(UBaseType_t hw, uint32_t tid) {
   uint32_t id = COUPLET_KERNEL_HW_ID(hw);
   BaseType_t yield = pdFALSE;
-  for (uint32_t step = 0; step <= COUPLET_RTOS_MAX_THREADS; step++) {
-    uint32_t tid = couplet_rtos_tid(result);
-    if (tid == COUPLET_RTOS_NONE) {
-      return yield;
-    }
-    yield |= wake(result);
-    if (!peeking[tid]) {
-      return yield;
-    }
+  for (uint32_t step = 0; step < COUPLET_RTOS_MAX_THREADS; step++) {
     peeking[tid] = 0;
+    uint32_t result;
     if (COUPLET_KERNEL_HW_KIND(hw) == COUPLET_KERNEL_HW_SEM) {
       result = COUPLET_KERNEL_HW_CALL(sem_give, id, 0);
     } else {
@@ -65,8 +58,27 @@ static BaseType_t wake_sent(UBaseType_t hw, uint32_t result) {
       result = COUPLET_KERNEL_HW_CALL(queue_send, id, COUPLET_RTOS_QUEUE_FRONT);
     }
     couplet_kernel_hw_ok(result);
+    tid = couplet_rtos_tid(result);
+    if (tid == COUPLET_RTOS_NONE) {
+      return yield;  // stored (or counted): nobody else waited
+    }
+    yield |= wake(result);
+    if (!peeking[tid]) {
+      return yield;
+    }
   }
   configASSERT(0);  // more wake-ups than threads: the accelerator's waiter sets are broken
+  return yield;
+}
+
+// A give or send answered OK: wake the taker or receiver it named, if any (a peeker leaves what
+// it was handed: give_back).
+static inline __attribute__((always_inline)) BaseType_t wake_sent(UBaseType_t hw, uint32_t result) {
+  BaseType_t yield = wake(result);
+  uint32_t tid = couplet_rtos_tid(result);
+  if (tid != COUPLET_RTOS_NONE && peeking[tid]) {
+    yield |= give_back(hw, tid);
+  }
   return yield;
 }
 
