@@ -24,7 +24,7 @@ static volatile uint8_t woken[COUPLET_RTOS_MAX_THREADS];
 
 // Set by TID t itself when it blocks in xQueuePeek (it waits as a receiver: the accelerator has
 // no peek waiters), cleared when it runs again. Read by the sender that hands t a message: a
-// peek leaves the message in the queue, so the sender puts it back (wake_receivers).
+// peek leaves the message in the queue, so the sender puts it back (give_back).
 static volatile uint8_t peeking[COUPLET_RTOS_MAX_THREADS];
 
 // A result that named a TID to wake: make that task ready in FreeRTOS too. pdTRUE if it
@@ -272,6 +272,13 @@ static void check_blocked(uint32_t result) {
 
 // ----------------------------------------------------------------------------- task API
 
+// xQueueOverwrite (a queue of length 1): drop what it holds; a sender that waited for room is
+// woken to send again. Interrupts off. pdTRUE if the woken task outranks the running one.
+static BaseType_t drop_for_overwrite(UBaseType_t hw) {
+  uint32_t dropped = COUPLET_KERNEL_HW_CALL(queue_recv, COUPLET_KERNEL_HW_ID(hw), 0);
+  return couplet_rtos_status(dropped) == COUPLET_RTOS_OK ? wake(dropped) : pdFALSE;
+}
+
 // QUEUE_SEND's flags for FreeRTOS's copy position (an overwrite is a send to the back of an emptied
 // queue of length 1).
 static uint32_t send_flags(BaseType_t position) {
@@ -285,11 +292,7 @@ BaseType_t couplet_kernel_hw_send(UBaseType_t hw, const void *item, TickType_t w
     BaseType_t yield = pdFALSE;
     taskENTER_CRITICAL();
     if (position == queueOVERWRITE) {
-      // A queue of length 1: drop what it holds (a sender waiting on it is woken to send again).
-      uint32_t dropped = COUPLET_KERNEL_HW_CALL(queue_recv, COUPLET_KERNEL_HW_ID(hw), 0);
-      if (couplet_rtos_status(dropped) == COUPLET_RTOS_OK) {
-        yield |= wake(dropped);
-      }
+      yield |= drop_for_overwrite(hw);
     }
     uint32_t result = try_send(hw, item, send_flags(position));
     uint32_t status = couplet_rtos_status(result);
@@ -334,7 +337,7 @@ BaseType_t couplet_kernel_hw_receive(UBaseType_t hw, void *buffer, TickType_t wa
   uint32_t aligned[COUPLET_RTOS_MESSAGE_WORDS];
   void *dst = ((uintptr_t)buffer & 3u) == 0u ? buffer : (void *)aligned;
   // A peek that finds the queue empty waits as a receiver; the sender that hands it a message
-  // puts the message back (wake_receivers).
+  // puts the message back (give_back).
   uint32_t flags = peek ? COUPLET_RTOS_QUEUE_PEEK : 0u;
   for (;;) {
     taskENTER_CRITICAL();
@@ -391,10 +394,7 @@ BaseType_t couplet_kernel_hw_send_from_isr(UBaseType_t hw, const void *item, Bas
   BaseType_t yield = pdFALSE;
   UBaseType_t saved = taskENTER_CRITICAL_FROM_ISR();
   if (position == queueOVERWRITE) {
-    uint32_t dropped = COUPLET_KERNEL_HW_CALL(queue_recv, COUPLET_KERNEL_HW_ID(hw), 0);
-    if (couplet_rtos_status(dropped) == COUPLET_RTOS_OK) {
-      yield |= wake(dropped);
-    }
+    yield |= drop_for_overwrite(hw);
   }
   uint32_t result = try_send(hw, item, send_flags(position));
   BaseType_t ret = errQUEUE_FULL;

@@ -796,10 +796,7 @@ async def rtos_message_copies(dut):
         assert (await tb.ok(Act.QUEUE_RECV, q, dst | BLOCK))["blocked"] == 1
         await tb.ok(Act.THREAD_SET_STATE, sender, State.READY)
         await tb.run(sender)
-        for w in range(0, p.MsgWords - 1, 2):
-            await tb.command(OP_WRITE2, MSG0 + w, tb.rng.getrandbits(32), tb.rng.getrandbits(32))
-        if p.MsgWords % 2:
-            await tb.command(OP_WRITE, MSG0 + p.MsgWords - 1, tb.rng.getrandbits(32))
+        await put_msg(tb, [tb.rng.getrandbits(32) for _ in range(p.MsgWords)])
         await tb.ok(Act.QUEUE_SEND, q)
         for w in range(p.MsgWords):  # MSG may be rewritten at once: the copy has its own snapshot
             await tb.command(OP_WRITE, MSG0 + w, tb.rng.getrandbits(32))
