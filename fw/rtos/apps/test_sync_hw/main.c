@@ -414,6 +414,18 @@ static void test_peek_front_reset(void) {
 #endif
   vQueueDelete(q);
 
+  // xQueueOverwrite on a queue of length 1 replaces its message (and fills an empty one).
+  QueueHandle_t one = xQueueCreate(1, sizeof(msg4_t));
+  ok = one != NULL && xQueueOverwrite(one, &a) == pdPASS && xQueueOverwrite(one, &b) == pdPASS &&
+       uxQueueMessagesWaiting(one) == 1 && xQueueReceive(one, &got, 0) == pdTRUE && same(&got, &b) &&
+       xQueueReceive(one, &got2, 0) == errQUEUE_EMPTY;
+  couplet_rtos_check(ok, "overwrite: xQueueOverwrite replaces the message of a queue of length 1", "got %lx",
+                     (unsigned long)got.w[0]);
+#if HW_OBJECTS
+  int one_hw = served_by(one, COUPLET_KERNEL_HW_QUEUE);
+#endif
+  vQueueDelete(one);
+
   // A blocked peek sees a message, which stays in the queue; with a receiver waiting too, the
   // peeker sees it and the receiver gets it.
   peek_queue = xQueueCreate(2, sizeof(msg4_t));
@@ -501,9 +513,9 @@ static void test_peek_front_reset(void) {
                      "semaphore: a peek leaves the count, a reset takes it all", "peek %ld, count %lu then %lu, peek %ld",
                      (long)sem_peek, (unsigned long)after_peek, (unsigned long)after_reset, (long)empty_peek);
 #if HW_OBJECTS
-  couplet_rtos_check(q_hw && peek_hw && front_hw && served_by(sem, COUPLET_KERNEL_HW_SEM),
-                     "hw: the queues and the semaphore that peek, send to the front and reset are the accelerator's",
-                     "queues %d %d %d, semaphore %lx", q_hw, peek_hw, front_hw, (unsigned long)uxQueueCoupletHw(sem));
+  couplet_rtos_check(q_hw && one_hw && peek_hw && front_hw && served_by(sem, COUPLET_KERNEL_HW_SEM),
+                     "hw: the queues and the semaphore that peek, overwrite, send to the front and reset are the accelerator's",
+                     "queues %d %d %d %d, semaphore %lx", q_hw, one_hw, peek_hw, front_hw, (unsigned long)uxQueueCoupletHw(sem));
 #endif
   vSemaphoreDelete(sem);
 }
