@@ -104,6 +104,12 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return bench.run(args.what, load_config(args.config), runs=args.runs, kernels=kernels, jobs=args.jobs)
 
 
+def cmd_synth(args: argparse.Namespace) -> int:
+    from couplet import synth_report
+
+    return synth_report.run(args.config, args.target, args.jobs, args.fmax)
+
+
 def cmd_demo(args: argparse.Namespace) -> int:
     from couplet import demo
     from couplet.config import load_config
@@ -196,6 +202,20 @@ def build_parser() -> argparse.ArgumentParser:
         "--jobs", "-j", type=int, default=1, help="rtos: kernel variants built and simulated at once (default: 1)"
     )
     p.set_defaults(func=cmd_bench)
+
+    p = sub.add_parser(
+        "synth",
+        help="FPGA resources of the SoC and of each accelerator in each coupling (Yosys), and Fmax (nextpnr-ecp5)",
+    )
+    _add_config(p)
+    p.add_argument("--target", choices=["xc7", "ecp5", "ice40"], default="xc7",
+                   help="cell library of the counts: xc7 (Artix-7-style, Yosys synth_xilinx), ecp5, ice40 "
+                   "(default: %(default)s)")
+    p.add_argument("--fmax", action="store_true",
+                   help="also place and route each accelerator tile and the whole SoC with nextpnr-ecp5 "
+                   "(LFE5U-85F-6BG381C) for their Fmax; takes tens of minutes")
+    p.add_argument("--jobs", "-j", type=int, default=2, help="tool runs at once (default: %(default)s)")
+    p.set_defaults(func=cmd_synth)
 
     p = sub.add_parser("demo", help="build the SoC and the demo firmware, run it, report cycles")
     _add_config(p)

@@ -61,7 +61,7 @@ KECCAK_ISE_CUSTOM = 1
 # waiting receiver) always has a DMA engine. Limits are those of hw/ip/rtos/README.md.
 RTOS_COUPLINGS = ("tight", "mmio")
 RTOS_BACKENDS = ("soft", "tight", "mmio")
-_RTOS_COUPLING_WINDOWS = {"mmio": ("rtos",)}
+_RTOS_COUPLING_WINDOWS: dict[str, tuple[str, ...]] = {"mmio": ("rtos",)}
 RTOS_PRIORITY_ORDERS = ("ascending", "descending")
 _RTOS_LIMITS = {
     "max_threads": (2, 16),
@@ -263,7 +263,8 @@ def resolve_config_path(name_or_path: str | Path) -> Path:
     return paths.CONFIGS_DIR / f"{name_or_path}.toml"
 
 
-def load_config(name_or_path: str | Path = "default") -> SocConfig:
+def read_config_doc(name_or_path: str | Path = "default") -> tuple[dict[str, Any], Path]:
+    """A configuration file as TOML data (to derive variants from it) and its path."""
     path = resolve_config_path(name_or_path)
     if not path.is_file():
         known = ", ".join(sorted(p.stem for p in paths.CONFIGS_DIR.glob("*.toml")))
@@ -272,7 +273,21 @@ def load_config(name_or_path: str | Path = "default") -> SocConfig:
         doc = tomllib.loads(path.read_text())
     except tomllib.TOMLDecodeError as err:
         raise ConfigError(f"{path}: not valid TOML: {err}") from err
+    return doc, path
+
+
+def load_config(name_or_path: str | Path = "default") -> SocConfig:
+    doc, path = read_config_doc(name_or_path)
     return parse_config(doc, path)
+
+
+_COUPLING_WINDOWS: dict[str, dict[str, tuple[str, ...]]] = {"aes": _AES_COUPLING_WINDOWS, "keccak": _KECCAK_COUPLING_WINDOWS, "rtos": _RTOS_COUPLING_WINDOWS}
+
+
+def coupling_windows(accelerator: str, couplings: tuple[str, ...] | list[str]) -> set[str]:
+    """The register windows ([peripheral.*] tables) an accelerator's couplings need."""
+    table = _COUPLING_WINDOWS[accelerator]
+    return {w for c in couplings for w in table.get(c, ())}
 
 
 def parse_config(doc: dict[str, Any], path: Path) -> SocConfig:
@@ -318,9 +333,9 @@ def parse_config(doc: dict[str, Any], path: Path) -> SocConfig:
     rtos = _parse_rtos(accel_t.pop("rtos"), f"{where}[accelerator.rtos]") if "rtos" in accel_t else None
     _no_leftovers(accel_t, f"{where}[accelerator]")
     _check_opcodes(aes, keccak, rtos, f"{where}[accelerator]")
-    needed = {w for c in (aes.couplings if aes else ()) for w in _AES_COUPLING_WINDOWS.get(c, ())}
-    needed |= {w for c in (keccak.couplings if keccak else ()) for w in _KECCAK_COUPLING_WINDOWS.get(c, ())}
-    needed |= {w for c in (rtos.couplings if rtos else ()) for w in _RTOS_COUPLING_WINDOWS.get(c, ())}
+    needed = coupling_windows("aes", aes.couplings if aes else ())
+    needed |= coupling_windows("keccak", keccak.couplings if keccak else ())
+    needed |= coupling_windows("rtos", rtos.couplings if rtos else ())
     windows = sorted(needed, key=OPTIONAL_PERIPHERALS.index)
 
     periph_t = _table(doc, "peripheral", where)

