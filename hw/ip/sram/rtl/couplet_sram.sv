@@ -8,8 +8,11 @@
 // LR/SC covers one word; any store to that word clears it. An SC answers rdata 0 on success and
 // 1 on failure, as well as exokay, because this core version takes rd from rdata. Port A is
 // read-only: a write there is a wiring mistake and gets an error.
+//
+// InitFile, if not empty, names a $readmemh file (one 32-bit word per line) loaded at elaboration.
 module couplet_sram #(
-  parameter int unsigned SizeBytes = 32'h1_0000
+  parameter int unsigned SizeBytes = 32'h1_0000,
+  parameter string       InitFile  = ""
 ) (
   input  logic        clk_i,
   input  logic        rst_ni,
@@ -52,6 +55,15 @@ module couplet_sram #(
   localparam logic [4:0] AtopMaxu = 5'b11100;
 
   logic [31:0] mem_q [Words];
+
+  // FPGA block RAM takes its content from the bitstream, and synthesis fills it from an initial
+  // block: the one `initial` in couplet's RTL. The simulator leaves InitFile empty and loads the
+  // program through the DPI back door below.
+  if (InitFile != "") begin : g_init
+    initial begin
+      $readmemh(InitFile, mem_q);
+    end
+  end
 
   // The decoder sends the offset within the SRAM: the upper bits are zero, and accesses are
   // word-wide (byte enables select the bytes), so neither end of the address is needed.
@@ -106,8 +118,15 @@ module couplet_sram #(
   // A failed store-conditional writes nothing; an AMO writes in its second cycle.
   assign do_write = b_accept && b_we_i && !is_amo && (!is_sc || sc_ok);
 
+  // The word read is a register of its own, written only by the memory read, so that synthesis
+  // maps the array to block RAM (a read register with a second source cannot go into one); an
+  // SC's answer is kept beside it and chosen at the output.
+  logic [31:0] b_read_q;
+  logic        sc_answer_q, sc_failed_q;
+  assign b_rdata_o = sc_answer_q ? {31'b0, sc_failed_q} : b_read_q;
+
   logic [31:0] amo_old, amo_new;
-  assign amo_old = b_rdata_o;
+  assign amo_old = b_read_q;
   always_comb begin
     unique case (amo_op_q)
       AtopSwap: amo_new = amo_operand_q;
@@ -133,11 +152,8 @@ module couplet_sram #(
         end
       end
     end
-    if (b_accept && is_sc) begin
-      // CV32E40X 0.6.0-19 writes an SC's rdata to rd (its RTL does not use exokay): 0 = success.
-      b_rdata_o <= {31'b0, !sc_ok};
-    end else if (b_accept && (!b_we_i || is_amo)) begin
-      b_rdata_o <= mem_q[b_idx];
+    if (b_accept && !is_sc && (!b_we_i || is_amo)) begin
+      b_read_q <= mem_q[b_idx];
     end
   end
 
@@ -165,6 +181,8 @@ module couplet_sram #(
       amo_operand_q <= '0;
       resv_valid_q  <= 1'b0;
       resv_idx_q    <= '0;
+      sc_answer_q   <= 1'b0;
+      sc_failed_q   <= 1'b0;
     end else begin
       b_rvalid_o    <= b_accept;
       b_err_o       <= 1'b0;
@@ -178,6 +196,13 @@ module couplet_sram #(
       end
       resv_valid_q  <= resv_valid_d;
       resv_idx_q    <= resv_idx_d;
+      // CV32E40X 0.6.0-19 writes an SC's rdata to rd (its RTL does not use exokay): 0 = success.
+      if (b_accept && is_sc) begin
+        sc_answer_q <= 1'b1;
+        sc_failed_q <= !sc_ok;
+      end else if (b_accept && (!b_we_i || is_amo)) begin
+        sc_answer_q <= 1'b0;
+      end
     end
   end
 
