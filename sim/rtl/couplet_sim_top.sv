@@ -18,6 +18,7 @@ module couplet_sim_top (
     .rst_ni          (rst_ni),
     .console_valid_o (console_valid_o),
     .console_data_o  (console_data_o),
+    .console_ready_i (1'b1),  // the harness takes a byte every cycle
     .exit_valid_o    (exit_valid_o),
     .exit_code_o     (exit_code_o),
     .core_sleep_o    (core_sleep_o)

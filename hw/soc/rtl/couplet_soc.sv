@@ -7,14 +7,21 @@
 // then are decoded to SRAM, CLINT, simctrl and the accelerator register windows; anything else
 // is answered with a bus error. Custom instructions reach the accelerators through
 // couplet_xif_adapter, or trap as illegal when the configuration has none.
+//
+// The console is a valid/ready stream (console_ready_i = 1 in simulation, a UART on a board).
+// SramInitFile preloads the SRAM from a $readmemh file (FPGA builds); the simulator leaves it
+// empty and loads the ELF through the SRAM's DPI back door instead.
 module couplet_soc
   import couplet_soc_cfg_pkg::*;
-(
+#(
+  parameter string SramInitFile = ""
+) (
   input  logic        clk_i,
   input  logic        rst_ni,
 
   output logic        console_valid_o,
   output logic [7:0]  console_data_o,
+  input  logic        console_ready_i,
   output logic        exit_valid_o,
   output logic [7:0]  exit_code_o,
   output logic        core_sleep_o
@@ -336,7 +343,8 @@ module couplet_soc
 
   // ------------------------------------------------------------------------------ slaves
   couplet_sram #(
-    .SizeBytes (SramSize)
+    .SizeBytes (SramSize),
+    .InitFile  (SramInitFile)
   ) u_sram (
     .clk_i      (clk_i),
     .rst_ni     (rst_ni),
@@ -396,6 +404,7 @@ module couplet_soc
     .err_o           (d_err[DSimctl]),
     .console_valid_o (console_valid_o),
     .console_data_o  (console_data_o),
+    .console_ready_i (console_ready_i),
     .exit_valid_o    (exit_valid_o),
     .exit_code_o     (exit_code_o)
   );

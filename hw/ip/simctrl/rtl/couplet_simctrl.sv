@@ -1,8 +1,14 @@
 // Simulation control: a console byte stream and an exit register.
 //
 // The harness watches console_valid_o and exit_valid_o on each clock edge. On an FPGA the
-// console stream feeds a UART and the exit request is ignored. Writes must enable byte lane 0,
+// console stream feeds a UART and the exit request drives a LED. Writes must enable byte lane 0,
 // which carries the payload; anything else, and any other offset, is answered with an error.
+//
+// The console is a valid/ready register: a granted console write raises console_valid_o with
+// its byte in the next cycle, and the byte stays until console_ready_i takes it. A console write
+// that arrives while a byte is pending and not being taken is not granted, so a slow consumer
+// (a UART) back-pressures the core instead of losing bytes. Every other access is granted at
+// once. With console_ready_i tied high this is the plain one-cycle pulse the simulator expects.
 module couplet_simctrl
   import simctrl_reg_pkg::*;
 (
@@ -21,6 +27,7 @@ module couplet_simctrl
 
   output logic        console_valid_o,
   output logic [7:0]  console_data_o,
+  input  logic        console_ready_i,
   output logic        exit_valid_o,
   output logic [7:0]  exit_code_o
 );
@@ -35,6 +42,13 @@ module couplet_simctrl
   logic       console_valid_q, exit_valid_q;
   logic [7:0] console_data_q, exit_code_q;
 
+  logic console_write, console_full, accept;
+  assign console_write = req_i && we_i && !err_d && is_console;
+  // The pending byte leaves in this cycle if the consumer is ready, so its slot is free again.
+  assign console_full  = console_valid_q && !console_ready_i;
+  assign gnt_o         = !(console_write && console_full);
+  assign accept        = req_i && gnt_o;
+
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       rvalid_q        <= 1'b0;
@@ -44,14 +58,16 @@ module couplet_simctrl
       exit_valid_q    <= 1'b0;
       exit_code_q     <= '0;
     end else begin
-      rvalid_q        <= req_i;
-      err_q           <= req_i && err_d;
-      console_valid_q <= req_i && we_i && !err_d && is_console;
-      if (req_i && we_i && !err_d && is_console) begin
-        console_data_q <= wdata_i[7:0];
+      rvalid_q <= accept;
+      err_q    <= accept && err_d;
+      if (console_write && gnt_o) begin
+        console_valid_q <= 1'b1;
+        console_data_q  <= wdata_i[7:0];
+      end else if (console_ready_i) begin
+        console_valid_q <= 1'b0;
       end
       // The first exit request is kept: the harness may sample it at its own pace.
-      if (req_i && we_i && !err_d && is_exit && !exit_valid_q) begin
+      if (accept && we_i && !err_d && is_exit && !exit_valid_q) begin
         exit_valid_q <= 1'b1;
         exit_code_q  <= wdata_i[7:0];
       end
@@ -62,7 +78,6 @@ module couplet_simctrl
   logic unused_upper_lanes;
   assign unused_upper_lanes = ^{be_i[3:1], wdata_i[31:8]};
 
-  assign gnt_o           = 1'b1;
   assign rvalid_o        = rvalid_q;
   assign rdata_o         = '0;
   assign err_o           = err_q;

@@ -2,10 +2,12 @@
 
 `SimctrlModel` is the golden model: a write to CONSOLE or EXIT needs byte lane 0 (it carries the
 payload), anything else is answered with err; reads of the two registers return 0 without error.
-A console write pulses console_valid_o for one cycle, in the cycle after its grant, with its byte
-on console_data_o; the first exit write sets exit_valid_o and exit_code_o for good. A per-cycle
-monitor compares the four outputs with the model and records the console stream as the harness
-would see it.
+A granted console write sets console_valid_o with its byte on console_data_o in the next cycle; the
+byte stays until a cycle with console_ready_i high takes it (with ready always high: a one-cycle
+pulse per write). A console write is not granted while a byte is pending and console_ready_i is
+low; every other access is granted at once. The first exit write sets exit_valid_o and exit_code_o
+for good. A per-cycle monitor compares gnt_o and the four outputs with the model and records the
+console stream as the consumer sees it (bytes taken on valid && ready).
 
 Run: .venv/bin/python -m pytest hw/ip/simctrl/test -q   (COUPLET_TEST_SEED=<n> reruns a seed)
 """
@@ -45,24 +47,61 @@ class SimctrlModel:
         lane0 = bool(txn.be & 1)
         return Response(rdata=0, err=not mapped or (txn.we and not lane0))
 
-    def step(self, txn: ObiTxn | None) -> None:
+    def is_console_write(self, txn: ObiTxn) -> bool:
+        return txn.we and txn.addr == CONSOLE and not self.response(txn).err
+
+    def grant(self, txn: ObiTxn, ready: int) -> int:
+        """gnt_o for `txn` presented in a cycle where console_ready_i is `ready`."""
+        return int(not (self.is_console_write(txn) and self.console_valid and not ready))
+
+    def step(self, txn: ObiTxn | None, ready: int) -> None:
         """Advance over one clock edge with `txn` granted in the cycle before it (or None)."""
         ok = txn is not None and txn.we and not self.response(txn).err
-        self.console_valid = int(ok and txn.addr == CONSOLE)
-        if self.console_valid:
-            self.console_data = txn.wdata & 0xFF
+        if ok and txn.addr == CONSOLE:
+            self.console_valid, self.console_data = 1, txn.wdata & 0xFF
+        elif ready:
+            self.console_valid = 0
         if ok and txn.addr == EXIT and not self.exit_valid:
             self.exit_valid, self.exit_code = 1, txn.wdata & 0xFF
 
 
+class ReadyDriver:
+    """Drives console_ready_i: always high (the simulator's harness), or a random pattern of
+    single-cycle gaps and stalls of up to `max_stall` cycles (a UART whose FIFO fills up)."""
+
+    def __init__(self, dut, rng, *, ready_prob: float = 1.0, max_stall: int = 0) -> None:
+        self.handle = dut.console_ready_i
+        self.rng = rng
+        self.ready_prob = ready_prob
+        self.max_stall = max_stall
+        self.stall = 0
+
+    def reset_values(self) -> None:
+        self.handle.value = 1
+
+    def sample(self, cycle: int) -> None:
+        pass
+
+    def drive(self, cycle: int) -> None:
+        if self.stall == 0 and self.max_stall and self.rng.random() < 0.05:
+            self.stall = self.rng.randint(1, self.max_stall)
+        if self.stall:
+            self.stall -= 1
+            self.handle.value = 0
+        else:
+            self.handle.value = int(self.rng.random() < self.ready_prob)
+
+
 class SimctrlTb(ClockedTb):
-    def __init__(self, dut, *, idle_prob: float = 0.0) -> None:
+    def __init__(self, dut, *, idle_prob: float = 0.0, ready_prob: float = 1.0, max_stall: int = 0) -> None:
         super().__init__(dut)
-        self.bus = ObiMaster(ObiPort(dut), self.rng, idle_prob=idle_prob, resp_timeout=20)
+        self.bus = ObiMaster(ObiPort(dut), self.rng, idle_prob=idle_prob, resp_timeout=20, gnt_timeout=200)
+        self.ready = ReadyDriver(dut, self.rng, ready_prob=ready_prob, max_stall=max_stall)
         self.model = SimctrlModel()
-        self.console: list[int] = []  # bytes seen on console_valid_o/console_data_o
+        self.console: list[int] = []  # bytes taken from console_valid_o/console_data_o (valid && ready)
+        self.stalled_cycles = 0  # cycles a request was presented and not granted
         self.bus.on_response.append(lambda txn, cycle: txn.check())
-        self.add(self.bus, Monitor(self._cycle))
+        self.add(self.bus, self.ready, Monitor(self._cycle))
 
     def _cycle(self, cycle: int) -> None:
         dut, model = self.dut, self.model
@@ -72,12 +111,19 @@ class SimctrlTb(ClockedTb):
         assert got == want, (
             f"cycle {cycle}: (console_valid, console_data, exit_valid, exit_code) = {got}, expected {want}"
         )
-        if got[0]:
+        ready = int(dut.console_ready_i.value)
+        if got[0] and ready:
             self.console.append(got[1])
+        presented = self.bus.accepted_now or self.bus.current
+        if int(dut.req_i.value):
+            assert presented is not None
+            gnt, want_gnt = int(dut.gnt_o.value), model.grant(presented, ready)
+            assert gnt == want_gnt, f"cycle {cycle}: gnt_o = {gnt} for {presented.describe()}, expected {want_gnt}"
+            self.stalled_cycles += 1 - gnt
         txn = self.bus.accepted_now
         if txn is not None:
             txn.expected = model.response(txn)
-        model.step(txn)
+        model.step(txn, ready)
 
     async def start(self) -> None:
         await self.reset()
@@ -174,6 +220,35 @@ async def simctrl_random(dut):
         tb.bus.issue(addr, we=tb.rng.random() < 0.7, be=tb.rng.randrange(16), wdata=tb.rng.getrandbits(32))
     await tb.bus.drain(timeout_cycles=5000)
     assert len(tb.console) > 100  # about 150 expected: 3/7 console, 70 % writes, half with lane 0
+
+
+@cocotb.test()
+async def simctrl_console_backpressure(dut):
+    """With a random console_ready_i pattern every console byte arrives once, in order, and every
+    access completes: console writes wait while a byte is pending, nothing else ever waits."""
+    tb = SimctrlTb(dut, idle_prob=0.2, ready_prob=0.6, max_stall=25)
+    await tb.start()
+    sent = []
+    for _ in range(1500):
+        addr = tb.rng.choice((CONSOLE, CONSOLE, CONSOLE, CONSOLE, EXIT, *UNMAPPED[:3]))
+        we = tb.rng.random() < 0.8
+        be = tb.rng.choice((0xF, 0x1, 0xF, 0x3, tb.rng.randrange(16)))
+        wdata = tb.rng.getrandbits(32)
+        tb.bus.issue(addr, we=we, be=be, wdata=wdata)
+        if addr == CONSOLE and we and be & 1:
+            sent.append(wdata & 0xFF)
+    await tb.bus.drain(timeout_cycles=40 * len(sent) + 5000)
+    for _ in range(200):  # the last byte leaves at the consumer's pace
+        if len(tb.console) == len(sent):
+            break
+        await tb.cycles(1)
+    await tb.cycles(30)
+    assert tb.console == sent, f"console got {len(tb.console)} bytes, {len(sent)} sent, first difference at " + str(
+        next((i for i, (a, b) in enumerate(zip(tb.console, sent)) if a != b), min(len(tb.console), len(sent))))
+    assert len(sent) > 400  # about 540 expected: 1500 x 4/8 console x 0.8 writes x 0.9 with lane 0
+    assert tb.stalled_cycles > 100, f"only {tb.stalled_cycles} stalled cycles: back-pressure not exercised"
+    assert int(dut.console_valid_o.value) == 0
+    dut._log.info("%d console bytes, %d stalled request cycles", len(sent), tb.stalled_cycles)
 
 
 def test_simctrl() -> None:
