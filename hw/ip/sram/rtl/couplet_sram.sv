@@ -54,7 +54,12 @@ module couplet_sram #(
   localparam logic [4:0] AtopMinu = 5'b11000;
   localparam logic [4:0] AtopMaxu = 5'b11100;
 
-  logic [31:0] mem_q [Words];
+  // no_rw_check: a fetch (port A) of the word a store (port B) writes in the same cycle may read
+  // either value on an FPGA, as a true dual-port block RAM does across its ports. Nothing relies on
+  // it: code that was stored is fetched again after fence.i, and port B never reads and writes in
+  // one cycle. Without it Yosys keeps a second copy of the array to give port A the old word,
+  // which doubles the block RAM (256 KiB would need 256 DP16KD; an LFE5U-85F has 208).
+  (* no_rw_check *) logic [31:0] mem_q [Words];
 
   // FPGA block RAM takes its content from the bitstream, and synthesis fills it from an initial
   // block: the one `initial` in couplet's RTL. The simulator leaves InitFile empty and loads the
@@ -142,18 +147,26 @@ module couplet_sram #(
     endcase
   end
 
+  // Port B of the RAM: one address for its read and its write, so that both fit one block RAM
+  // port. The AMO's second cycle writes at amo_idx_q; port B takes no request then, so its read
+  // is idle and the address is free.
+  logic [IdxWidth-1:0] ram_idx;
+  logic [3:0]          ram_we;
+  logic [31:0]         ram_wdata;
+  logic                ram_re;
+  assign ram_idx   = amo_busy_q ? amo_idx_q : b_idx;
+  assign ram_we    = amo_busy_q ? 4'hf : (do_write ? b_be_i : 4'h0);
+  assign ram_wdata = amo_busy_q ? amo_new : b_wdata_i;
+  assign ram_re    = b_accept && !is_sc && (!b_we_i || is_amo);
+
   always_ff @(posedge clk_i) begin
-    if (amo_busy_q) begin
-      mem_q[amo_idx_q] <= amo_new;
-    end else if (do_write) begin
-      for (int unsigned i = 0; i < 4; i++) begin
-        if (b_be_i[i]) begin
-          mem_q[b_idx][8*i +: 8] <= b_wdata_i[8*i +: 8];
-        end
+    for (int unsigned i = 0; i < 4; i++) begin
+      if (ram_we[i]) begin
+        mem_q[ram_idx][8*i +: 8] <= ram_wdata[8*i +: 8];
       end
     end
-    if (b_accept && !is_sc && (!b_we_i || is_amo)) begin
-      b_read_q <= mem_q[b_idx];
+    if (ram_re) begin
+      b_read_q <= mem_q[ram_idx];
     end
   end
 
