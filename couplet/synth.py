@@ -11,6 +11,7 @@ script and every source file are unchanged since the last one.
 from __future__ import annotations
 
 import hashlib
+import importlib.metadata
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -101,14 +102,22 @@ def synthesize(design: Design, target: Target, netlist: bool = False) -> SynthRe
     files = list(design.sources) + [f for d in design.include_dirs for f in sorted(d.glob("*"))]
     synth_tail = [target.synth + f" -top {design.top}" + (" -json netlist.json" if netlist else ""),
                   f"tee -q -o stat.json stat -json -top {design.top}"]
-    stamp = _digest([elab_script, *synth_tail, yowasp.TOOLS["yosys"]], files)
+    # Another Yosys may map differently: its version is part of what a result depends on.
+    yosys_version = importlib.metadata.version(yowasp.TOOLS["yosys"])
+    stamp = _digest([elab_script, *synth_tail, yosys_version], files)
     stamp_file = out / "stamp"
-    if stamp_file.exists() and stamp_file.read_text() == stamp and (out / "stat.json").exists():
-        hierarchy = read_stat(out / "stat.json", target.name, design.top, design.blackboxes)
-        children = json.loads((out / "children.json").read_text())
-        return SynthResult(design, target, hierarchy, 0.0, out / "netlist.json" if netlist else None, children)
-    stamp_file.unlink(missing_ok=True)
+    seconds = 0.0
+    if not (stamp_file.exists() and stamp_file.read_text() == stamp and (out / "stat.json").exists()):
+        stamp_file.unlink(missing_ok=True)
+        seconds = _run_yosys(design, target, out, elab_script, synth_tail)
+        stamp_file.write_text(stamp)
+    hierarchy = read_stat(out / "stat.json", target.name, design.top, design.blackboxes)
+    children = json.loads((out / "children.json").read_text())
+    return SynthResult(design, target, hierarchy, seconds, out / "netlist.json" if netlist else None, children)
 
+
+def _run_yosys(design: Design, target: Target, out: Path, elab_script: str, synth_tail: list[str]) -> float:
+    """Elaborate, then keep the top's children, flatten below them and map; the wall time."""
     (out / "elaborate.ys").write_text(elab_script)
     seconds = yowasp.run("yosys", ["-q", "-l", "elaborate.log", "elaborate.ys"], out / "elaborate.out", cwd=out)
     children = _direct_children(out / "elab_stat.json", design.top)
@@ -125,10 +134,8 @@ def synthesize(design: Design, target: Target, netlist: bool = False) -> SynthRe
     ]) + "\n"
     (out / "synth.ys").write_text(synth_script)
     seconds += yowasp.run("yosys", ["-q", "-l", "synth.log", "synth.ys"], out / "synth.out", cwd=out)
-    hierarchy = read_stat(out / "stat.json", target.name, design.top, design.blackboxes)
     (out / "children.json").write_text(json.dumps(children, indent=1) + "\n")
-    stamp_file.write_text(stamp)
-    return SynthResult(design, target, hierarchy, seconds, out / "netlist.json" if netlist else None, children)
+    return seconds
 
 
 def _direct_children(stat_path: Path, top: str) -> dict[str, str]:

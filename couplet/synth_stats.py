@@ -116,11 +116,6 @@ class Hierarchy:
             result = result + self.total(child).scaled(count)
         return result
 
-    def instance_name(self, module: str) -> str:
-        """What read_slang's hierarchy names a module after: its instance path below the top."""
-        path = module.split("$", 1)[1] if "$" in module else module
-        return path.removeprefix(f"{self.top}.")
-
 
 def parse_stat(doc: dict[str, Any], family: str, top: str, boxes: tuple[str, ...] = ()) -> Hierarchy:
     """boxes: module names (before any '$') left as black boxes: their cells count nothing."""
