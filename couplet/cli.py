@@ -110,6 +110,13 @@ def cmd_synth(args: argparse.Namespace) -> int:
     return synth_report.run(args.config, args.target, args.jobs, args.fmax)
 
 
+def cmd_sweep(args: argparse.Namespace) -> int:
+    from couplet import synth_sweep
+
+    only, values = synth_sweep.parse_selection(args.only, args.values or [])
+    return synth_sweep.run(args.config, args.target, only, args.jobs, args.fmax, values)
+
+
 def cmd_demo(args: argparse.Namespace) -> int:
     from couplet import demo
     from couplet.config import load_config
@@ -216,6 +223,22 @@ def build_parser() -> argparse.ArgumentParser:
                    "(LFE5U-85F-6BG381C) for their Fmax; takes tens of minutes")
     p.add_argument("--jobs", "-j", type=int, default=2, help="tool runs at once (default: %(default)s)")
     p.set_defaults(func=cmd_synth)
+
+    p = sub.add_parser(
+        "sweep",
+        help="FPGA resources (and Fmax) of each accelerator over its parameters: AES architecture, Keccak "
+        "rounds per cycle, RTOS thread count, in each coupling",
+    )
+    _add_config(p)
+    p.add_argument("--target", choices=["xc7", "ecp5", "ice40"], default="xc7",
+                   help="cell library of the counts (default: %(default)s)")
+    p.add_argument("--only", help="comma-separated accelerators to sweep: aes, keccak, rtos (default: all)")
+    p.add_argument("--values", action="append", metavar="ACC=V1,V2",
+                   help="sweep only these values of one accelerator's setting, e.g. keccak=1,2,4 (repeatable)")
+    p.add_argument("--fmax", action="store_true",
+                   help="also place and route each tile with nextpnr-ecp5 for its Fmax (much longer)")
+    p.add_argument("--jobs", "-j", type=int, default=2, help="tool runs at once (default: %(default)s)")
+    p.set_defaults(func=cmd_sweep)
 
     p = sub.add_parser("demo", help="build the SoC and the demo firmware, run it, report cycles")
     _add_config(p)

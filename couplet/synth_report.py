@@ -19,9 +19,9 @@ from pathlib import Path
 from typing import Any, Callable, TypeVar
 
 from couplet import generate, log, paths, rtl
-from couplet.bench_common import bar_plot, goal_row, plot_path, publish
+from couplet.bench_common import Section, bar_plot, goal_row, plot_path, publish
 from couplet.config import (OPTIONAL_PERIPHERALS, SocConfig, coupling_windows, parse_config, read_config_doc)
-from couplet.errors import CoupletError
+from couplet.errors import BuildError, CoupletError
 from couplet.pnr import ULX3S_85F, PnrResult, place_and_route
 from couplet.synth import TARGETS, Design, SynthResult, Target, report_progress, soc_design, synthesize
 from couplet.synth_stats import Resources
@@ -136,36 +136,68 @@ def tile_design(variant: Variant) -> Design:
     return Design(f"fmax_{variant.config.name}", "couplet_fmax_tile", tuple(sources), params=params)
 
 
+def core_job(core_config: SocConfig, target: Target) -> tuple[str, Callable[[], SynthResult]]:
+    """The core-only SoC with the core mapped: where the core's count comes from."""
+    design = soc_design(f"{core_config.name}_soc", config_package(core_config))
+    return (f"{target.name} core-only SoC (with the core)", lambda: synthesize(design, target))
+
+
+def boxed_job(label: str, config: SocConfig, target: Target) -> tuple[str, Callable[[], SynthResult]]:
+    """A configuration's SoC with the core left as a box (its count is added from core_job)."""
+    design = soc_design(config.name, config_package(config), blackbox_core=True)
+    return (f"{target.name} {label}", lambda: synthesize(design, target))
+
+
+def core_count(core_result: SynthResult) -> tuple[str, Resources]:
+    """The core's module name and count in the core-only SoC."""
+    module = next((m for m in core_result.children if m.startswith("cv32e40x_core")), None)
+    if module is None:
+        raise CoupletError("the core-only SoC has no cv32e40x_core instance")
+    return module, core_result.hierarchy.total(module)
+
+
+def instance_resources(soc: SynthResult, core: Resources) -> dict[str, Resources]:
+    """{instance path in couplet_soc: its count}, the boxed core's count under its instance, and
+    "glue" for the SoC's own cells (bus decode, wiring)."""
+    result = {}
+    for module, path in soc.children.items():
+        result[path] = core if module.startswith("cv32e40x_core") else soc.hierarchy.total(module)
+    result["glue"] = soc.hierarchy.own[soc.design.top]
+    return result
+
+
+def soc_by_instance(config: SocConfig, target_name: str = "xc7", jobs: int = 1) -> dict[str, Resources]:
+    """The mapped resources of each top-level instance of a configuration's SoC (Yosys; cached)."""
+    target = TARGETS[target_name]
+    doc, path = read_config_doc(config.path)
+    core_config = derive_config(doc, path, f"{config.name}_core", {})
+    core_result, soc = run_parallel(jobs, [core_job(core_config, target), boxed_job(config.name, config, target)])
+    return instance_resources(soc, core_count(core_result)[1])
+
+
 def run(config_name: str, target_name: str, jobs: int, fmax: bool) -> int:
     target = TARGETS[target_name]
     full, all_variants = variants(config_name)
-    core_variant = all_variants[0]
-    work: list[tuple[str, Callable[[], SynthResult]]] = []
-    core_soc = soc_design(f"{core_variant.config.name}_soc", config_package(core_variant.config))
-    work.append((f"{target.name} core-only SoC (with the core)", lambda: synthesize(core_soc, target)))
-    for v in all_variants:
-        design = soc_design(v.config.name, config_package(v.config), blackbox_core=True)
-        work.append((f"{target.name} {v.label}", lambda d=design: synthesize(d, target)))  # type: ignore[misc]
+    work = [core_job(all_variants[0].config, target)]
+    work += [boxed_job(v.label, v.config, target) for v in all_variants]
     results = run_parallel(jobs, work)
     for r in results:
         report_progress(r)
     core_result, rest = results[0], results[1:]
-    core_module = next((m for m in core_result.children if m.startswith("cv32e40x_core")), None)
-    if core_module is None:
-        raise CoupletError("the core-only SoC has no cv32e40x_core instance")
-    core = core_result.hierarchy.total(core_module)
+    core = core_count(core_result)[1]
     totals = {v.label: r.hierarchy.total() + core for v, r in zip(all_variants, rest)}
-    base = totals[core_variant.label]
+    base = totals[all_variants[0].label]
 
     pnr: dict[str, PnrResult] = {}
+    unplaced: dict[str, str] = {}
     if fmax:
-        pnr = run_fmax(full, all_variants, jobs)
+        pnr, unplaced = run_fmax(full, all_variants, jobs)
 
-    sections = [variant_section(target, all_variants, totals, base, pnr),
-                module_section(full, target, rest[-1], core_module, core)]
+    sections = [variant_section(target, all_variants, totals, base, pnr, unplaced),
+                module_section(full, target, rest[-1], core)]
     if pnr:
         sections.append(throughput_section(full, all_variants, totals, base, pnr))
-    goals = goal_rows(full, target, all_variants, totals, base, pnr)
+    goals = goal_rows(full, target, all_variants, totals, base, pnr, unplaced)
     intro = [f"# Hardware cost of configuration '{full.name}' ({target.name})\n",
              f"Counts: {target.label}. Made by `couplet synth -c {config_name} --target {target.name}"
              f"{' --fmax' if fmax else ''}`; Yosys 0.70 (YoWASP) with read_slang. BRAM in 36 Kb blocks (xc7), "
@@ -178,9 +210,10 @@ def run(config_name: str, target_name: str, jobs: int, fmax: bool) -> int:
         "variants": {v.label: {"config": v.config.name, "accelerator": v.accelerator, "coupling": v.coupling,
                                "total": totals[v.label].as_dict(), "increase": (totals[v.label] - base).as_dict()}
                      for v in all_variants},
-        "modules": {path: rest[-1].hierarchy.total(m).as_dict() for m, path in rest[-1].children.items()},
+        "modules": {path: r.as_dict() for path, r in instance_resources(rest[-1], core).items()},
         "fmax_mhz": {label: {"device": p.device.name, "fmax": p.timing.fmax_mhz, "target": p.timing.target_mhz,
                              "luts_ecp5": p.synth.hierarchy.total().luts} for label, p in pnr.items()},
+        "not_placed": unplaced,
     }
     stem = f"synth-{full.name}-{target.name}"
     json_path, md_path = publish(stem, intro, sections, goals, data)
@@ -190,53 +223,71 @@ def run(config_name: str, target_name: str, jobs: int, fmax: bool) -> int:
 
 
 def variant_section(target: Target, all_variants: list[Variant], totals: dict[str, Resources], base: Resources,
-                    pnr: dict[str, PnrResult]) -> tuple[str, list[str], list[list[str]]]:
-    headers = ["SoC", *RESOURCE_HEADERS, "+LUTs", "+FFs"] + (["tile Fmax (MHz)"] if pnr else [])
+                    pnr: dict[str, PnrResult], unplaced: dict[str, str]) -> Section:
+    headers = ["SoC", *RESOURCE_HEADERS, "+LUTs", "+FFs"] + (["tile Fmax (MHz)"] if pnr or unplaced else [])
     rows = []
     for v in all_variants:
         t = totals[v.label]
         d = t - base
         row = [v.label, *resource_cells(t), "-" if v is all_variants[0] else f"+{fmt(d.luts)}",
                "-" if v is all_variants[0] else f"+{fmt(d.ffs)}"]
-        if pnr:
-            row.append(f"{pnr[v.label].timing.fmax_mhz:.1f}" if v.label in pnr else "-")
+        if pnr or unplaced:
+            row.append(f"{pnr[v.label].timing.fmax_mhz:.1f}" if v.label in pnr else
+                       f"not placed: {unplaced[v.label]}" if v.label in unplaced else "-")
         rows.append(row)
     return (f"Each accelerator in each coupling ({target.name}, increase over the core-only SoC)", headers, rows)
 
 
-def module_section(full: SocConfig, target: Target, rest: SynthResult, core_module: str,
-                   core: Resources) -> tuple[str, list[str], list[list[str]]]:
+def module_section(full: SocConfig, target: Target, rest: SynthResult, core: Resources) -> Section:
     tiles = [t.name for t in generate.tiles(full)]
-    rows = [["u_core (CV32E40X)", *resource_cells(core)]]
-    for module, path in sorted(rest.children.items(), key=lambda item: item[1]):
-        if module.startswith("cv32e40x_core"):
-            continue
+    instances = instance_resources(rest, core)
+    glue = instances.pop("glue")
+    rows = [["u_core (CV32E40X)", *resource_cells(instances.pop("u_core"))]]
+    for path, resources in sorted(instances.items()):
         name = path
         if path.startswith("g_tile["):
             index = int(path[len("g_tile["):path.index("]")])
             name = f"{path} ({tiles[index]})"
-        rows.append([name, *resource_cells(rest.hierarchy.total(module))])
-    rows.append(["the SoC's own glue (bus decode, wiring)", *resource_cells(rest.hierarchy.own[rest.design.top])])
+        rows.append([name, *resource_cells(resources)])
+    rows.append(["the SoC's own glue (bus decode, wiring)", *resource_cells(glue)])
     rows.append(["total", *resource_cells(rest.hierarchy.total() + core)])
     return (f"The '{full.name}' SoC by module ({target.name})", ["instance", *RESOURCE_HEADERS], rows)
 
 
-def run_fmax(full: SocConfig, all_variants: list[Variant], jobs: int) -> dict[str, PnrResult]:
-    work: list[tuple[str, Callable[[], PnrResult]]] = []
+def attempt_fmax(design: Design) -> PnrResult | str:
+    """Place and route for an Fmax. A design that cannot be placed (more cells than the device
+    has) is a finding for the report, not the end of the run: the reason comes back instead."""
+    try:
+        return place_and_route(design, FMAX_GOAL_MHZ)
+    except BuildError as err:
+        lines = str(err).splitlines()
+        reason = next((line.strip() for line in lines if "ERROR" in line), lines[0])
+        log.error(f"{design.name}: not placed and routed: {reason}")
+        return reason
+
+
+def run_fmax(full: SocConfig, all_variants: list[Variant], jobs: int) -> tuple[dict[str, PnrResult], dict[str, str]]:
+    """The Fmax of each tile and of the whole SoC; and the reason for each that could not be placed."""
+    work: list[tuple[str, Callable[[], PnrResult | str]]] = []
     for v in all_variants[1:-1]:
         design = tile_design(v)
-        work.append((f"nextpnr {v.label} tile", lambda d=design: place_and_route(d, FMAX_GOAL_MHZ)))  # type: ignore[misc]
+        work.append((f"nextpnr {v.label} tile", lambda d=design: attempt_fmax(d)))  # type: ignore[misc]
     soc = soc_design(f"{full.name}_soc", config_package(full))
-    work.append((f"nextpnr {full.name} SoC", lambda: place_and_route(soc, FMAX_GOAL_MHZ)))
+    work.append((f"nextpnr {full.name} SoC", lambda: attempt_fmax(soc)))
     results = run_parallel(jobs, work)
-    labels = [v.label for v in all_variants[1:]]
-    for label, r in zip(labels, results):
-        log.info(f"{label}: Fmax {r.timing.fmax_mhz:.1f} MHz on {r.device.name} ({r.seconds:.0f} s)")
-    return dict(zip(labels, results))
+    placed: dict[str, PnrResult] = {}
+    failed: dict[str, str] = {}
+    for v, r in zip(all_variants[1:], results):
+        if isinstance(r, str):
+            failed[v.label] = r
+            continue
+        placed[v.label] = r
+        log.info(f"{v.label}: Fmax {r.timing.fmax_mhz:.1f} MHz on {r.device.name} ({r.seconds:.0f} s)")
+    return placed, failed
 
 
 def throughput_section(full: SocConfig, all_variants: list[Variant], totals: dict[str, Resources],
-                       base: Resources, pnr: dict[str, PnrResult]) -> tuple[str, list[str], list[list[str]]]:
+                       base: Resources, pnr: dict[str, PnrResult]) -> Section:
     """AES-RV Table I shape: AES throughput at the tile's Fmax, per LUT, from `couplet bench aes`."""
     bench = paths.BUILD_DIR / "reports" / f"bench-aes-{full.name}.json"
     headers = ["coupling", "Fmax (MHz)", "+LUTs", "CTR 4 KiB cycles", "Mbit/s at Fmax", "kbit/s per LUT"]
@@ -260,7 +311,7 @@ def throughput_section(full: SocConfig, all_variants: list[Variant], totals: dic
 
 
 def goal_rows(full: SocConfig, target: Target, all_variants: list[Variant], totals: dict[str, Resources],
-              base: Resources, pnr: dict[str, PnrResult]) -> list[list[str]]:
+              base: Resources, pnr: dict[str, PnrResult], unplaced: dict[str, str]) -> list[list[str]]:
     rows = []
 
     def increase(label: str) -> float | None:
@@ -283,6 +334,9 @@ def goal_rows(full: SocConfig, target: Target, all_variants: list[Variant], tota
     if soc_label in pnr:
         rows.append(goal_row(f"{full.name} SoC Fmax", ULX3S_85F.name, pnr[soc_label].timing.fmax_mhz, FMAX_GOAL_MHZ,
                              "the seeds' 65 MHz", at_least=True, unit="MHz", digits=1))
+    elif soc_label in unplaced:
+        rows.append([f"{full.name} SoC Fmax", ULX3S_85F.name, f"not placed: {unplaced[soc_label]}",
+                     f">= {FMAX_GOAL_MHZ:g} MHz", "NOT met", "the seeds' 65 MHz"])
     return rows
 
 

@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 from couplet import paths, rtl
-from couplet.errors import BuildError
+from couplet import synth_sweep
+from couplet.errors import BuildError, CoupletError
 from couplet.pnr import place_and_route
 from couplet.synth import TARGETS, Design, synth_dir, synthesize
 from couplet.synth_report import tile_design, variants
@@ -94,3 +95,39 @@ def test_variants_hold_one_accelerator_in_one_coupling() -> None:
     variant = next(v for v in found if v.label == "aes dma")
     params = dict(tile_design(variant).params)
     assert params == {"KindIndex": "0", "Param": "0", "Xif": "0", "Regs": "1", "Dma": "1"}
+
+
+def test_sweep_points_change_one_setting_of_one_accelerator() -> None:
+    full, found = synth_sweep.points("default", ("keccak", "rtos"), {"keccak": (1, 4)})
+    assert [(p.accelerator, p.coupling, p.value) for p in found] == (
+        [("keccak", c, r) for c in ("tight", "mmio") for r in (1, 4)]
+        + [("rtos", c, t) for c in ("tight", "mmio") for t in (2, 4, 8, 16)])
+    for p in found:
+        assert p.config.aes is None
+        if p.accelerator == "keccak":
+            assert p.config.rtos is None and p.config.keccak.couplings == (p.coupling,)
+            assert p.config.keccak.rounds_per_cycle == p.value
+        else:
+            assert p.config.keccak is None and p.config.rtos.couplings == (p.coupling,)
+            assert p.config.rtos.max_threads == p.value
+    # The configuration's own setting is the same SoC as `couplet synth`'s variant (shared cache).
+    names = {p.label: p.config.name for p in found}
+    assert names["rtos mmio max_threads=8"] == "default_rtos_mmio" and full.rtos.max_threads == 8
+    assert names["rtos mmio max_threads=16"] == "default_rtos_mmio_max_threads_16"
+    assert len(set(names.values())) == len(found)
+
+
+def test_sweep_selection_is_checked() -> None:
+    assert synth_sweep.parse_selection("aes,rtos", ["rtos=16,2"]) == (("aes", "rtos"), {"rtos": (16, 2)})
+    with pytest.raises(CoupletError, match="choose from aes, keccak, rtos"):
+        synth_sweep.parse_selection("aes,dsp", [])
+    with pytest.raises(CoupletError, match="rounds_per_cycle takes 1, 2, 3, 4, 6, 8, 12, 24"):
+        synth_sweep.parse_selection(None, ["keccak=5"])
+    with pytest.raises(CoupletError, match="for one of rtos"):
+        synth_sweep.parse_selection("rtos", ["aes=rolled"])
+    # A narrowed sweep writes a report of its own.
+    assert synth_sweep.report_stem("default", "xc7", ("aes", "keccak", "rtos"), {}) == "sweep-default-xc7"
+    assert synth_sweep.report_stem("default", "xc7", ("aes", "keccak"), {"keccak": (1, 4)}) == \
+        "sweep-default-xc7-aes-keccak_1_4"
+    with pytest.raises(CoupletError, match="no keccak accelerator"):
+        synth_sweep.points("small", ("keccak",))
