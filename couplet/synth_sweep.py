@@ -69,6 +69,12 @@ def report_stem(config: str, target: str, accelerators: tuple[str, ...], values:
     return f"sweep-{config}-{target}-{'-'.join(parts)}"
 
 
+def selection_flags(accelerators: tuple[str, ...], values: dict[str, tuple[Any, ...]]) -> str:
+    """The --only/--values options that make this selection, for the report's "made by" line."""
+    flags = "" if accelerators == tuple(AXES) else f" --only {','.join(accelerators)}"
+    return flags + "".join(f" --values {acc}={','.join(map(str, v))}" for acc, v in values.items())
+
+
 def parse_values(accelerator: str, text: str) -> tuple[Any, ...]:
     """A comma-separated subset of an axis's values (`--values`), checked against it."""
     axis = AXES[accelerator]
@@ -151,7 +157,7 @@ def run(config_name: str, target_name: str, accelerators: tuple[str, ...], jobs:
     intro = [f"# Parameter sweep of configuration '{full.name}' ({target.name})\n",
              f"Counts: {target.label}; each row is the increase over the core-only SoC "
              f"({fmt(base.luts)} LUTs, {fmt(base.ffs)} FFs). Made by `couplet sweep -c {config_name} "
-             f"--target {target.name}{' --fmax' if fmax else ''}`.\n"]
+             f"--target {target.name}{selection_flags(accelerators, values or {})}{' --fmax' if fmax else ''}`.\n"]
     if pnr:
         intro.append(f"Fmax: nextpnr-ecp5 0.11 (YoWASP) on {ULX3S_85F.name}, each tile between registers.\n")
     data = {
