@@ -31,9 +31,16 @@ VERILATOR_FLAGS = [
 ]
 
 
-# Waveform formats: each is a model of its own (Verilator allows one format per model, and a
-# model without tracing runs fastest).
-TRACE_FLAGS = {"": [], "fst": ["--trace-fst"], "vcd": ["--trace-vcd"]}
+# Model flavours: the plain model, one per waveform format (Verilator allows one format per
+# model, and a model without tracing runs fastest), and "toggle", which counts every bit's
+# changes for couplet/energy.py (Verilator's toggle coverage; the harness writes it with
+# --coverage). Verilator skips signals wider than --coverage-max-width (256 by default), which
+# would leave out the core's register file and the accelerators' key and round-key storage:
+# 4096 keeps them and still leaves out the SRAM array (its block RAM is outside the estimate).
+TRACE_FLAGS = {"": [], "fst": ["--trace-fst"], "vcd": ["--trace-vcd"],
+               "toggle": ["--coverage-toggle", "--coverage-max-width", "4096",
+                          "-MAKEFLAGS", "OPT_FAST=-O0 OPT_SLOW=-O0 OPT_GLOBAL=-O1"]}
+FLAVOUR_NAMES = {"fst": "FST tracing", "vcd": "VCD tracing", "toggle": "toggle coverage"}
 
 
 def _obj_dir(config: SocConfig, trace: str) -> Path:
@@ -77,7 +84,9 @@ def _stamp(command: list[str]) -> str:
 
 
 def build_sim(config: SocConfig, trace: str = "") -> Path:
-    """Build (if needed) the model of a config; trace is "", "fst" or "vcd"."""
+    """Build (if needed) the model of a config; trace is "", "fst", "vcd" or "toggle"."""
+    if trace not in TRACE_FLAGS:
+        raise BuildError(f"unknown model flavour '{trace}' (known: {', '.join(repr(t) for t in TRACE_FLAGS)})")
     gen_dir = paths.config_build_dir(config.name) / "gen"
     write_config_outputs(config, gen_dir)
     obj_dir = _obj_dir(config, trace)
@@ -87,7 +96,7 @@ def build_sim(config: SocConfig, trace: str = "") -> Path:
     binary = sim_binary(config, trace)
     if binary.exists() and stamp_file.exists() and stamp_file.read_text() == stamp:
         return binary
-    what = f" with {trace.upper()} tracing" if trace else ""
+    what = f" with {FLAVOUR_NAMES[trace]}" if trace else ""
     log.info(f"building the Verilator model of '{config.name}'{what} (about a minute)")
     obj_dir.mkdir(parents=True, exist_ok=True)
     log.debug(" ".join(command))

@@ -40,18 +40,25 @@ def simulate(
     max_cycles: int = 100_000_000,
     trace: Path | None = None,
     capture: bool = False,
+    coverage: Path | None = None,
 ) -> SimResult:
-    """Simulate `elf`; the console goes to our stdout, or into the result when `capture`."""
+    """Simulate `elf`; the console goes to our stdout, or into the result when `capture`. With
+    `coverage`, the toggle-coverage model runs and writes every bit's toggle counts there
+    (Verilator's coverage.dat format; couplet/energy.py reads it)."""
     if max_cycles <= 0:
         raise SimulationError("--max-cycles must be positive")
     if not elf.is_file():
         raise SimulationError(f"{elf}: no such file")
-    binary = simbuild.build_sim(config, trace_format(trace))
+    if coverage is not None and trace is not None:
+        raise SimulationError("--trace and coverage need different models: use one at a time")
+    binary = simbuild.build_sim(config, "toggle" if coverage is not None else trace_format(trace))
     with tempfile.TemporaryDirectory(prefix="couplet-sim-") as tmp:
         stats_file = Path(tmp) / "stats.json"
         command = [str(binary), "--max-cycles", str(max_cycles), "--stats", str(stats_file)]
         if trace is not None:
             command += ["--trace", str(trace)]
+        if coverage is not None:
+            command += ["--coverage", str(coverage)]
         command.append(str(elf))
         proc = subprocess.run(command, stdout=subprocess.PIPE if capture else None, text=True)
         if proc.returncode == EXIT_TOOL_ERROR and not stats_file.exists():

@@ -32,6 +32,14 @@ constexpr const char *kTraceSuffix = ".vcd";
 #else
 constexpr const char *kTraceSuffix = "";
 #endif
+// Toggle coverage (couplet/energy.py) is a model of its own too: counting every bit's changes
+// slows the model down, so only the "toggle" flavour has it.
+#if VM_COVERAGE
+#include "verilated_cov.h"
+constexpr bool kCoverage = true;
+#else
+constexpr bool kCoverage = false;
+#endif
 
 // Exported from couplet_sram (DPI back door).
 extern "C" void couplet_sram_write_word(unsigned int index, unsigned int data);
@@ -46,6 +54,7 @@ struct Options {
   std::string elf;
   std::string trace;
   std::string stats;
+  std::string coverage;
   uint64_t max_cycles = 100000000;
 };
 
@@ -57,7 +66,7 @@ struct Options {
 void usage() {
   std::fprintf(stderr,
                "usage: couplet_sim [--max-cycles N] [--trace FILE.fst|FILE.vcd] [--stats FILE.json] "
-               "ELF\n");
+               "[--coverage FILE.dat] ELF\n");
 }
 
 Options parse_args(int argc, char **argv) {
@@ -77,6 +86,8 @@ Options parse_args(int argc, char **argv) {
       opt.trace = value();
     } else if (arg == "--stats") {
       opt.stats = value();
+    } else if (arg == "--coverage") {
+      opt.coverage = value();
     } else if (arg == "-h" || arg == "--help") {
       usage();
       std::exit(0);
@@ -171,6 +182,10 @@ bool ends_with(const std::string &text, const std::string &suffix) {
 
 int main(int argc, char **argv) {
   Options opt = parse_args(argc, argv);
+  if (!opt.coverage.empty() && !kCoverage) {
+    refuse("--coverage: this model was built without toggle coverage; build the \"toggle\" flavour "
+           "(couplet/simbuild.py) to write coverage data");
+  }
   uint32_t entry = 0;
   std::vector<uint32_t> image = load_elf(opt.elf, &entry);
 
@@ -240,6 +255,16 @@ int main(int argc, char **argv) {
   top->final();
 #if VM_TRACE
   if (wave) wave->close();
+#endif
+#if VM_COVERAGE
+  // Written also after a timeout: the counts up to the stop are still what happened. Per
+  // instance: by default the writer adds up the points of every instance of one module (the
+  // three accelerator tiles would become one "g_tile[*]" count), and energy.py needs each
+  // instance's own.
+  if (!opt.coverage.empty()) {
+    context->coveragep()->forcePerInstance(true);
+    context->coveragep()->write(opt.coverage.c_str());
+  }
 #endif
 
   const double speed = seconds > 0 ? cycles / seconds : 0.0;
