@@ -1,4 +1,5 @@
-"""The `couplet` command: generate, build, simulate, run, FreeRTOS apps, lint, benchmark and demo."""
+"""The `couplet` command: generate, build, simulate, run, FreeRTOS apps, lint, benchmark, synthesize,
+build a board's bitstream, estimate energy and demo."""
 
 from __future__ import annotations
 
@@ -115,6 +116,18 @@ def cmd_sweep(args: argparse.Namespace) -> int:
 
     only, values = synth_sweep.parse_selection(args.only, args.values or [])
     return synth_sweep.run(args.config, args.target, only, args.jobs, args.fmax, values)
+
+
+def cmd_fpga(args: argparse.Namespace) -> int:
+    from couplet import board
+
+    return board.run(args.board, args.config, args.app)
+
+
+def cmd_energy(args: argparse.Namespace) -> int:
+    from couplet import energy
+
+    return energy.run(args.config, tuple(args.sizes), args.jobs)
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
@@ -239,6 +252,28 @@ def build_parser() -> argparse.ArgumentParser:
                    help="also place and route each tile with nextpnr-ecp5 for its Fmax (much longer)")
     p.add_argument("--jobs", "-j", type=int, default=2, help="tool runs at once (default: %(default)s)")
     p.set_defaults(func=cmd_sweep)
+
+    p = sub.add_parser(
+        "fpga",
+        help="a bitstream of a configuration's SoC, with an app in its SRAM, for a board (docs/board-ulx3s.md)",
+    )
+    p.add_argument("--board", default="ulx3s", help="the board (default: %(default)s; known: ulx3s)")
+    p.add_argument("--config", "-c", default="ulx3s",
+                   help="SoC configuration: a name from configs/ or a .toml path (default: %(default)s)")
+    p.add_argument("--app", default="demo",
+                   help="the program in the SRAM: an app in sw/apps/, or a folder / .c file (default: %(default)s)")
+    p.set_defaults(func=cmd_fpga)
+
+    p = sub.add_parser(
+        "energy",
+        help="a RELATIVE estimate of the energy per message of each AES backend (FAC-V Table 11 shape, "
+        "docs/energy.md)",
+    )
+    _add_config(p)
+    p.add_argument("--sizes", type=int, nargs="+", default=[16, 80], metavar="BYTES",
+                   help="message sizes, whole AES blocks (default: 16 80)")
+    p.add_argument("--jobs", "-j", type=int, default=2, help="Yosys runs at once for the cell counts (default: %(default)s)")
+    p.set_defaults(func=cmd_energy)
 
     p = sub.add_parser("demo", help="build the SoC and the demo firmware, run it, report cycles")
     _add_config(p)

