@@ -11,12 +11,29 @@ from couplet import lint, paths, rtl
 from couplet.config import load_config
 
 SHIPPED_CONFIGS = sorted(p.stem for p in paths.CONFIGS_DIR.glob("*.toml"))
+# The FPGA tops (the ULX3S board top with its generated PLL, couplet_fmax_tile around each tile)
+# are linted over the board's configuration and the default one (every coupling of every tile);
+# the others differ from these only inside the SoC, which every configuration's lint covers.
+FPGA_LINT_CONFIGS = ("default", "ulx3s")
 
 
 @pytest.mark.parametrize("name", SHIPPED_CONFIGS)
 def test_lint_rtl_is_clean(name: str) -> None:
     """Each shipped config elaborates different generate branches (no tiles, one, two)."""
-    assert lint.lint(load_config(name)) == 0
+    assert lint.lint(load_config(name), fpga=name in FPGA_LINT_CONFIGS) == 0
+
+
+def test_lint_covers_the_fpga_tops() -> None:
+    """The board top is linted with ecppll's PLL module, and each tile of the config as a tile."""
+    config = load_config("ulx3s")
+    board_cmd = lint.board_lint_command(config, "ulx3s")
+    assert board_cmd[board_cmd.index("--top-module") + 1] == "couplet_ulx3s"
+    pll = next(a for a in board_cmd if a.endswith("couplet_ulx3s_pll.v"))
+    assert "EHXPLLL" in Path(pll).read_text()  # the generated module, not a stand-in
+    assert any(a.endswith("cv32e40x_clock_gate.sv") and "/fpga/" in a for a in board_cmd)
+    tiles = lint.fmax_tile_lint_commands(config)
+    assert [name for name, _ in tiles] == ["aes", "keccak", "rtos"]
+    assert all(cmd[cmd.index("--top-module") + 1] == "couplet_fmax_tile" for _, cmd in tiles)
 
 
 def test_lint_waivers_still_report_our_warnings(tmp_path: Path) -> None:
