@@ -128,17 +128,19 @@ def bar_plot(path: Path, categories: Sequence[str], series: dict[str, list[float
 
 def publish(stem: str, intro: list[str], sections: list[Section], goal_rows: list[list[str]],
             data: dict[str, Any]) -> tuple[Path, Path]:
-    """Print the tables and goals; write build/reports/<stem>.{json,md}."""
+    """Print the tables and goals; write build/reports/<stem>.{json,md}. A report with no goal
+    (an estimate with anchors only) has no Goals section."""
     for title, headers, rows in sections:
         print(f"\n{title}")
         print(log.table(headers, rows))
-    print("\nGoals")
-    print(log.table(GOAL_HEADERS, goal_rows))
     markdown = list(intro)
     for title, headers, rows in sections:
         markdown += [f"## {title}\n", markdown_table(headers, rows)]
-    markdown += ["## Goals\n", markdown_table(GOAL_HEADERS, goal_rows)]
-    data = {**data, "goals": [dict(zip(GOAL_HEADERS, r)) for r in goal_rows]}
+    if goal_rows:
+        print("\nGoals")
+        print(log.table(GOAL_HEADERS, goal_rows))
+        markdown += ["## Goals\n", markdown_table(GOAL_HEADERS, goal_rows)]
+        data = {**data, "goals": [dict(zip(GOAL_HEADERS, r)) for r in goal_rows]}
     return write_report(stem, data, "\n".join(markdown))
 
 

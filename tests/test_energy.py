@@ -168,3 +168,17 @@ def test_model_arithmetic_on_a_hand_example() -> None:
     assert energy.estimate(longer, resources, k).clock == 2 * no_static.clock
     with pytest.raises(CoupletError):
         energy.calibrate_static(merged, resources, share=1.0)
+
+
+def test_anchor_table_sets_each_backend_beside_its_facv_counterpart() -> None:
+    resources = {"u_a": Resources(luts=10, ffs=10)}
+
+    def result(backend: str, cycles: float) -> energy.Result:
+        msg = energy.PerMessage(cycles, {"u_a": 0.0}, {"u_a": 1})
+        return energy.Result(backend, 16, msg, energy.estimate(msg, resources, 0.0))
+
+    title, headers, rows = energy.anchor_section([result("soft", 1000), result("mem", 40), result("zkn", 100)])
+    assert "anchors, not goals" in title and headers[0] == "backend"
+    # With no toggles the energy is the clock term alone: cycles x FFs.
+    assert rows == [["mem", "16 B", "0.0400", f"{0.10 / 541.12:.5f} (RoCC Mem)"],
+                    ["zkn", "16 B", "0.1000", "-"]]
