@@ -134,7 +134,7 @@ def test_board_elf_image_refuses_bad_input(config: SocConfig, build_app: Callabl
 
 def test_board_config_runs_its_app_in_simulation() -> None:
     """The bitstream's program, on the bitstream's SoC: the board configuration (each accelerator
-    behind its register window, 25 MHz, mtime in microseconds) runs the demo to its end in
+    behind its register window, 15 MHz, mtime in microseconds) runs the demo to its end in
     simulation, every backend it has checked against its reference value."""
     config = load_config(board.DEFAULT_CONFIG)
     result = simulator.simulate(config, firmware.build_app(config, board.DEFAULT_APP), max_cycles=5_000_000,
