@@ -11,11 +11,11 @@ from pathlib import Path
 from couplet import __version__, log
 
 
-def _add_config(parser: argparse.ArgumentParser) -> None:
+def _add_config(parser: argparse.ArgumentParser, default: str = "default") -> None:
     parser.add_argument(
         "--config",
         "-c",
-        default="default",
+        default=default,
         help="SoC configuration: a name from configs/ or a path to a .toml file (default: %(default)s)",
     )
 
@@ -258,8 +258,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="a bitstream of a configuration's SoC, with an app in its SRAM, for a board (docs/board-ulx3s.md)",
     )
     p.add_argument("--board", default="ulx3s", help="the board (default: %(default)s; known: ulx3s)")
-    p.add_argument("--config", "-c", default="ulx3s",
-                   help="SoC configuration: a name from configs/ or a .toml path (default: %(default)s)")
+    _add_config(p, default="ulx3s")
     p.add_argument("--app", default="demo",
                    help="the program in the SRAM: an app in sw/apps/, or a folder / .c file (default: %(default)s)")
     p.set_defaults(func=cmd_fpga)
