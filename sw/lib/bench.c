@@ -13,7 +13,7 @@ uint32_t couplet_bench_fnv1a(const uint8_t *p, size_t n) {
 void couplet_bench_report(const char *suite, const char *backend, const char *measure,
                           couplet_bench_sample_t start, couplet_bench_sample_t end, uint32_t check) {
   printf("result %s/%s/%s cycles=%lu instret=%lu check=0x%08lx\n", suite, backend, measure,
-         (unsigned long)(end.cycles - start.cycles), (unsigned long)(end.instret - start.instret),
+         (unsigned long)(uint32_t)(end.cycles - start.cycles), (unsigned long)(uint32_t)(end.instret - start.instret),
          (unsigned long)check);
 }
 
