@@ -37,7 +37,7 @@ def check_every_backend_passes(result: SimResult, config: SocConfig) -> None:
     assert config.aes is not None
     count = len(cavp.firmware_sample())
     for backend in config.aes.backends:
-        line = re.search(rf"^backend {backend}\s+cavp (\d+)/(\d+) random (\d+)/(\d+) contexts ok errors ok$",
+        line = re.search(rf"^backend {backend}\s+cavp (\d+)/(\d+) random (\d+)/(\d+) contexts ok errors ok held ok$",
                          console, flags=re.M)
         assert line, f"no passing summary for backend {backend}:\n{console}"
         assert int(line[1]) == int(line[2]) == count
@@ -78,3 +78,16 @@ def test_aes_bench_figures_agree_across_backends() -> None:
         if backend != "soft":
             # An accelerator that is not faster than software on a whole block is broken.
             assert measures["ecb/128/80"].mean < soft["ecb/128/80"].mean, backend
+    # The held call of an inline coupling never costs more than the public one, and no figure is
+    # below its floor: a floor above a measurement would be a wrong model of the coupling.
+    for backend in ("tight", "mem", "mmio"):
+        for size in bench_aes.HELD_BYTES:
+            assert stats[backend][f"held/128/{size}"].mean <= stats[backend][f"ecb/128/{size}"].mean, backend
+    modelled = 0
+    for backend, measures in stats.items():
+        for measure, stat in measures.items():
+            bound = bench_aes.floor(backend, measure, config.aes.arch)
+            if bound is not None:
+                modelled += 1
+                assert bound.cycles <= stat.mean, f"{backend} {measure}: floor {bound} above {stat.mean}"
+    assert modelled > 3 * 30

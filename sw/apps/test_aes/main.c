@@ -15,8 +15,11 @@
 #include <string.h>
 
 #include <couplet/aes.h>
+#include <couplet/aes_held.h>
 #include <couplet/check.h>
+#include <couplet/irq.h>
 #include <couplet/sim.h>
+#include <couplet/timer.h>
 
 #include "cavp_vectors.h"
 
@@ -211,6 +214,166 @@ static bool run_errors(couplet_aes_backend_id_t id) {
   return ok;
 }
 
+// ---------------------------------------------------------------------------------------------
+// Holding the accelerator (couplet/aes_held.h)
+
+// An interrupt handler that uses the API while the accelerator is held: what it got.
+static couplet_aes_ctx_t *irq_hw_ctx, *irq_soft_ctx;
+static volatile couplet_status_t irq_hw_status, irq_soft_status;
+static volatile uint32_t irq_taken;
+static uint8_t irq_out[16] __attribute__((aligned(4)));
+static uint8_t irq_soft_out[16] __attribute__((aligned(4)));
+
+static void on_software_irq(uint32_t irq) {
+  (void)irq;
+  couplet_software_irq_clear();
+  static const uint8_t block[16] __attribute__((aligned(4))) = {1, 2, 3};
+  irq_hw_status = couplet_aes_ecb_encrypt(irq_hw_ctx, block, irq_out, 16);
+  irq_soft_status = couplet_aes_ecb_encrypt(irq_soft_ctx, block, irq_soft_out, 16);
+  irq_taken = irq_taken + 1u;
+}
+
+// Runs `msg` through a hold in `mode`, cut into calls of `piece` bytes (a multiple of 16), with
+// buffers offset by `offset` bytes from word alignment, and compares output and the chaining
+// value returned by release with the software backend's one-call result.
+static bool held_matches(const char *name, couplet_aes_ctx_t *ctx, couplet_aes_ctx_t *soft,
+                         couplet_aes_mode_t mode, bool decrypt, size_t len, size_t piece,
+                         size_t offset) {
+  static uint8_t in_buf[96 + 4] __attribute__((aligned(4)));
+  static uint8_t out_buf[96 + 4] __attribute__((aligned(4)));
+  uint8_t expected[96], iv[16], soft_iv[16];
+  uint8_t *in = &in_buf[offset], *out = &out_buf[offset];
+  couplet_check_fill(in, len);
+  couplet_check_fill(iv, sizeof iv);
+  memcpy(soft_iv, iv, sizeof iv);
+  const uint8_t *hold_iv = mode == COUPLET_AES_ECB ? NULL : iv;
+  if (!couplet_check_status("soft", "held reference", COUPLET_OK,
+                            couplet_aes_crypt(soft, mode, decrypt, mode == COUPLET_AES_ECB ? NULL : soft_iv,
+                                              in, expected, len))) {
+    return false;
+  }
+  couplet_aes_held_t held;
+  if (!couplet_check_status(name, "hold", COUPLET_OK, couplet_aes_hold(&held, ctx, mode, decrypt, hold_iv))) {
+    return false;
+  }
+  bool ok = true;
+  for (size_t done = 0; done < len; done += piece) {
+    ok &= couplet_check_status(name, "held crypt", COUPLET_OK,
+                               couplet_aes_held_crypt(&held, &in[done], &out[done], piece));
+  }
+  uint8_t iv_after[16] = {0};
+  ok &= couplet_check_status(name, "release", COUPLET_OK, couplet_aes_release(&held, iv_after));
+  if (ok && memcmp(out, expected, len) != 0) {
+    couplet_check_fail(name, "held", "output differs from the software backend");
+    ok = false;
+  }
+  if (ok && mode != COUPLET_AES_ECB && memcmp(iv_after, soft_iv, sizeof iv_after) != 0) {
+    couplet_check_fail(name, "held", "chaining value differs from the software backend");
+    ok = false;
+  }
+  return ok;
+}
+
+static bool run_held(couplet_aes_backend_id_t id) {
+  const char *name = couplet_aes_backend_name(id);
+  couplet_aes_ctx_t ctx, other, soft;
+  uint8_t key[32];
+  couplet_check_fill(key, sizeof key);
+  bool ok = couplet_check_status(name, "held init", COUPLET_OK, couplet_aes_init_backend(&ctx, id)) &&
+            couplet_check_status(name, "held init", COUPLET_OK, couplet_aes_init_backend(&other, id)) &&
+            couplet_check_status(name, "held init", COUPLET_OK,
+                                 couplet_aes_init_backend(&soft, COUPLET_AES_BACKEND_SOFT));
+  if (!ok) {
+    return false;
+  }
+  // Every mode, key size and direction; whole messages and pieces; aligned and not.
+  for (uint32_t k = 0; k < 3u && ok; k++) {
+    const size_t key_len = 16u + 8u * k;
+    ok &= couplet_check_status(name, "held key", COUPLET_OK, couplet_aes_set_key(&ctx, key, key_len)) &&
+          couplet_check_status("soft", "held key", COUPLET_OK, couplet_aes_set_key(&soft, key, key_len));
+    for (uint32_t mode = 0; mode <= (uint32_t)COUPLET_AES_OFB && ok; mode++) {
+      for (uint32_t decrypt = 0; decrypt < 2u && ok; decrypt++) {
+        ok &= held_matches(name, &ctx, &soft, (couplet_aes_mode_t)mode, decrypt != 0u, 96, 16, 0);
+        ok &= held_matches(name, &ctx, &soft, (couplet_aes_mode_t)mode, decrypt != 0u, 96, 48, 0);
+        ok &= held_matches(name, &ctx, &soft, (couplet_aes_mode_t)mode, decrypt != 0u, 64, 32, 1);
+      }
+    }
+  }
+  if (!ok) {
+    return false;
+  }
+
+  // While held: other contexts of the accelerator and a second hold get BUSY and change nothing;
+  // the held context cannot be re-keyed; the software backend goes on.
+  static uint8_t block[16] __attribute__((aligned(4))), out[16] __attribute__((aligned(4)));
+  couplet_check_fill(block, sizeof block);
+  ok &= couplet_check_status(name, "other key", COUPLET_OK, couplet_aes_set_key(&other, key, 16));
+  couplet_aes_held_t held, second;
+  ok &= couplet_check_status(name, "hold", COUPLET_OK, couplet_aes_hold(&held, &ctx, COUPLET_AES_ECB, false, NULL));
+  const bool accel = id != COUPLET_AES_BACKEND_SOFT && id != COUPLET_AES_BACKEND_ZKN;
+  const couplet_status_t busy = accel ? COUPLET_ERR_BUSY : COUPLET_OK;
+  memset(out, 0xEE, sizeof out);
+  ok &= couplet_check_status(name, "other context while held", busy, couplet_aes_ecb_encrypt(&other, block, out, 16));
+  if (accel) {
+    for (size_t i = 0; i < sizeof out; i++) {
+      if (out[i] != 0xEEu) {
+        couplet_check_fail(name, "other context while held", "a refused call wrote its output");
+        ok = false;
+        break;
+      }
+    }
+  }
+  ok &= couplet_check_status(name, "second hold", busy, couplet_aes_hold(&second, &other, COUPLET_AES_ECB, false, NULL));
+  if (!accel && ok) {
+    ok &= couplet_check_status(name, "second release", COUPLET_OK, couplet_aes_release(&second, NULL));
+  }
+  ok &= couplet_check_status(name, "set_key while held", busy, couplet_aes_set_key(&other, key, 16));
+  ok &= couplet_check_status("soft", "software while held", COUPLET_OK, couplet_aes_ecb_encrypt(&soft, block, out, 16));
+
+  // An interrupt handler using the API meanwhile.
+  irq_hw_ctx = &other;
+  irq_soft_ctx = &soft;
+  irq_taken = 0u;
+  irq_hw_status = COUPLET_ERR_HW;
+  irq_soft_status = COUPLET_ERR_HW;
+  ok &= couplet_check_status(name, "irq register", COUPLET_OK, couplet_irq_register(COUPLET_IRQ_SOFTWARE, on_software_irq));
+  ok &= couplet_check_status(name, "irq enable", COUPLET_OK, couplet_irq_enable(COUPLET_IRQ_SOFTWARE));
+  const bool was_enabled = couplet_irq_global_enable();
+  couplet_software_irq_raise();
+  for (uint32_t i = 0; i < 1000u && irq_taken == 0u; i++) {
+    __asm__ volatile("nop");
+  }
+  couplet_irq_global_restore(was_enabled);
+  ok &= couplet_check_status(name, "irq disable", COUPLET_OK, couplet_irq_disable(COUPLET_IRQ_SOFTWARE));
+  if (irq_taken != 1u) {
+    couplet_check_fail(name, "interrupt while held", "the handler did not run once");
+    ok = false;
+  }
+  ok &= couplet_check_status(name, "interrupt handler, accelerator context", busy, irq_hw_status);
+  ok &= couplet_check_status("soft", "interrupt handler, software context", COUPLET_OK, irq_soft_status);
+
+  // The hold still works after all that, then ends; a released hold refuses.
+  ok &= couplet_check_status(name, "held after refusals", COUPLET_OK, couplet_aes_held_crypt(&held, block, out, 16));
+  ok &= couplet_check_status(name, "held length 15", COUPLET_ERR_LEN, couplet_aes_held_crypt(&held, block, out, 15));
+  ok &= couplet_check_status(name, "held NULL output", COUPLET_ERR_NULL, couplet_aes_held_crypt(&held, block, NULL, 16));
+  ok &= couplet_check_status(name, "release", COUPLET_OK, couplet_aes_release(&held, NULL));
+  ok &= couplet_check_status(name, "release twice", COUPLET_ERR_STATE, couplet_aes_release(&held, NULL));
+  ok &= couplet_check_status(name, "held after release", COUPLET_ERR_STATE, couplet_aes_held_crypt(&held, block, out, 16));
+  ok &= couplet_check_status(name, "other context after release", COUPLET_OK, couplet_aes_ecb_encrypt(&other, block, out, 16));
+  ok &= couplet_check_status(name, "hold NULL iv", COUPLET_ERR_NULL, couplet_aes_hold(&held, &ctx, COUPLET_AES_CBC, false, NULL));
+  ok &= couplet_check_status(name, "hold mode 5", COUPLET_ERR_ARG, couplet_aes_hold(&held, &ctx, (couplet_aes_mode_t)5, false, block));
+
+  // zeroize while held: the key leaves the accelerator and the hold ends.
+  ok &= couplet_check_status(name, "hold", COUPLET_OK, couplet_aes_hold(&held, &ctx, COUPLET_AES_ECB, false, NULL));
+  ok &= couplet_check_status(name, "zeroize while held", COUPLET_OK, couplet_aes_zeroize(&ctx));
+  ok &= couplet_check_status(name, "held after zeroize", COUPLET_ERR_STATE, couplet_aes_held_crypt(&held, block, out, 16));
+  ok &= couplet_check_status(name, "release after zeroize", COUPLET_ERR_STATE, couplet_aes_release(&held, NULL));
+  ok &= couplet_check_status(name, "crypt after zeroize", COUPLET_ERR_STATE, couplet_aes_ecb_encrypt(&ctx, block, out, 16));
+  ok &= couplet_check_status(name, "hold after zeroize", COUPLET_ERR_STATE, couplet_aes_hold(&held, &ctx, COUPLET_AES_ECB, false, NULL));
+  ok &= couplet_check_status(name, "other context after zeroize", COUPLET_OK, couplet_aes_ecb_encrypt(&other, block, out, 16));
+  return ok;
+}
+
 int main(void) {
   printf("test_aes: %u CAVP vectors, %u random messages per backend\n", (unsigned)cavp_vector_count,
          (unsigned)RANDOM_MESSAGES);
@@ -234,10 +397,11 @@ int main(void) {
     uint32_t random = run_random(id);
     bool contexts = run_contexts(id);
     bool errors = run_errors(id);
-    printf("backend %-8s cavp %lu/%u random %lu/%u contexts %s errors %s\n",
+    bool held = run_held(id);
+    printf("backend %-8s cavp %lu/%u random %lu/%u contexts %s errors %s held %s\n",
            couplet_aes_backend_name(id), (unsigned long)cavp, (unsigned)cavp_vector_count,
            (unsigned long)random, (unsigned)RANDOM_MESSAGES, contexts ? "ok" : "FAIL",
-           errors ? "ok" : "FAIL");
+           errors ? "ok" : "FAIL", held ? "ok" : "FAIL");
     if (couplet_check_failures() != before) {
       printf("backend %s: %lu failures\n", couplet_aes_backend_name(id),
              (unsigned long)(couplet_check_failures() - before));

@@ -57,6 +57,7 @@ typedef struct {
                             // kept so that the accelerator can be reloaded after a switch
   uint32_t key_len;         // bytes: 16, 24 or 32; 0 while no key is set
   uint32_t key_id;          // nonzero, unique per couplet_aes_set_key call: accelerator residency
+  uint32_t ctrl;            // the accelerator's CTRL word for this key (key length), mode bits 0
   uint32_t backend_id;      // a couplet_aes_backend_id_t; with `backend`, marks an initialised context
   const struct couplet_aes_backend *backend;
 } couplet_aes_ctx_t;

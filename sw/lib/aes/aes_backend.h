@@ -5,6 +5,7 @@
 #define COUPLET_AES_BACKEND_H_
 
 #include <couplet/aes.h>
+#include <couplet/aes_held.h>
 
 typedef struct couplet_aes_backend {
   couplet_aes_backend_id_t id;

@@ -11,24 +11,11 @@
 #include <stdint.h>
 #include <string.h>
 
-#include <couplet/autogen/aes_regs.h>
+#include <couplet/aes_coupling.h>
 #include <couplet/csr.h>
 #include <couplet/irq_wait.h>
 
 #include "aes_backend.h"
-
-// Register indexes (the command port's `index`), from the generated register map
-// (hw/ip/aes/data/aes.toml): byte offset = 4 * index when memory-mapped.
-enum {
-  AES_REG_KEY0 = AES_KEY0_OFFSET / 4u,
-  AES_REG_IV0 = AES_IV0_OFFSET / 4u,
-  AES_REG_DIN0 = AES_DIN0_OFFSET / 4u,
-  AES_REG_DOUT0 = AES_DOUT0_OFFSET / 4u,
-  AES_REG_CTRL = AES_CTRL_OFFSET / 4u,
-  AES_REG_STATUS = AES_STATUS_OFFSET / 4u,
-  AES_REG_LEN = AES_LEN_OFFSET / 4u,
-  AES_REG_CMD = AES_CMD_OFFSET / 4u,
-};
 
 // Actions (AccelOpExec index) and CMD register bits.
 enum { AES_ACT_START = 0, AES_ACT_EXPAND = 1, AES_ACT_ZEROIZE = 2, AES_ACT_MEM = 3 };
@@ -38,22 +25,6 @@ enum { AES_CMD_START = 1u << 0, AES_CMD_EXPAND = 1u << 1, AES_CMD_ZEROIZE = 1u <
 enum { AES_RESULT_OK = 0, AES_RESULT_BUSY = 1, AES_RESULT_NO_KEY = 2, AES_RESULT_BAD_LEN = 3,
        AES_RESULT_BUS_ERROR = 4 };
 
-enum {
-  AES_STATUS_BUSY = 1u << 0,
-  AES_STATUS_KEY_READY = 1u << 1,
-  AES_STATUS_DOUT_VALID = 1u << 2,
-  AES_STATUS_REFUSED_BUSY = 1u << 3,
-  AES_STATUS_REFUSED_NO_KEY = 1u << 4,
-  AES_STATUS_DONE = 1u << 5,
-  AES_STATUS_JOB_ERROR = 1u << 6,
-  AES_STATUS_BAD_LEN = 1u << 7,
-  AES_STATUS_STICKY = AES_STATUS_REFUSED_BUSY | AES_STATUS_REFUSED_NO_KEY | AES_STATUS_DONE |
-                      AES_STATUS_JOB_ERROR | AES_STATUS_BAD_LEN,
-};
-
-#define AES_CTRL_IRQ_ENABLE (1u << 6)
-// Longest memory job the accelerator takes (LEN register).
-#define AES_MAX_JOB_BYTES (1u << 20)
 // Polls of STATUS before a wait is declared failed: key expansion takes at most 10 cycles,
 // so this bound is only reached when the hardware is broken.
 #define AES_POLL_LIMIT 1000u
@@ -61,11 +32,9 @@ enum {
 static inline uint32_t aes_hw_ctrl(const couplet_aes_ctx_t *ctx, couplet_aes_mode_t mode,
                                    bool decrypt) {
   uint32_t key_len_code = (ctx->key_len - 16u) / 8u;  // 16, 24, 32 bytes -> 0, 1, 2
-  return (uint32_t)mode | (decrypt ? 1u << 3 : 0u) | (key_len_code << 4);
+  return (uint32_t)mode | (decrypt ? AES_CTRL_DECRYPT : 0u) | (key_len_code << 4);
 }
 
-// The key_id of the context whose key is in the accelerator; 0 when none is.
-extern uint32_t couplet_aes_hw_resident_key;
 
 static inline bool aes_hw_is_aligned(const void *p) {
   return ((uintptr_t)p & 3u) == 0u;
@@ -136,6 +105,100 @@ static inline couplet_status_t aes_hw_result(uint32_t code) {
       return COUPLET_ERR_HW;
   }
 }
+
+// For a call that found a refusal in the STATUS word it read (or a MEM job's failure code):
+// clear the sticky bits and return the status code.
+couplet_status_t aes_xif_refused(uint32_t status);
+couplet_status_t aes_xif_job_failed(uint32_t code);
+couplet_status_t aes_mmio_refused(uint32_t status);
+
+#if defined(COUPLET_AES_HAS_TIGHT) && COUPLET_AES_HAS_TIGHT
+// Loads ctx's key (ctx->key, ctx->key_len) into the accelerator and expands it: WRITE2 per two
+// key words, CTRL with the key length, EXPAND. The accelerator takes no command during the
+// expansion (at most 10 cycles), so the next instruction simply waits: no polling.
+static inline __attribute__((always_inline)) couplet_status_t aes_xif_load_key(couplet_aes_ctx_t *ctx) {
+  const uint32_t *k = ctx->key;
+  (void)couplet_aes_xif_write2_key0(k[0], k[1]);
+  (void)couplet_aes_xif_write2_key2(k[2], k[3]);
+  if (ctx->key_len > 16u) {
+    (void)couplet_aes_xif_write2_key4(k[4], k[5]);
+  }
+  if (ctx->key_len > 24u) {
+    (void)couplet_aes_xif_write2_key6(k[6], k[7]);
+  }
+  (void)couplet_aes_xif_write_ctrl(ctx->ctrl, 0);
+  const uint32_t code = couplet_aes_xif_expand(0, 0);
+  if (__builtin_expect(code != AES_RESULT_OK, 0)) {
+    return aes_hw_result(code);
+  }
+  couplet_aes_accel.resident_key = ctx->key_id;
+  return COUPLET_OK;
+}
+#endif
+
+// The common calls, with the key resident (aes.c explains why they read no STATUS): CTRL, the
+// chaining value (iv NULL for ECB), the blocks of word-aligned buffers (len a nonzero multiple
+// of 16), the chaining value back.
+#if defined(COUPLET_AES_HAS_TIGHT) && COUPLET_AES_HAS_TIGHT
+static inline __attribute__((always_inline)) void aes_xif_blocks(uint32_t ctrl, uint8_t *iv,
+                                                                 const uint8_t *in, uint8_t *out,
+                                                                 size_t len) {
+  (void)couplet_aes_xif_write_ctrl(ctrl, 0);
+  if (iv != NULL) {
+    couplet_aes_tight_write_iv((const couplet_aes_word_t *)(const void *)iv);
+  }
+  const couplet_aes_word_t *src = (const couplet_aes_word_t *)(const void *)in;
+  couplet_aes_word_t *dst = (couplet_aes_word_t *)(void *)out;
+  const couplet_aes_word_t *end = src + len / 4u;
+  do {
+    couplet_aes_tight_block(src, dst);
+    src += 4;
+    dst += 4;
+  } while (src != end);
+  if (iv != NULL) {
+    couplet_aes_tight_read_iv((couplet_aes_word_t *)(void *)iv);
+  }
+}
+
+#if defined(COUPLET_AES_HAS_MEM) && COUPLET_AES_HAS_MEM
+// One MEM job (len at most AES_MAX_JOB_BYTES); returns its answer, AES_RESULT_OK when it ran.
+static inline __attribute__((always_inline)) uint32_t aes_xif_job(uint32_t ctrl, uint8_t *iv,
+                                                                  const uint8_t *in, uint8_t *out,
+                                                                  size_t len) {
+  (void)couplet_aes_xif_write_ctrl(ctrl, 0);
+  if (iv != NULL) {
+    couplet_aes_tight_write_iv((const couplet_aes_word_t *)(const void *)iv);
+  }
+  const uint32_t code = couplet_aes_mem_job(in, out, (uint32_t)len);
+  if (iv != NULL) {
+    couplet_aes_tight_read_iv((couplet_aes_word_t *)(void *)iv);
+  }
+  return code;
+}
+#endif
+#endif
+
+#if defined(COUPLET_AES_HAS_MMIO) && COUPLET_AES_HAS_MMIO
+static inline __attribute__((always_inline)) void aes_mmio_blocks(uint32_t ctrl, uint8_t *iv,
+                                                                  const uint8_t *in, uint8_t *out,
+                                                                  size_t len) {
+  couplet_aes_reg_write(AES_REG_CTRL, ctrl);
+  if (iv != NULL) {
+    couplet_aes_mmio_write_iv((const couplet_aes_word_t *)(const void *)iv);
+  }
+  const couplet_aes_word_t *src = (const couplet_aes_word_t *)(const void *)in;
+  couplet_aes_word_t *dst = (couplet_aes_word_t *)(void *)out;
+  const couplet_aes_word_t *end = src + len / 4u;
+  do {
+    couplet_aes_mmio_block(src, dst);
+    src += 4;
+    dst += 4;
+  } while (src != end);
+  if (iv != NULL) {
+    couplet_aes_mmio_read_iv((couplet_aes_word_t *)(void *)iv);
+  }
+}
+#endif
 
 // The register-window side shared by the mmio, mmio_irq and dma backends (aes_mmio.c):
 // begin loads the key if another context's is resident, writes CTRL (| ctrl_extra) and the

@@ -14,19 +14,22 @@
 #include "aes_hw.h"
 
 static inline void reg_write(uint32_t index, uint32_t value) {
-  couplet_mmio_write32(COUPLET_AES_BASE + 4u * index, value);
+  couplet_aes_reg_write(index, value);
 }
 
 static inline uint32_t reg_read(uint32_t index) {
-  return couplet_mmio_read32(COUPLET_AES_BASE + 4u * index);
+  return couplet_aes_reg_read(index);
 }
 
-static inline couplet_status_t mmio_check_status(void) {
-  uint32_t status = reg_read(AES_REG_STATUS);
-  if (status & AES_STATUS_STICKY) {
-    reg_write(AES_REG_STATUS, status & AES_STATUS_STICKY);
-  }
+couplet_status_t aes_mmio_refused(uint32_t status) {
+  reg_write(AES_REG_STATUS, status & AES_STATUS_STICKY);
   return aes_hw_refusal(status);
+}
+
+// Reads STATUS and reports a refusal recorded since the last check (clearing it).
+static inline couplet_status_t mmio_check_status(void) {
+  const uint32_t status = reg_read(AES_REG_STATUS);
+  return (status & AES_STATUS_REFUSALS) == 0u ? COUPLET_OK : aes_mmio_refused(status);
 }
 
 static __attribute__((noinline)) couplet_status_t mmio_load_key(couplet_aes_ctx_t *ctx) {
@@ -38,7 +41,7 @@ static __attribute__((noinline)) couplet_status_t mmio_load_key(couplet_aes_ctx_
   for (uint32_t i = 0; i < AES_POLL_LIMIT; i++) {
     uint32_t status = reg_read(AES_REG_STATUS);
     if (status & AES_STATUS_KEY_READY) {
-      couplet_aes_hw_resident_key = ctx->key_id;
+      couplet_aes_accel.resident_key = ctx->key_id;
       return COUPLET_OK;
     }
     if (status & (AES_STATUS_REFUSED_BUSY | AES_STATUS_REFUSED_NO_KEY)) {
@@ -53,43 +56,29 @@ couplet_status_t aes_mmio_set_key(couplet_aes_ctx_t *ctx) {
 }
 
 couplet_status_t aes_mmio_zeroize(couplet_aes_ctx_t *ctx) {
-  if (couplet_aes_hw_resident_key != ctx->key_id) {
+  if (couplet_aes_accel.resident_key != ctx->key_id) {
     return COUPLET_OK;
   }
-  couplet_aes_hw_resident_key = 0;
+  couplet_aes_accel.resident_key = COUPLET_AES_NO_RESIDENT_KEY;
   reg_write(AES_REG_CMD, AES_CMD_ZEROIZE);
   return mmio_check_status();
 }
 
-// A DOUT read while the block is in flight is answered when it is done, so polling is only
-// the bus wait itself. Always inlined with a constant `aligned` (see aes_hw_load_as).
-static inline __attribute__((always_inline)) void write_block(const uint8_t *in, bool aligned) {
+// Blocks through the register window, any alignment (the common call, aligned, is
+// couplet_aes_mmio_block). A DOUT read while the block is in flight is answered when it is
+// done, so polling is only the bus wait itself.
+static void write_block(const uint8_t *in, bool aligned) {
   reg_write(AES_REG_DIN0, aes_hw_load_as(in, aligned));
   reg_write(AES_REG_DIN0 + 1u, aes_hw_load_as(in + 4, aligned));
   reg_write(AES_REG_DIN0 + 2u, aes_hw_load_as(in + 8, aligned));
   reg_write(AES_REG_DIN0 + 3u, aes_hw_load_as(in + 12, aligned));  // starts the block
 }
 
-static inline __attribute__((always_inline)) void read_block(uint8_t *out, bool aligned) {
+static void read_block(uint8_t *out, bool aligned) {
   aes_hw_store_as(out, reg_read(AES_REG_DOUT0), aligned);
   aes_hw_store_as(out + 4, reg_read(AES_REG_DOUT0 + 1u), aligned);
   aes_hw_store_as(out + 8, reg_read(AES_REG_DOUT0 + 2u), aligned);
   aes_hw_store_as(out + 12, reg_read(AES_REG_DOUT0 + 3u), aligned);
-}
-
-static inline __attribute__((always_inline)) void polled_blocks(const uint8_t *in, uint8_t *out,
-                                                               size_t blocks) {
-  if (aes_hw_both_aligned(in, out)) {
-    for (size_t b = 0; b < blocks; b++, in += 16, out += 16) {
-      write_block(in, true);
-      read_block(out, true);
-    }
-  } else {
-    for (size_t b = 0; b < blocks; b++, in += 16, out += 16) {
-      write_block(in, false);
-      read_block(out, false);
-    }
-  }
 }
 
 // CTRL and the chaining value, with ctx's key already loaded.
@@ -116,7 +105,7 @@ static inline __attribute__((always_inline)) couplet_status_t mmio_finish(uint8_
 
 couplet_status_t aes_mmio_begin(couplet_aes_ctx_t *ctx, couplet_aes_mode_t mode, bool decrypt,
                                 const uint8_t *iv, uint32_t ctrl_extra) {
-  if (couplet_aes_hw_resident_key != ctx->key_id) {
+  if (couplet_aes_accel.resident_key != ctx->key_id) {
     couplet_status_t status = mmio_load_key(ctx);
     if (status != COUPLET_OK) {
       return status;
@@ -130,31 +119,26 @@ couplet_status_t aes_mmio_end(uint8_t *iv) {
   return mmio_finish(iv);
 }
 
-// Polled; a leaf function on its common path (key resident), like tight_crypt.
-static inline __attribute__((always_inline)) couplet_status_t mmio_crypt_resident(
-    couplet_aes_ctx_t *ctx, couplet_aes_mode_t mode, bool decrypt, uint8_t *iv, const uint8_t *in,
-    uint8_t *out, size_t blocks) {
-  mmio_setup(ctx, mode, decrypt, iv, 0u);
-  polled_blocks(in, out, blocks);
-  return mmio_finish(iv);
-}
-
-static __attribute__((noinline)) couplet_status_t mmio_crypt_reload(
-    couplet_aes_ctx_t *ctx, couplet_aes_mode_t mode, bool decrypt, uint8_t *iv, const uint8_t *in,
-    uint8_t *out, size_t blocks) {
-  couplet_status_t status = mmio_load_key(ctx);
-  if (status != COUPLET_OK) {
-    return status;
-  }
-  return mmio_crypt_resident(ctx, mode, decrypt, iv, in, out, blocks);
-}
-
+// Polled. Aligned buffers take the common sequence (aes.c runs the same one inline when the
+// key is resident); others are assembled byte by byte.
 static couplet_status_t mmio_crypt(couplet_aes_ctx_t *ctx, couplet_aes_mode_t mode, bool decrypt,
                                    uint8_t *iv, const uint8_t *in, uint8_t *out, size_t blocks) {
-  if (couplet_aes_hw_resident_key != ctx->key_id) {
-    return mmio_crypt_reload(ctx, mode, decrypt, iv, in, out, blocks);
+  if (couplet_aes_accel.resident_key != ctx->key_id) {
+    couplet_status_t status = mmio_load_key(ctx);
+    if (status != COUPLET_OK) {
+      return status;
+    }
   }
-  return mmio_crypt_resident(ctx, mode, decrypt, iv, in, out, blocks);
+  if (aes_hw_both_aligned(in, out) && (iv == NULL || aes_hw_is_aligned(iv))) {
+    aes_mmio_blocks(aes_hw_ctrl(ctx, mode, decrypt), iv, in, out, blocks * 16u);
+    return mmio_check_status();
+  }
+  mmio_setup(ctx, mode, decrypt, iv, 0u);
+  for (size_t b = 0; b < blocks; b++, in += 16, out += 16) {
+    write_block(in, false);
+    read_block(out, false);
+  }
+  return mmio_finish(iv);
 }
 
 // Waits for the completion interrupt of every block before reading it; the per-word alignment
@@ -162,6 +146,9 @@ static couplet_status_t mmio_crypt(couplet_aes_ctx_t *ctx, couplet_aes_mode_t mo
 static couplet_status_t mmio_irq_crypt(couplet_aes_ctx_t *ctx, couplet_aes_mode_t mode,
                                        bool decrypt, uint8_t *iv, const uint8_t *in, uint8_t *out,
                                        size_t blocks) {
+  // The common calls leave STATUS.done of their last block set: cleared here, before the
+  // interrupt is enabled, so that the first wait is for this call's block.
+  reg_write(AES_REG_STATUS, AES_STATUS_DONE);
   couplet_status_t status = aes_mmio_begin(ctx, mode, decrypt, iv, AES_CTRL_IRQ_ENABLE);
   if (status != COUPLET_OK) {
     return status;

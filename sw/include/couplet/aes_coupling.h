@@ -1,0 +1,213 @@
+// The instruction sequences of the AES accelerator's couplings, one block or one job at a time:
+// what the driver (sw/lib/aes) and the held API's inline calls (couplet/aes_held.h) both run.
+// Not an API of its own: applications use couplet/aes.h or couplet/aes_held.h.
+//
+// Each sequence is exactly the custom instructions or bus accesses its coupling needs, with the
+// caller's data in aligned words, and checks nothing: the caller holds the accelerator, has the
+// key loaded and CTRL written, and has checked its arguments. Registers, actions and timing are
+// those of hw/ip/aes/README.md.
+
+#ifndef COUPLET_AES_COUPLING_H_
+#define COUPLET_AES_COUPLING_H_
+
+#include <stdint.h>
+
+#include <couplet/autogen/aes_regs.h>
+#include <couplet/mmio.h>
+#include <couplet/soc_config.h>
+
+// Register indexes (the command port's `index`; byte offset = 4 * index when memory-mapped).
+enum {
+  AES_REG_KEY0 = AES_KEY0_OFFSET / 4u,
+  AES_REG_IV0 = AES_IV0_OFFSET / 4u,
+  AES_REG_DIN0 = AES_DIN0_OFFSET / 4u,
+  AES_REG_DOUT0 = AES_DOUT0_OFFSET / 4u,
+  AES_REG_CTRL = AES_CTRL_OFFSET / 4u,
+  AES_REG_STATUS = AES_STATUS_OFFSET / 4u,
+  AES_REG_LEN = AES_LEN_OFFSET / 4u,
+  AES_REG_CMD = AES_CMD_OFFSET / 4u,
+};
+
+// STATUS bits; the sticky ones record a refusal or a finished or failed job (write 1 to clear).
+enum {
+  AES_STATUS_BUSY = 1u << 0,
+  AES_STATUS_KEY_READY = 1u << 1,
+  AES_STATUS_DOUT_VALID = 1u << 2,
+  AES_STATUS_REFUSED_BUSY = 1u << 3,
+  AES_STATUS_REFUSED_NO_KEY = 1u << 4,
+  AES_STATUS_DONE = 1u << 5,
+  AES_STATUS_JOB_ERROR = 1u << 6,
+  AES_STATUS_BAD_LEN = 1u << 7,
+  // What makes a call fail; DONE is sticky too but only says a block finished.
+  AES_STATUS_REFUSALS = AES_STATUS_REFUSED_BUSY | AES_STATUS_REFUSED_NO_KEY | AES_STATUS_JOB_ERROR |
+                        AES_STATUS_BAD_LEN,
+  AES_STATUS_STICKY = AES_STATUS_REFUSALS | AES_STATUS_DONE,
+};
+
+// CTRL fields: [2:0] mode (couplet_aes_mode_t), [3] decrypt, [5:4] key length code, [6] irq.
+#define AES_CTRL_DECRYPT (1u << 3)
+#define AES_CTRL_IRQ_ENABLE (1u << 6)
+
+// Word access to the caller's byte buffers, which the common calls take word-aligned: may_alias
+// makes reading bytes as words well defined (GCC).
+typedef uint32_t __attribute__((may_alias)) couplet_aes_word_t;
+
+// Each section needs the generated configuration of a SoC that has the coupling (host builds
+// of the front end have neither).
+#if defined(COUPLET_AES_CUSTOM_OPCODE) && defined(COUPLET_AES_HAS_TIGHT) && COUPLET_AES_HAS_TIGHT
+
+#define COUPLET_AES_STR_(x) #x
+#define COUPLET_AES_STR(x) COUPLET_AES_STR_(x)
+
+// `.insn r OPCODE, op, index, rd, rs1, rs2` (docs/coupling.md): funct3 is the operation (0 read,
+// 1 write, 2 write two registers, 3 action), funct7 the register or action index, rd the
+// answer. One function per (operation, index) because the encoding fields are constants.
+// Register moves have no memory clobber, so the compiler may schedule the caller's loads and
+// stores around them; actions that make the accelerator touch memory have one.
+#define COUPLET_AES_XIF_REG(name, op, index)                                                   \
+  static inline uint32_t name(uint32_t a, uint32_t b) {                                       \
+    uint32_t result;                                                                           \
+    __asm__ volatile(".insn r " COUPLET_AES_STR(COUPLET_AES_CUSTOM_OPCODE) ", " #op ", " #index \
+                     ", %0, %1, %2"                                                            \
+                     : "=r"(result)                                                            \
+                     : "r"(a), "r"(b));                                                        \
+    return result;                                                                             \
+  }
+#define COUPLET_AES_XIF_MEM(name, op, index)                                                   \
+  static inline uint32_t name(uint32_t a, uint32_t b) {                                       \
+    uint32_t result;                                                                           \
+    __asm__ volatile(".insn r " COUPLET_AES_STR(COUPLET_AES_CUSTOM_OPCODE) ", " #op ", " #index \
+                     ", %0, %1, %2"                                                            \
+                     : "=r"(result)                                                            \
+                     : "r"(a), "r"(b)                                                          \
+                     : "memory");                                                              \
+    return result;                                                                             \
+  }
+
+COUPLET_AES_XIF_REG(couplet_aes_xif_write2_key0, 2, 0x00)
+COUPLET_AES_XIF_REG(couplet_aes_xif_write2_key2, 2, 0x02)
+COUPLET_AES_XIF_REG(couplet_aes_xif_write2_key4, 2, 0x04)
+COUPLET_AES_XIF_REG(couplet_aes_xif_write2_key6, 2, 0x06)
+COUPLET_AES_XIF_REG(couplet_aes_xif_write2_iv0, 2, 0x08)
+COUPLET_AES_XIF_REG(couplet_aes_xif_write2_iv2, 2, 0x0A)
+COUPLET_AES_XIF_REG(couplet_aes_xif_write2_din0, 2, 0x0C)
+COUPLET_AES_XIF_REG(couplet_aes_xif_write2_din2, 2, 0x0E)  // DIN3 is written last: starts the block
+COUPLET_AES_XIF_REG(couplet_aes_xif_read_iv0, 0, 0x08)
+COUPLET_AES_XIF_REG(couplet_aes_xif_read_iv1, 0, 0x09)
+COUPLET_AES_XIF_REG(couplet_aes_xif_read_iv2, 0, 0x0A)
+COUPLET_AES_XIF_REG(couplet_aes_xif_read_iv3, 0, 0x0B)
+COUPLET_AES_XIF_REG(couplet_aes_xif_read_dout0, 0, 0x10)  // answered when the block is done
+COUPLET_AES_XIF_REG(couplet_aes_xif_read_dout1, 0, 0x11)
+COUPLET_AES_XIF_REG(couplet_aes_xif_read_dout2, 0, 0x12)
+COUPLET_AES_XIF_REG(couplet_aes_xif_read_dout3, 0, 0x13)
+COUPLET_AES_XIF_REG(couplet_aes_xif_write_ctrl, 1, 0x14)
+COUPLET_AES_XIF_REG(couplet_aes_xif_read_status, 0, 0x15)
+COUPLET_AES_XIF_REG(couplet_aes_xif_write_status, 1, 0x15)
+COUPLET_AES_XIF_REG(couplet_aes_xif_write_len, 1, 0x16)
+COUPLET_AES_XIF_REG(couplet_aes_xif_expand, 3, 0x01)
+COUPLET_AES_XIF_MEM(couplet_aes_xif_zeroize, 3, 0x02)
+COUPLET_AES_XIF_MEM(couplet_aes_xif_mem, 3, 0x03)
+
+// The encodings above spell the indexes as literals; they must be the register map's.
+_Static_assert(AES_REG_KEY0 == 0x00 && AES_REG_IV0 == 0x08, "AES indexes");
+_Static_assert(AES_REG_DIN0 == 0x0C && AES_REG_DOUT0 == 0x10, "AES indexes");
+_Static_assert(AES_REG_CTRL == 0x14 && AES_REG_STATUS == 0x15, "AES indexes");
+_Static_assert(AES_REG_LEN == 0x16, "AES indexes");
+
+// One block through registers: 2 WRITE2 in (the second starts the block), 4 READ out (the first
+// waits for the engine). The loads come first and every READ's answer is stored one
+// instruction later, so that no instruction waits on the one before it.
+static inline __attribute__((always_inline)) void couplet_aes_tight_block(const couplet_aes_word_t *in,
+                                                                          couplet_aes_word_t *out) {
+  const uint32_t w0 = in[0], w1 = in[1], w2 = in[2], w3 = in[3];
+  (void)couplet_aes_xif_write2_din0(w0, w1);
+  (void)couplet_aes_xif_write2_din2(w2, w3);
+  const uint32_t r0 = couplet_aes_xif_read_dout0(0, 0);
+  const uint32_t r1 = couplet_aes_xif_read_dout1(0, 0);
+  out[0] = r0;
+  const uint32_t r2 = couplet_aes_xif_read_dout2(0, 0);
+  out[1] = r1;
+  const uint32_t r3 = couplet_aes_xif_read_dout3(0, 0);
+  out[2] = r2;
+  out[3] = r3;
+}
+
+// The chaining value in and out (two WRITE2, four READ).
+static inline __attribute__((always_inline)) void couplet_aes_tight_write_iv(const couplet_aes_word_t *iv) {
+  (void)couplet_aes_xif_write2_iv0(iv[0], iv[1]);
+  (void)couplet_aes_xif_write2_iv2(iv[2], iv[3]);
+}
+
+static inline __attribute__((always_inline)) void couplet_aes_tight_read_iv(couplet_aes_word_t *iv) {
+  const uint32_t v0 = couplet_aes_xif_read_iv0(0, 0);
+  const uint32_t v1 = couplet_aes_xif_read_iv1(0, 0);
+  iv[0] = v0;
+  const uint32_t v2 = couplet_aes_xif_read_iv2(0, 0);
+  iv[1] = v1;
+  const uint32_t v3 = couplet_aes_xif_read_iv3(0, 0);
+  iv[2] = v2;
+  iv[3] = v3;
+}
+
+#if defined(COUPLET_AES_HAS_MEM) && COUPLET_AES_HAS_MEM
+// One job through the accelerator's own DMA: LEN, then MEM with the two addresses; the answer
+// (a status code, 0 = done) comes when the last block is written. The fence makes the caller's
+// stores to `in` reach memory before the accelerator reads it. len: a multiple of 16, at most
+// the accelerator's longest job (AES_MAX_JOB_BYTES).
+static inline __attribute__((always_inline)) uint32_t couplet_aes_mem_job(const void *in, void *out,
+                                                                        uint32_t len) {
+  (void)couplet_aes_xif_write_len(len, 0);
+  __asm__ volatile("fence" ::: "memory");
+  return couplet_aes_xif_mem((uint32_t)(uintptr_t)in, (uint32_t)(uintptr_t)out);
+}
+#endif
+
+#endif  // COUPLET_AES_HAS_TIGHT
+
+// Longest memory job the accelerator takes (LEN register).
+#define AES_MAX_JOB_BYTES (1u << 20)
+
+#if defined(COUPLET_AES_BASE) && defined(COUPLET_AES_HAS_MMIO) && COUPLET_AES_HAS_MMIO
+
+static inline void couplet_aes_reg_write(uint32_t index, uint32_t value) {
+  couplet_mmio_write32(COUPLET_AES_BASE + 4u * index, value);
+}
+
+static inline uint32_t couplet_aes_reg_read(uint32_t index) {
+  return couplet_mmio_read32(COUPLET_AES_BASE + 4u * index);
+}
+
+// One block through the register window: four stores in (DIN3 starts the block), four loads
+// out (a DOUT read during the block is answered when it is done, so there is no polling).
+static inline __attribute__((always_inline)) void couplet_aes_mmio_block(const couplet_aes_word_t *in,
+                                                                         couplet_aes_word_t *out) {
+  const uint32_t w0 = in[0], w1 = in[1], w2 = in[2], w3 = in[3];
+  couplet_aes_reg_write(AES_REG_DIN0, w0);
+  couplet_aes_reg_write(AES_REG_DIN0 + 1u, w1);
+  couplet_aes_reg_write(AES_REG_DIN0 + 2u, w2);
+  couplet_aes_reg_write(AES_REG_DIN0 + 3u, w3);
+  const uint32_t r0 = couplet_aes_reg_read(AES_REG_DOUT0);
+  const uint32_t r1 = couplet_aes_reg_read(AES_REG_DOUT0 + 1u);
+  out[0] = r0;
+  const uint32_t r2 = couplet_aes_reg_read(AES_REG_DOUT0 + 2u);
+  out[1] = r1;
+  const uint32_t r3 = couplet_aes_reg_read(AES_REG_DOUT0 + 3u);
+  out[2] = r2;
+  out[3] = r3;
+}
+
+static inline __attribute__((always_inline)) void couplet_aes_mmio_write_iv(const couplet_aes_word_t *iv) {
+  for (uint32_t i = 0; i < 4u; i++) {
+    couplet_aes_reg_write(AES_REG_IV0 + i, iv[i]);
+  }
+}
+
+static inline __attribute__((always_inline)) void couplet_aes_mmio_read_iv(couplet_aes_word_t *iv) {
+  for (uint32_t i = 0; i < 4u; i++) {
+    iv[i] = couplet_aes_reg_read(AES_REG_IV0 + i);
+  }
+}
+
+#endif  // COUPLET_AES_HAS_MMIO
+
+#endif  // COUPLET_AES_COUPLING_H_
