@@ -319,10 +319,11 @@ static inline __attribute__((always_inline)) couplet_status_t xif_set_key(couple
 
 couplet_status_t couplet_aes_set_key(couplet_aes_ctx_t *ctx, const uint8_t *key, size_t key_len) {
 #if INLINE_XIF
+  // The backend id first, so that the other backends leave for the checked path at once.
   const uint32_t id = ctx == NULL ? (uint32_t)COUPLET_AES_BACKEND_COUNT : ctx->backend_id;
-  if (LIKELY(KEY_WORD_COPY && key != NULL && ((uintptr_t)key & 3u) == 0u && key_len - 16u <= 16u &&
+  if (LIKELY(id == COUPLET_AES_BACKEND_TIGHT || id == COUPLET_AES_BACKEND_MEM) &&
+      LIKELY(KEY_WORD_COPY && key != NULL && ((uintptr_t)key & 3u) == 0u && key_len - 16u <= 16u &&
              (key_len & 7u) == 0u) &&
-      LIKELY(id == COUPLET_AES_BACKEND_TIGHT || id == COUPLET_AES_BACKEND_MEM) &&
       LIKELY(ctx->backend == backends[id]) && LIKELY(accel_take())) {
     return xif_set_key(ctx, (const key_word_t *)(const void *)key, key_len);
   }
@@ -463,6 +464,12 @@ static __attribute__((noinline)) couplet_status_t give_after_job_failure(uint32_
 static inline __attribute__((always_inline)) couplet_status_t inline_call(
     couplet_aes_ctx_t *ctx, uint32_t id, couplet_aes_mode_t mode, bool decrypt, uint8_t *iv,
     const uint8_t *in, uint8_t *out, size_t len) {
+  if (mode == COUPLET_AES_ECB) {
+    iv = NULL;
+  }
+  if (mode == COUPLET_AES_CTR || mode == COUPLET_AES_OFB) {
+    decrypt = false;  // the same keystream both ways
+  }
   if (LIKELY(common_args(mode, iv, in, out, len)) && LIKELY(accel_take())) {
     if (LIKELY(couplet_aes_accel.resident_key == ctx->key_id)) {
       const uint32_t ctrl = ctx->ctrl | (uint32_t)mode | (decrypt ? AES_CTRL_DECRYPT : 0u);
@@ -505,12 +512,6 @@ static inline __attribute__((always_inline)) couplet_status_t inline_call(
 static inline __attribute__((always_inline)) couplet_status_t crypt_call(
     couplet_aes_ctx_t *ctx, couplet_aes_mode_t mode, bool decrypt, uint8_t *iv, const uint8_t *in,
     uint8_t *out, size_t len) {
-  if (mode == COUPLET_AES_ECB) {
-    iv = NULL;
-  }
-  if (mode == COUPLET_AES_CTR || mode == COUPLET_AES_OFB) {
-    decrypt = false;  // the same keystream both ways
-  }
 #if INLINE_XIF || INLINE_MMIO
   if (LIKELY(ctx != NULL)) {
     const uint32_t id = ctx->backend_id;

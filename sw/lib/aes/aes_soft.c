@@ -75,6 +75,11 @@ typedef struct {
 #define AES_LITTLE_ENDIAN 0
 #endif
 
+// The functions every block pair runs start on a word boundary: CV32E40X fetches whole words, so
+// a call into one that starts half-way through a word costs a cycle more, and where the linker
+// puts them would otherwise move every figure by a few cycles per block.
+#define HOT __attribute__((aligned(4)))
+
 static inline uint32_t load_le32(const uint8_t *p) {
   return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) |
          ((uint32_t)p[3] << 24);
@@ -159,7 +164,7 @@ static inline void swap_bits(uint32_t *lo, uint32_t *hi, uint32_t mask, unsigned
   *lo ^= t << shift;
 }
 
-static void ortho(uint32_t q[PLANES]) {
+HOT static void ortho(uint32_t q[PLANES]) {
   // Stage k exchanges bit k of the word index with bit k of the bit-in-byte index.
   swap_bits(&q[0], &q[1], 0x55555555u, 1u);
   swap_bits(&q[2], &q[3], 0x55555555u, 1u);
@@ -486,7 +491,7 @@ static inline void add_round_key(uint32_t q[PLANES], const uint32_t *rk) {
 // than a single copy with the MixColumns branch in the loop, for 1 KiB more code), decryption,
 // which the modes use less, a single copy.
 
-static void encrypt_planes(uint32_t q[PLANES], const uint32_t *rk, unsigned nr) {
+HOT static void encrypt_planes(uint32_t q[PLANES], const uint32_t *rk, unsigned nr) {
   add_round_key(q, rk);
   for (unsigned round = 1; round < nr; ++round) {
     encrypt_round(q, rk + PLANES * round, true);
@@ -494,7 +499,7 @@ static void encrypt_planes(uint32_t q[PLANES], const uint32_t *rk, unsigned nr) 
   encrypt_round(q, rk + PLANES * nr, false);
 }
 
-static void decrypt_planes(uint32_t q[PLANES], const uint32_t *rk, unsigned nr) {
+HOT static void decrypt_planes(uint32_t q[PLANES], const uint32_t *rk, unsigned nr) {
   add_round_key(q, rk + PLANES * nr);
   for (unsigned round = nr; round-- > 0u;) {
     decrypt_round(q, rk + PLANES * round, round != 0u);
@@ -502,7 +507,7 @@ static void decrypt_planes(uint32_t q[PLANES], const uint32_t *rk, unsigned nr) 
 }
 
 // Runs the cipher over the two blocks in w[0..3] and w[4..7] (column words), in place.
-static void cipher2(uint32_t q[PLANES], uint32_t w[8], const uint32_t *rk, unsigned nr,
+HOT static void cipher2(uint32_t q[PLANES], uint32_t w[8], const uint32_t *rk, unsigned nr,
                     bool decrypt) {
   for (unsigned c = 0; c < 4u; ++c) {
     q[2u * c] = w[c];
