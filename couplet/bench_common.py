@@ -60,6 +60,25 @@ def summarise(measurements: list[Measurement], prefix: str) -> Stats:
     return dict(stats)
 
 
+@dataclass(frozen=True)
+class Floor:
+    """The physical floor of one call in one coupling: the custom instructions or bus accesses it
+    cannot avoid (and the loads and stores that move the caller's data to and from them) plus the
+    cycles the engine needs, with what it counts in words, so that a reader can check it."""
+
+    cycles: int
+    counts: str
+
+
+def with_floor(stat: Stat | None, floor: Floor | None) -> str:
+    """A measured figure with its floor beside it and how far above the floor it is."""
+    if stat is None:
+        return "-"
+    if floor is None or floor.cycles <= 0:
+        return stat.cell()
+    return f"{stat.cell()} (floor {floor.cycles:,}, {stat.mean / floor.cycles:.1f}x)"
+
+
 def speedup(base: Stat | None, stat: Stat) -> str:
     return f"{base.mean / stat.mean:,.1f}x" if base and stat.mean else "-"
 

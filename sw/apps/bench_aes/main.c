@@ -11,6 +11,8 @@
 //   ctr4k/128              CTR over 4 KiB, for sustained bytes per cycle
 //   held/<bits>/<bytes>    ECB of 16 or 80 bytes through couplet/aes_held.h: the accelerator
 //                          taken once with the key and mode, each call timed
+//   bare/<bits>/16         one block by the coupling's bare instruction sequence (tight, mem,
+//                          mmio), with the accelerator held: no API at all
 // check is a fold of the output, so the report can confirm that every backend computed the
 // same ciphertext. A failing call prints "bench_aes: FAIL" and exits 1.
 
@@ -40,6 +42,53 @@ static const char *const mode_names[] = {"ecb", "cbc", "ctr", "cfb", "ofb"};
 static const uint8_t key_bytes[32] = {
     0x60, 0x3d, 0xeb, 0x10, 0x15, 0xca, 0x71, 0xbe, 0x2b, 0x73, 0xae, 0xf0, 0x85, 0x7d, 0x77, 0x81,
     0x1f, 0x35, 0x2c, 0x07, 0x3b, 0x61, 0x08, 0xd7, 0x2d, 0x98, 0x10, 0xa3, 0x09, 0x14, 0xdf, 0xf4};
+
+// bare/<bits>/16: one block by the coupling's bare sequence (couplet/aes_coupling.h), with the
+// accelerator held in ECB: what the inline couplings cost with no API around them at all, the
+// measured counterpart of the report's floor. Only for tight, mem and mmio.
+static int bare_block(couplet_aes_backend_id_t id, couplet_aes_held_t *held, size_t key_len) {
+  const char *name = couplet_aes_backend_name(id);
+  const couplet_aes_word_t *in = (const couplet_aes_word_t *)(const void *)message;
+  couplet_aes_word_t *out = (couplet_aes_word_t *)(void *)output;
+  char measure[40];
+  snprintf(measure, sizeof measure, "bare/%u/16", (unsigned)(key_len * 8u));
+  for (uint32_t r = 0; r < RUNS; r++) {
+    memset(output, 0, 16u);
+    uint32_t code = 0u;
+    couplet_bench_sample_t start, end;
+    switch (id) {
+#if defined(COUPLET_AES_CUSTOM_OPCODE) && COUPLET_AES_HAS_TIGHT
+      case COUPLET_AES_BACKEND_TIGHT:
+        start = couplet_bench_start();
+        couplet_aes_tight_block(in, out);
+        end = couplet_bench_end();
+        break;
+#if COUPLET_AES_HAS_MEM
+      case COUPLET_AES_BACKEND_MEM:
+        start = couplet_bench_start();
+        code = couplet_aes_mem_job(message, output, 16u);
+        end = couplet_bench_end();
+        break;
+#endif
+#endif
+#if defined(COUPLET_AES_BASE) && COUPLET_AES_HAS_MMIO
+      case COUPLET_AES_BACKEND_MMIO:
+        start = couplet_bench_start();
+        couplet_aes_mmio_block(in, out);
+        end = couplet_bench_end();
+        break;
+#endif
+      default:
+        return 0;  // no bare sequence: nothing to time
+    }
+    if (code != 0u) {
+      return couplet_bench_failed(APP, name, "bare", COUPLET_ERR_HW);
+    }
+    (void)held;  // the sequences need the accelerator held; nothing else of the hold
+    couplet_bench_report(SUITE, name, measure, start, end, couplet_bench_fnv1a(output, 16u));
+  }
+  return 0;
+}
 
 static int bench_backend(couplet_aes_backend_id_t id) {
   const char *name = couplet_aes_backend_name(id);
@@ -108,6 +157,9 @@ static int bench_backend(couplet_aes_backend_id_t id) {
         }
         snprintf(measure, sizeof measure, "held/%u/%u", bits, (unsigned)bytes);
         couplet_bench_report(SUITE, name, measure, start, end, couplet_bench_fnv1a(output, bytes));
+      }
+      if (bytes == 16u && bare_block(id, &held, key_len) != 0) {
+        return 1;
       }
       if ((status = couplet_aes_release(&held, NULL)) != COUPLET_OK) {
         return couplet_bench_failed(APP, name, "release", status);
