@@ -371,6 +371,19 @@ static bool run_held(couplet_aes_backend_id_t id) {
   ok &= couplet_check_status(name, "crypt after zeroize", COUPLET_ERR_STATE, couplet_aes_ecb_encrypt(&ctx, block, out, 16));
   ok &= couplet_check_status(name, "hold after zeroize", COUPLET_ERR_STATE, couplet_aes_hold(&held, &ctx, COUPLET_AES_ECB, false, NULL));
   ok &= couplet_check_status(name, "other context after zeroize", COUPLET_OK, couplet_aes_ecb_encrypt(&other, block, out, 16));
+
+  // Re-initialising the held context wipes only the context: a hold of the accelerator goes on
+  // until its release, which gives the accelerator back.
+  if (accel) {
+    ok &= couplet_check_status(name, "key again", COUPLET_OK, couplet_aes_set_key(&ctx, key, 16));
+    ok &= couplet_check_status(name, "hold", COUPLET_OK, couplet_aes_hold(&held, &ctx, COUPLET_AES_ECB, false, NULL));
+    ok &= couplet_check_status(name, "init while held", COUPLET_OK, couplet_aes_init_backend(&ctx, id));
+    static uint8_t odd[20] __attribute__((aligned(4)));  // &odd[1]: unaligned, the checked path
+    ok &= couplet_check_status(name, "held unaligned after init", COUPLET_ERR_STATE,
+                               couplet_aes_held_crypt(&held, &odd[1], out, 16));
+    ok &= couplet_check_status(name, "release after init", COUPLET_OK, couplet_aes_release(&held, NULL));
+    ok &= couplet_check_status(name, "other context after init", COUPLET_OK, couplet_aes_ecb_encrypt(&other, block, out, 16));
+  }
   return ok;
 }
 

@@ -23,6 +23,9 @@
 //     and no one else may start a block); a mem job reports its failure itself.
 //   - couplet_aes_zeroize on the held context wipes the key everywhere and ends the hold; the
 //     context's other calls (couplet_aes_set_key, the couplet/aes.h calls) get COUPLET_ERR_BUSY.
+//     couplet_aes_init on the held context does not touch the accelerator: the inline calls
+//     go on with the key that hold loaded, the others get COUPLET_ERR_STATE, and release gives
+//     the accelerator back as usual.
 // Every backend works held, the software one too, so application code stays the same on a SoC
 // without the accelerator (the backend is the context's, couplet_aes_init()).
 

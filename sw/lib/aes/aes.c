@@ -123,7 +123,7 @@ static void lock_give(const couplet_aes_backend_t *backend) {
 }
 
 // After a hardware backend failed, nothing is assumed about the accelerator's state: no key is
-// resident, so the next call takes the checked path and reloads (crypt_call explains why).
+// resident, so the next call takes the checked path and reloads (inline_call explains why).
 static inline void distrust_after_failure(const couplet_aes_backend_t *backend, couplet_status_t status) {
   if (UNLIKELY(status != COUPLET_OK) && backend->uses_accelerator) {
     couplet_aes_accel.resident_key = COUPLET_AES_NO_RESIDENT_KEY;
@@ -708,18 +708,22 @@ couplet_status_t couplet_aes_hold(couplet_aes_held_t *held, couplet_aes_ctx_t *c
   return COUPLET_OK;
 }
 
-// The backend of a hold, or NULL if `held` is not holding (never held, released, or ended by
-// couplet_aes_zeroize of its context).
+// The backend of a hold, or NULL if `held` is not holding: never held, released, or ended by
+// couplet_aes_zeroize of its context (a hold of the accelerator ends there; a software hold
+// ends when its context loses its key). A hold of the accelerator whose context was
+// re-initialised still holds, so that its release gives the accelerator back.
 static const couplet_aes_backend_t *holding(const couplet_aes_held_t *held) {
-  if (held->active == 0u || held->ctx == NULL || held->backend_id >= (uint32_t)COUPLET_AES_BACKEND_COUNT ||
-      !ctx_has_key(held->ctx)) {
+  if (held->active == 0u || held->ctx == NULL || held->backend_id >= (uint32_t)COUPLET_AES_BACKEND_COUNT) {
     return NULL;
   }
   const couplet_aes_backend_t *backend = backends[held->backend_id];
-  if (backend == NULL || (backend->uses_accelerator && couplet_aes_accel.holder != held)) {
+  if (backend == NULL) {
     return NULL;
   }
-  return backend;
+  if (backend->uses_accelerator) {
+    return couplet_aes_accel.holder == held ? backend : NULL;
+  }
+  return ctx_has_key(held->ctx) ? backend : NULL;
 }
 
 couplet_status_t couplet_aes_held_crypt_checked(couplet_aes_held_t *held, const uint8_t *in,
@@ -728,8 +732,8 @@ couplet_status_t couplet_aes_held_crypt_checked(couplet_aes_held_t *held, const 
     return COUPLET_ERR_NULL;
   }
   const couplet_aes_backend_t *backend = holding(held);
-  if (backend == NULL) {
-    return COUPLET_ERR_STATE;
+  if (backend == NULL || !ctx_has_key(held->ctx)) {
+    return COUPLET_ERR_STATE;  // not holding, or its context was re-initialised meanwhile
   }
   if (len != 0u && (in == NULL || out == NULL)) {
     return COUPLET_ERR_NULL;
