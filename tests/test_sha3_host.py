@@ -12,7 +12,8 @@ A second build stands in for every hardware backend (FAKE_BACKENDS in the driver
 the state "in the accelerator" between its first operation of a call and release, and marks
 itself as using the accelerator), to check the backend table, the default backend, the
 load/release protocol of sha3_backend.h and the accelerator lock, which the software backend
-alone never exercises. Further tests compile the files, and the hardware backends, for the SoC
+alone never exercises, and the held level of sw/include/couplet/sha3_held.h through each of
+them (vectors, argument errors in order, and the lock while held). Further tests compile the files, and the hardware backends, for the SoC
 (rv32imac, the SDK's flags) to catch target-specific warnings and check the absence of library
 calls and data tables, and the opcodes and register indexes the hardware backends use.
 
@@ -468,7 +469,7 @@ def test_backend_table_protocol_and_lock_with_stand_in_backends(fake_driver: Pat
 
     # While a call holds the accelerator, every other call that needs it is refused with BUSY
     # and changes nothing; a software context goes ahead.
-    busy = f"1 {s['ERR_BUSY']} {s['ERR_BUSY']} {s['ERR_STATE']} 1"
+    busy = f"1 {s['ERR_BUSY']} {s['ERR_BUSY']} {s['ERR_STATE']} 1 {s['ERR_BUSY']} {s['ERR_BUSY']}"
     block = rng.randbytes(400)
     b.add(f"init 0 {SHA3_256} 2", OK)
     b.add(f"init 1 {SHA3_256} 3", OK)
@@ -486,11 +487,12 @@ def test_backend_table_protocol_and_lock_with_stand_in_backends(fake_driver: Pat
     b.add("probe 2", 0)  # squeezing context: its squeeze needs the accelerator and is refused
     b.add(f"init 0 {SHAKE256} 5", OK)
     b.add("sfinal 0", OK)
-    b.add("probed", f"1 {s['ERR_STATE']} {s['ERR_STATE']} {s['ERR_BUSY']} 1")
+    b.add("probed", f"1 {s['ERR_STATE']} {s['ERR_STATE']} {s['ERR_BUSY']} 1 {s['ERR_BUSY']} {s['ERR_BUSY']}")
     b.add("probe 3", 0)
     b.add(f"update 0 {block.hex()}", s["ERR_STATE"])  # refused before the backend: not fired
     b.add("squeeze 0 500", ok(reference(SHAKE256, b"", 500)))
-    b.add("probed", f"1 {OK} {OK} {s['ERR_STATE']} 0")  # the software context went ahead
+    # The software context went ahead (the one-shot call on tight, and the hold, found the lock).
+    b.add("probed", f"1 {OK} {OK} {s['ERR_STATE']} 0 {s['ERR_BUSY']} {s['ERR_BUSY']}")
     b.add("final 1 32", ok(reference(SHA3_256, block[:5])))  # ctx 1 was left as it was
     b.add("squeeze 2 5", ok(reference(SHAKE128, b"", 8)[3:]))
 
@@ -520,24 +522,150 @@ def test_backend_table_protocol_and_lock_with_stand_in_backends(fake_driver: Pat
     b.add(f"init 0 {SHAKE128} 3", OK)
     b.add(f"update 0 {block[:100].hex()}", OK)  # buffered
     b.add("counts", record)
-    b.add(f"update 0 {block[:300].hex()}", OK)  # 100 + 300 = two blocks (168) and 64 buffered
+    b.add(f"update 0 {block[:300].hex()}", OK)  # 100 + 300 = two blocks (168) and 64 into the state
     b.add("counts", record)
-    b.add("sfinal 0", OK)  # absorb + extract
+    b.add("sfinal 0", OK)  # the last block (its bytes in the state already) + extract
     b.add("counts", record)
     b.add("squeeze 0 168", lambda line: None)  # from the buffer
     b.add("counts", record)
     b.add("squeeze 0 400", lambda line: None)  # 2 whole blocks + part of a third
     b.add("counts", record)
+    b.add(f"init 1 {SHA3_256} 2", OK)
+    b.add(f"update 1 {block[:10].hex()}", OK)  # buffered
+    b.add("counts", record)
+    b.add("final 1 32", ok(reference(SHA3_256, block[:10])))  # the buffered bytes and the padding
+    b.add("counts", record)
     b.run(fake_driver)
 
-    absorb, permute, extract, release, loads, violations = (list(c) for c in zip(*counts))
+    absorb, permute, extract, release, loads, violations, part, last = (list(c) for c in zip(*counts))
     assert violations[-1] == 0, "the front end broke the backend protocol (see FAKE_BACKENDS in the driver)"
     assert release == loads, "one release per call that loaded the state"
-    assert absorb[1] == absorb[0] and release[1] == release[0]
-    assert absorb[2] - absorb[1] == 2 and release[2] - release[1] == 1  # buffer block, then one more
-    assert absorb[3] - absorb[2] == 1 and extract[3] - extract[2] == 1 and release[3] - release[2] == 1
+    assert absorb[1] == absorb[0] and release[1] == release[0] and part[1] == part[0]
+    # The buffered block, one more whole block, and the last 64 bytes straight into the state.
+    assert absorb[2] - absorb[1] == 2 and part[2] - part[1] == 1 and release[2] - release[1] == 1
+    assert absorb[3] == absorb[2] and last[3] - last[2] == 1
+    assert extract[3] - extract[2] == 1 and release[3] - release[2] == 1
     assert release[4] == release[3]
     assert permute[5] - permute[4] == 3 and extract[5] - extract[4] == 3 and release[5] - release[4] == 1
+    assert release[6] == release[5] and last[6] == last[5]
+    assert last[7] - last[6] == 1 and absorb[7] == absorb[6] and release[7] - release[6] == 1
+
+
+# ---------------------------------------------------------------------------------------------
+# The held calls (couplet/sha3_held.h)
+
+
+def held_vectors(b: Batch, rng: random.Random, handle: int) -> None:
+    """Held hashes of random messages (every algorithm, lengths around the rate, odd alignments,
+    SHAKE outputs of several blocks) through `handle`: hashlib's output, nothing past it."""
+    for alg in ALGS:
+        rate = RATE[alg]
+        for length in (0, 1, rate - 1, rate, rate + 1, 2 * rate + 3, rng.randint(0, 3 * rate)):
+            message = rng.randbytes(length)
+            off = rng.randint(0, 7)
+            if alg in SHA3_ALGS:
+                extra = rng.choice((0, 3))
+                b.add(f"held {handle} {alg} {hex_or_null(message)} {DIGEST[alg] + extra} off={off}",
+                      ok(reference(alg, message) + untouched(extra)))
+            else:
+                out_len = rng.choice((0, 1, 32, rate, rate + 5, 3 * rate + 1))
+                b.add(f"sheld {handle} {alg} {hex_or_null(message)} {out_len} off={off}",
+                      ok(reference(alg, message, out_len)))
+
+
+def test_held_calls_with_the_software_backend(driver: Path, rng: random.Random) -> None:
+    """Without an accelerator the held calls work unchanged on the software backend; holding an
+    absent backend is refused; a released handle is refused."""
+    s = STATUS
+    b = Batch()
+    b.add("hold 0 2", s["ERR_UNSUPPORTED"])
+    b.add("held 0 1 00 32", refused(s["ERR_STATE"], 32))  # never held
+    b.add(f"hold 0 {SOFT}", OK)
+    b.add(f"hold 1 {SOFT}", OK)  # software holds take nothing shared: any number at once
+    held_vectors(b, rng, 0)
+    b.add("release 1", OK)
+    b.add("release 1", s["ERR_STATE"])
+    b.add("held 1 1 00 32", refused(s["ERR_STATE"], 32))
+    b.add("sha3 1 616263 32", ok(reference(SHA3_256, b"abc")))  # the one-shot calls still work
+    b.add("release 0", OK)
+    b.run(driver)
+
+
+def test_held_calls_errors_and_lock_with_stand_in_backends(fake_driver: Path, rng: random.Random) -> None:
+    """Every backend held in turn, against hashlib. While the accelerator is held, every other
+    call that needs it (contexts, one-shot calls, a second hold) gets BUSY and changes nothing,
+    the software backend goes on; after the release everything works again. Each error of the
+    held calls, in the contract's order, with nothing written."""
+    s = STATUS
+    b = Batch()
+    # hold: NULL, ARG, and every backend (stand-ins) against hashlib.
+    b.add(f"hold - {BACKENDS.index('tight')}", s["ERR_NULL"])
+    for bad in (len(BACKENDS), 99, -1):
+        b.add(f"hold 0 {bad}", s["ERR_ARG"])
+    for index in range(len(BACKENDS)):
+        b.add(f"hold 0 {index}", OK)
+        held_vectors(b, rng, 0)
+        b.add("release 0", OK)
+
+    # While held: a second hold, the contexts, the one-shot calls on an accelerator get BUSY.
+    message = rng.randbytes(300)
+    tight, mem, mmio = BACKENDS.index("tight"), BACKENDS.index("mem"), BACKENDS.index("mmio")
+    b.add(f"init 2 {SHA3_256} {mem}", OK)
+    b.add(f"update 2 {message[:5].hex()}", OK)
+    b.add(f"init 3 {SHA3_256} {SOFT}", OK)
+    b.add(f"hold 0 {tight}", OK)
+    b.add("hcopy 0 3", 0)  # a copy of the handle, kept past the release
+    b.add(f"hold 1 {mmio}", s["ERR_BUSY"])
+    b.add(f"hold 1 {tight}", s["ERR_BUSY"])
+    b.unchanged(2, (f"update 2 {message.hex()}", s["ERR_BUSY"]), ("final 2 32", refused(s["ERR_BUSY"], 32)))
+    b.add(f"update 2 {message[5:10].hex()}", OK)  # only fills the buffer: no accelerator needed
+    b.add("sha3 1 616263 32", refused(s["ERR_BUSY"], 32))  # the default backend (mmio) is held
+    b.add(f"hold 1 {SOFT}", OK)  # software goes on
+    b.add(f"held 1 {SHA3_256} 616263 32", ok(reference(SHA3_256, b"abc")))
+    b.add("release 1", OK)
+    b.add(f"update 3 {message.hex()}", OK)
+    b.add("final 3 32", ok(reference(SHA3_256, message)))
+    b.add(f"held 0 {SHA3_384} {message.hex()} 48", ok(reference(SHA3_384, message)))
+
+    # Errors of the held calls: NULL, then ARG, then STATE, then LEN; nothing written.
+    b.add(f"held - {SHA3_256} 00 32", refused(s["ERR_NULL"], 32))
+    b.add(f"held 0 {SHA3_256} 00 32 null", result(s["ERR_NULL"], None))
+    b.add(f"held 0 {SHA3_256} - 32 len=1", refused(s["ERR_NULL"], 32))
+    b.add(f"held 0 {SHA3_256} - 32 len=0", ok(reference(SHA3_256, b"")))
+    b.add(f"held 2 {SHA3_256} - 32 len=1", refused(s["ERR_NULL"], 32))  # NULL before STATE
+    for bad in (SHAKE128, SHAKE256, 6, -1):
+        b.add(f"held 0 {bad} 00 64", refused(s["ERR_ARG"], 64))
+        b.add(f"held 2 {bad} 00 64", refused(s["ERR_ARG"], 64))  # ARG before STATE
+    for bad in SHA3_ALGS + (6, -1):
+        b.add(f"sheld 0 {bad} 00 16", refused(s["ERR_ARG"], 16))
+    b.add(f"sheld - {SHAKE128} 00 16", refused(s["ERR_NULL"], 16))
+    b.add(f"sheld 0 {SHAKE128} 00 16 null", result(s["ERR_NULL"], None))
+    b.add(f"sheld 0 {SHAKE128} 00 0 null", result(OK, None))
+    b.add(f"held 2 {SHA3_256} 00 31", refused(s["ERR_STATE"], 31))  # STATE before LEN (never held)
+    for alg in SHA3_ALGS:
+        b.add(f"held 0 {alg} 00 {DIGEST[alg] - 1}", refused(s["ERR_LEN"], DIGEST[alg] - 1))
+
+    # Release: then the handle (and its copy) are refused, and everything else works again.
+    b.add("release 0", OK)
+    b.add("release 0", s["ERR_STATE"])
+    b.add("release 3", s["ERR_STATE"])
+    b.add("release -", s["ERR_NULL"])
+    b.add(f"held 0 {SHA3_256} 00 32", refused(s["ERR_STATE"], 32))
+    b.add(f"held 3 {SHA3_256} 00 32", refused(s["ERR_STATE"], 32))
+    b.add(f"sheld 3 {SHAKE128} 00 32", refused(s["ERR_STATE"], 32))
+    b.add(f"update 2 {message[10:].hex()}", OK)
+    b.add("final 2 32", ok(reference(SHA3_256, message[:5] + message[5:10] + message[10:])))
+    b.add("sha3 1 616263 32", ok(reference(SHA3_256, b"abc")))
+    b.add(f"hold 1 {mmio}", OK)
+    b.add(f"hold 0 {tight}", s["ERR_BUSY"])
+    b.add("release 1", OK)
+    b.add("counts", lambda line: None)
+    b.add("counts", lambda line: _no_violations(line))
+    b.run(fake_driver)
+
+
+def _no_violations(line: str) -> None:
+    assert int(line.split()[5]) == 0, f"the front end broke the backend protocol: {line}"
 
 
 def _status_is(status: int) -> Callable[[str], None]:
@@ -586,9 +714,11 @@ def test_cross_compile_for_the_soc(tmp_path: Path) -> None:
     assert len(instructions) < 650, len(instructions)
     assert len(stack) <= 26, "\n".join(stack)
 
-    # With every coupling, the table references every hardware backend (linked only then).
+    # With every coupling, the table references every hardware backend (linked only then), and
+    # the one-shot calls each accelerator backend's whole hash (the ise one is the front end's).
     objects = cross_compile(tmp_path / "all_sha3", SOC_CONFIG_ALL_SHA3, SHA3_SOURCES)
-    assert undefined_symbols(objects["sha3"]) == {f"couplet_sha3_backend_{name}" for name in BACKENDS}
+    assert undefined_symbols(objects["sha3"]) == {f"couplet_sha3_backend_{name}" for name in BACKENDS} | {
+        f"couplet_sha3_hash_{name}" for name in BACKENDS[2:]}
 
 
 # The hardware backends, compiled for the SoC with a stand-in of the generated header of a SoC

@@ -20,6 +20,11 @@
 //   size ALG                  couplet_sha3_digest_size
 //   which C                   the id of ctx C's backend, -1 for none
 //   name B / avail B          couplet_sha3_backend_name / couplet_sha3_backend_available
+//   hold H B                  couplet_sha3_hold(handle H, backend B): "STATUS"
+//   release H|-               couplet_sha3_release(handle H): "STATUS"
+//   hcopy H1 H2               handle H2 = handle H1 (a copy kept past a release)
+//   held H|- ALG HEX|- N [null] [len=N] [off=N]   couplet_sha3_held: "STATUS OUT"
+//   sheld H|- ALG HEX|- N [null] [len=N] [off=N]  couplet_shake_held: "STATUS OUT"
 //   mct ALG SEED              the SHA3VS Monte Carlo test of SHA3-*: the 100 checkpoint digests
 //   xmct ALG MSG MINBITS MAXBITS   the SHA3VS Monte Carlo test of SHAKE: the 100 checkpoints
 // `len=` passes a length other than the data's (with a NULL pointer), `off=` misaligns the
@@ -33,16 +38,18 @@
 // it also counts protocol violations. Extra commands:
 //   probe C                   on the next backend operation, re-enter the API on ctx C (as
 //                             another thread would while this one holds the accelerator)
-//   probed                    "FIRED UPDATE FINAL SQUEEZE UNCHANGED": the statuses the re-entry
-//                             got and whether ctx C was left unchanged
+//   probed                    "FIRED UPDATE FINAL SQUEEZE UNCHANGED ONESHOT HOLD": the statuses the
+//                             re-entry got (also a one-shot call on tight and a hold of mmio) and
+//                             whether ctx C and the one-shot's output were left unchanged
 //   fail S                    the next backend operation returns status S and does nothing
-//   counts                    "ABSORB PERMUTE EXTRACT RELEASE LOADS VIOLATIONS"
+//   counts                    "ABSORB PERMUTE EXTRACT RELEASE LOADS VIOLATIONS PART LAST"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <couplet/sha3.h>
+#include <couplet/sha3_held.h>
 
 #include "sha3_backend.h"
 
@@ -54,6 +61,8 @@
 #define PAD 8
 
 static couplet_sha3_ctx_t ctxs[CONTEXTS];
+#define HANDLES 4
+static couplet_sha3_held_t handles[HANDLES];
 
 static couplet_sha3_ctx_t *parse_ctx(const char *text, const char *line) {
   if (text == NULL) fail_usage(line);
@@ -74,12 +83,14 @@ static long parse_long(const char *text, const char *line) {
 #ifdef FAKE_BACKENDS
 static struct {
   couplet_sha3_ctx_t *loaded;  // the context whose state is "in the accelerator"
-  couplet_sha3_ctx_t accel;    // the accelerator's copy (only state and rate are used)
+  couplet_sha3_ctx_t accel;    // the accelerator's copy (only state, rate and state_tag are used)
+  uint32_t before[COUPLET_SHA3_STATE_WORDS];  // ctx->state as the call found it
+  uint32_t last_tag;
   int probe_ctx;               // -1: disarmed
   int fired, unchanged;
-  couplet_status_t update, final, squeeze;
+  couplet_status_t update, final, squeeze, oneshot, hold;
   int fail_next;  // -1: none
-  unsigned absorb_calls, permute_calls, extract_calls, release_calls, loads, violations;
+  unsigned absorb_calls, permute_calls, extract_calls, release_calls, loads, violations, part_calls, last_calls;
 } fake = {.probe_ctx = -1, .fail_next = -1};
 
 #define SCRIBBLE 0xA5A5A5A5u
@@ -97,13 +108,28 @@ static void fake_probe(void) {
                                                         : couplet_sha3_final(other, out, sizeof out);
   fake.squeeze = couplet_shake_squeeze(other, out, sizeof out);
   fake.unchanged = memcmp(&before, other, sizeof before) == 0;
+  // A one-shot call and a hold on an accelerator backend meet the same lock.
+  memset(out, 0xEE, sizeof out);
+  fake.oneshot = couplet_sha3_using(COUPLET_SHA3_BACKEND_TIGHT, COUPLET_SHA3_256, block, 10, out, 32);
+  for (size_t i = 0; i < 32; ++i) {
+    if (out[i] != 0xEE) fake.unchanged = 0;
+  }
+  couplet_sha3_held_t held = {0u, 0u};
+  fake.hold = couplet_sha3_hold(&held, COUPLET_SHA3_BACKEND_MMIO);
+  if (fake.hold == COUPLET_OK && couplet_sha3_release(&held) != COUPLET_OK) fake.unchanged = 0;
 }
 
-// The first operation of a call loads the state into the "accelerator" and scribbles over
-// ctx->state, which the front end must not use until release.
+// The first operation of a call loads the state into the "accelerator" (the zero state for a
+// fresh hash) and scribbles over ctx->state, which the front end must not use until release.
 static couplet_status_t fake_op(couplet_sha3_ctx_t *ctx) {
   if (fake.loaded == NULL) {
-    memcpy(fake.accel.state, ctx->state, sizeof ctx->state);
+    memcpy(fake.before, ctx->state, sizeof ctx->state);
+    if (ctx->state_tag == 0u) {
+      memset(fake.accel.state, 0, sizeof fake.accel.state);
+    } else {
+      memcpy(fake.accel.state, ctx->state, sizeof ctx->state);
+    }
+    fake.accel.state_tag = 1u;  // the soft operations below must not zero it again
     for (size_t i = 0; i < COUPLET_SHA3_STATE_WORDS; ++i) ctx->state[i] = SCRIBBLE;
     fake.loaded = ctx;
     fake.loads++;
@@ -128,6 +154,20 @@ static couplet_status_t fake_absorb(couplet_sha3_ctx_t *ctx, const uint8_t *bloc
   return status != COUPLET_OK ? status : couplet_sha3_backend_soft.absorb(&fake.accel, blocks, nblocks);
 }
 
+static couplet_status_t fake_absorb_part(couplet_sha3_ctx_t *ctx, const uint8_t *data, size_t n) {
+  fake.part_calls++;
+  if (n == 0u || n >= ctx->rate) fake.violations++;
+  couplet_status_t status = fake_op(ctx);
+  return status != COUPLET_OK ? status : couplet_sha3_backend_soft.absorb_part(&fake.accel, data, n);
+}
+
+static couplet_status_t fake_absorb_last(couplet_sha3_ctx_t *ctx, const uint8_t *tail, size_t n, uint32_t pad) {
+  fake.last_calls++;
+  if (n >= ctx->rate) fake.violations++;
+  couplet_status_t status = fake_op(ctx);
+  return status != COUPLET_OK ? status : couplet_sha3_backend_soft.absorb_last(&fake.accel, tail, n, pad);
+}
+
 static couplet_status_t fake_permute(couplet_sha3_ctx_t *ctx) {
   fake.permute_calls++;
   couplet_status_t status = fake_op(ctx);
@@ -141,7 +181,9 @@ static couplet_status_t fake_extract(couplet_sha3_ctx_t *ctx, uint8_t *out, size
   return status != COUPLET_OK ? status : couplet_sha3_backend_soft.extract(&fake.accel, out, len);
 }
 
-static couplet_status_t fake_release(couplet_sha3_ctx_t *ctx) {
+// Keep: the state goes back to ctx->state with a new tag. Otherwise it is dropped, and ctx->state
+// is what the call found (an accelerator never writes it then).
+static couplet_status_t fake_release(couplet_sha3_ctx_t *ctx, bool keep) {
   fake.release_calls++;
   if (fake.loaded != ctx) {
     fake.violations++;  // release without an operation, or of another context
@@ -150,19 +192,40 @@ static couplet_status_t fake_release(couplet_sha3_ctx_t *ctx) {
   for (size_t i = 0; i < COUPLET_SHA3_STATE_WORDS; ++i) {
     if (ctx->state[i] != SCRIBBLE) fake.violations++;  // the front end wrote the state mid-call
   }
-  memcpy(ctx->state, fake.accel.state, sizeof ctx->state);
+  if (keep) {
+    memcpy(ctx->state, fake.accel.state, sizeof ctx->state);
+    ctx->state_tag = ++fake.last_tag;
+  } else {
+    memcpy(ctx->state, fake.before, sizeof ctx->state);
+  }
+  memset(fake.accel.state, 0, sizeof fake.accel.state);
   fake.loaded = NULL;
   return COUPLET_OK;
 }
 
-#define FAKE(var, id_, name_)                                                               \
-  const couplet_sha3_backend_t var = {id_, name_, true, fake_absorb, fake_permute, fake_extract, \
-                                      fake_release, NULL}
+#define FAKE(var, id_, name_)                                                                       \
+  const couplet_sha3_backend_t var = {id_, name_, true, fake_absorb, fake_absorb_part, fake_absorb_last, \
+                                      fake_permute, fake_extract, fake_release}
 FAKE(couplet_sha3_backend_ise, COUPLET_SHA3_BACKEND_ISE, "ise");
 FAKE(couplet_sha3_backend_tight, COUPLET_SHA3_BACKEND_TIGHT, "tight");
 FAKE(couplet_sha3_backend_mem, COUPLET_SHA3_BACKEND_MEM, "mem");
 FAKE(couplet_sha3_backend_mmio, COUPLET_SHA3_BACKEND_MMIO, "mmio");
 FAKE(couplet_sha3_backend_dma, COUPLET_SHA3_BACKEND_DMA, "dma");
+
+// The accelerator backends' whole-hash functions of sha3_held.h (the ise one is the front end's):
+// the generic hash through the stand-in's operations
+// (the caller holds the lock; with release_lock it is given back here, as the real ones do).
+#define FAKE_HASH(name, backend)                                                                     \
+  couplet_status_t name(uint32_t rate, uint32_t pad, const uint8_t *data, size_t len, uint8_t *out, \
+                        size_t out_len, bool release_lock) {                                        \
+    couplet_status_t status = sha3_ops_hash(&backend, rate, pad, data, len, out, out_len);          \
+    if (release_lock) sha3_lock_give();                                                              \
+    return status;                                                                                   \
+  }
+FAKE_HASH(couplet_sha3_hash_tight, couplet_sha3_backend_tight)
+FAKE_HASH(couplet_sha3_hash_mem, couplet_sha3_backend_mem)
+FAKE_HASH(couplet_sha3_hash_mmio, couplet_sha3_backend_mmio)
+FAKE_HASH(couplet_sha3_hash_dma, couplet_sha3_backend_dma)
 #endif
 
 // The options after the fixed arguments of a command.
@@ -290,6 +353,29 @@ static void cmd_xmct(const char *line) {
   }
 }
 
+static couplet_sha3_held_t *parse_handle(const char *text, const char *line) {
+  if (text == NULL) fail_usage(line);
+  if (strcmp(text, "-") == 0) return NULL;
+  int index = atoi(text);
+  if (index < 0 || index >= HANDLES) fail_usage(line);
+  return &handles[index];
+}
+
+static void cmd_held(const char *line, bool shake) {
+  couplet_sha3_held_t *held = parse_handle(strtok(NULL, " "), line);
+  couplet_sha3_alg_t alg = (couplet_sha3_alg_t)parse_long(strtok(NULL, " "), line);
+  const char *hex = strtok(NULL, " ");
+  size_t n = (size_t)parse_long(strtok(NULL, " "), line);
+  options_t o = parse_options(line);
+  size_t len;
+  const uint8_t *data = data_arg(hex, &o, &len, line);
+  options_t out_opts = {-1, 0u, o.null};
+  uint8_t *out = out_arg(&out_opts, n, line);
+  couplet_status_t status = shake ? couplet_shake_held(held, alg, data, len, out, n)
+                                  : couplet_sha3_held(held, alg, data, len, out, n);
+  print_result(status, out, n);
+}
+
 static void cmd_poke(const char *line) {
   couplet_sha3_ctx_t *ctx = parse_ctx(strtok(NULL, " "), line);
   const char *field = strtok(NULL, " ");
@@ -373,6 +459,22 @@ int main(void) {
     } else if (strcmp(cmd, "avail") == 0) {
       couplet_sha3_backend_id_t b = (couplet_sha3_backend_id_t)parse_long(strtok(NULL, " "), line);
       printf("%d\n", couplet_sha3_backend_available(b) ? 1 : 0);
+    } else if (strcmp(cmd, "hold") == 0) {
+      couplet_sha3_held_t *held = parse_handle(strtok(NULL, " "), line);
+      couplet_sha3_backend_id_t b = (couplet_sha3_backend_id_t)parse_long(strtok(NULL, " "), line);
+      printf("%d\n", (int)couplet_sha3_hold(held, b));
+    } else if (strcmp(cmd, "release") == 0) {
+      printf("%d\n", (int)couplet_sha3_release(parse_handle(strtok(NULL, " "), line)));
+    } else if (strcmp(cmd, "hcopy") == 0) {
+      couplet_sha3_held_t *from = parse_handle(strtok(NULL, " "), line);
+      couplet_sha3_held_t *to = parse_handle(strtok(NULL, " "), line);
+      if (from == NULL || to == NULL) fail_usage(line);
+      *to = *from;
+      puts("0");
+    } else if (strcmp(cmd, "held") == 0) {
+      cmd_held(line, false);
+    } else if (strcmp(cmd, "sheld") == 0) {
+      cmd_held(line, true);
     } else if (strcmp(cmd, "mct") == 0) {
       cmd_mct(line);
     } else if (strcmp(cmd, "xmct") == 0) {
@@ -383,14 +485,14 @@ int main(void) {
       fake.fired = 0;
       puts("0");
     } else if (strcmp(cmd, "probed") == 0) {
-      printf("%d %d %d %d %d\n", fake.fired, (int)fake.update, (int)fake.final, (int)fake.squeeze,
-             fake.unchanged);
+      printf("%d %d %d %d %d %d %d\n", fake.fired, (int)fake.update, (int)fake.final, (int)fake.squeeze,
+             fake.unchanged, (int)fake.oneshot, (int)fake.hold);
     } else if (strcmp(cmd, "fail") == 0) {
       fake.fail_next = (int)parse_long(strtok(NULL, " "), line);
       puts("0");
     } else if (strcmp(cmd, "counts") == 0) {
-      printf("%u %u %u %u %u %u\n", fake.absorb_calls, fake.permute_calls, fake.extract_calls,
-             fake.release_calls, fake.loads, fake.violations);
+      printf("%u %u %u %u %u %u %u %u\n", fake.absorb_calls, fake.permute_calls, fake.extract_calls,
+             fake.release_calls, fake.loads, fake.violations, fake.part_calls, fake.last_calls);
 #endif
     } else {
       fail_usage(line);

@@ -12,7 +12,13 @@
 //    wrong family), and the lock: a timer interrupt that lands in the middle of an update and
 //    calls the same backend on another context gets COUPLET_ERR_BUSY from a backend that drives
 //    the accelerator and changes nothing, while the software and ise backends (no lock) serve
-//    it, and the interrupted update's result is right in every case.
+//    it, and the interrupted update's result is right in every case;
+//  - the held calls (couplet/sha3_held.h): the CAVP sample through a hold of the backend (odd
+//    addresses too), their error codes, and while it is held: a second hold, a context of the
+//    backend and the one-shot calls get COUPLET_ERR_BUSY on an accelerator and change nothing
+//    (the software backend works), and so does an interrupt handler, between held calls (a
+//    software interrupt) and in the middle of one (a timer interrupt; the held hash stays
+//    right); after the release the handle is refused and everything else works again.
 // Prints a line per backend and one per failure, and the cycles of a one-shot SHA3-256 of 100
 // bytes (one block) and, for the accelerator, of 4 KiB; exits 0 when everything passed.
 
@@ -25,6 +31,7 @@
 #include <couplet/counters.h>
 #include <couplet/irq.h>
 #include <couplet/sha3.h>
+#include <couplet/sha3_held.h>
 #include <couplet/sim.h>
 #include <couplet/timer.h>
 
@@ -299,11 +306,49 @@ static volatile uint32_t irq_calls;
 static volatile bool irq_during_call;
 static volatile couplet_status_t irq_status;
 
+// What an interrupt handler does with the API while the code it interrupted holds the
+// accelerator (run_held): a one-shot hash on the held backend (BUSY on an accelerator, and its
+// output untouched), one on the software backend (served), and a hold (BUSY on an accelerator).
+static volatile bool irq_for_held;
+static couplet_sha3_backend_id_t irq_backend;
+static volatile couplet_status_t irq_using_status, irq_soft_status, irq_hold_status;
+static volatile bool irq_output_untouched;
+static uint8_t irq_soft_digest[32];
+
+static void irq_use_held_backend(void) {
+  uint8_t out[32];
+  memset(out, 0xEE, sizeof out);
+  irq_using_status = couplet_sha3_using(irq_backend, COUPLET_SHA3_256, big_buf, 200u, out, sizeof out);
+  bool untouched = true;
+  for (size_t i = 0; i < sizeof out; i++) {
+    untouched = untouched && out[i] == 0xEEu;
+  }
+  irq_output_untouched = untouched;
+  irq_soft_status = couplet_sha3_using(COUPLET_SHA3_BACKEND_SOFT, COUPLET_SHA3_256, big_buf, 200u, irq_soft_digest,
+                                       sizeof irq_soft_digest);
+  couplet_sha3_held_t other = {0u, 0u};
+  irq_hold_status = couplet_sha3_hold(&other, irq_backend);
+  if (irq_hold_status == COUPLET_OK && couplet_sha3_release(&other) != COUPLET_OK) {
+    irq_hold_status = COUPLET_ERR_HW;  // reported as a wrong status by the checker
+  }
+}
+
 static void on_timer(uint32_t irq) {
   (void)irq;
   couplet_timer_disable();
   irq_during_call = main_in_call;
-  irq_status = couplet_sha3_update(&irq_ctx, big_buf, 200u);  // a whole block: needs the backend
+  if (irq_for_held) {
+    irq_use_held_backend();
+  } else {
+    irq_status = couplet_sha3_update(&irq_ctx, big_buf, 200u);  // a whole block: needs the backend
+  }
+  irq_calls = irq_calls + 1u;
+}
+
+static void on_software_irq(uint32_t irq) {
+  (void)irq;
+  couplet_software_irq_clear();
+  irq_use_held_backend();
   irq_calls = irq_calls + 1u;
 }
 
@@ -387,6 +432,229 @@ static bool run_errors(couplet_sha3_backend_id_t id, bool locks) {
   return ok && run_lock(id, locks);
 }
 
+// The held calls (couplet/sha3_held.h).
+
+static bool all_untouched(const uint8_t *p, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    if (p[i] != 0xEEu) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// Every error of the held calls, in the contract's order, each leaving the output untouched.
+static bool held_errors(couplet_sha3_backend_id_t id, const couplet_sha3_held_t *held) {
+  const char *name = couplet_sha3_backend_name(id);
+  const couplet_sha3_held_t never = {(uint32_t)id, 0u};
+  uint8_t out[64];
+  memset(out, 0xEE, sizeof out);
+  bool ok = couplet_check_status(name, "held NULL handle", COUPLET_ERR_NULL,
+                                 couplet_sha3_held(NULL, COUPLET_SHA3_256, big_buf, 10u, out, 32u));
+  ok &= couplet_check_status(name, "held NULL data", COUPLET_ERR_NULL,
+                             couplet_sha3_held(held, COUPLET_SHA3_256, NULL, 1u, out, 32u));
+  ok &= couplet_check_status(name, "held NULL digest", COUPLET_ERR_NULL,
+                             couplet_sha3_held(held, COUPLET_SHA3_256, big_buf, 10u, NULL, 32u));
+  ok &= couplet_check_status(name, "held SHAKE", COUPLET_ERR_ARG,
+                             couplet_sha3_held(held, COUPLET_SHAKE128, big_buf, 10u, out, 32u));
+  ok &= couplet_check_status(name, "held bad algorithm", COUPLET_ERR_ARG,
+                             couplet_sha3_held(held, (couplet_sha3_alg_t)6, big_buf, 10u, out, 32u));
+  ok &= couplet_check_status(name, "shake held SHA3", COUPLET_ERR_ARG,
+                             couplet_shake_held(held, COUPLET_SHA3_256, big_buf, 10u, out, 32u));
+  ok &= couplet_check_status(name, "shake held NULL output", COUPLET_ERR_NULL,
+                             couplet_shake_held(held, COUPLET_SHAKE256, big_buf, 10u, NULL, 32u));
+  ok &= couplet_check_status(name, "held not held", COUPLET_ERR_STATE,
+                             couplet_sha3_held(&never, COUPLET_SHA3_256, big_buf, 10u, out, 32u));
+  ok &= couplet_check_status(name, "held short digest", COUPLET_ERR_LEN,
+                             couplet_sha3_held(held, COUPLET_SHA3_512, big_buf, 10u, out, 63u));
+  if (!all_untouched(out, sizeof out)) {
+    couplet_check_fail(name, "held errors", "output written");
+    ok = false;
+  }
+  return ok;
+}
+
+// Checks what an interrupt handler got from the API while `id` was held (irq_use_held_backend).
+static bool held_irq_results(const char *name, const char *what, bool locks) {
+  static uint8_t soft_ref[32];
+  static bool have_ref;
+  bool ok = have_ref || couplet_check_status("soft", "held irq reference", COUPLET_OK,
+                                             hash_once(COUPLET_SHA3_BACKEND_SOFT, COUPLET_SHA3_256, big_buf, 200u,
+                                                       soft_ref, sizeof soft_ref));
+  have_ref = have_ref || ok;
+  ok &= couplet_check_status(name, what, locks ? COUPLET_ERR_BUSY : COUPLET_OK, irq_using_status);
+  ok &= couplet_check_status(name, what, COUPLET_OK, irq_soft_status);
+  ok &= couplet_check_status(name, what, locks ? COUPLET_ERR_BUSY : COUPLET_OK, irq_hold_status);
+  if (locks && !irq_output_untouched) {
+    couplet_check_fail(name, what, "a refused call wrote its output");
+    ok = false;
+  }
+  if (memcmp(irq_soft_digest, soft_ref, sizeof soft_ref) != 0) {
+    couplet_check_fail(name, what, "the software backend's hash went wrong");
+    ok = false;
+  }
+  return ok;
+}
+
+// While `held` holds the accelerator: a second hold, a context of the held backend, the one-shot
+// calls all get BUSY (on an accelerator) and change nothing; the software backend works; an
+// interrupt handler sees the same, between held calls and in the middle of one, and the held
+// hash it interrupted is right.
+static bool held_lock(couplet_sha3_backend_id_t id, const couplet_sha3_held_t *held, bool locks) {
+  const char *name = couplet_sha3_backend_name(id);
+  const couplet_status_t busy = locks ? COUPLET_ERR_BUSY : COUPLET_OK;
+  couplet_sha3_held_t second = {0u, 0u};
+  bool ok = couplet_check_status(name, "second hold", busy, couplet_sha3_hold(&second, id));
+  if (!locks) {
+    ok &= couplet_check_status(name, "second hold release", COUPLET_OK, couplet_sha3_release(&second));
+  }
+  // A context of the held backend.
+  static couplet_sha3_ctx_t ctx, before;
+  uint8_t out[32];
+  ok &= couplet_check_status(name, "held: init", COUPLET_OK, couplet_sha3_init_backend(&ctx, COUPLET_SHA3_256, id));
+  ok &= couplet_check_status(name, "held: short update", COUPLET_OK, couplet_sha3_update(&ctx, big_buf, 5u));
+  memcpy(&before, &ctx, sizeof ctx);
+  const couplet_status_t update = couplet_sha3_update(&ctx, big_buf + 5, 200u);
+  ok &= couplet_check_status(name, "held: update", busy, update);
+  if (locks && memcmp(&before, &ctx, sizeof ctx) != 0) {
+    couplet_check_fail(name, "held: update", "the refused update changed the context");
+    ok = false;
+  }
+  memset(out, 0xEE, sizeof out);
+  const couplet_status_t final = couplet_sha3_final(&ctx, out, sizeof out);
+  ok &= couplet_check_status(name, "held: final", busy, final);
+  if (locks && (memcmp(&before, &ctx, sizeof ctx) != 0 || !all_untouched(out, sizeof out))) {
+    couplet_check_fail(name, "held: final", "the refused final changed the context or wrote its output");
+    ok = false;
+  }
+  memset(out, 0xEE, sizeof out);
+  const couplet_status_t using = couplet_sha3_using(id, COUPLET_SHA3_256, big_buf, 10u, out, sizeof out);
+  ok &= couplet_check_status(name, "held: one-shot", busy, using);
+  if (locks && !all_untouched(out, sizeof out)) {
+    couplet_check_fail(name, "held: one-shot", "the refused call wrote its output");
+    ok = false;
+  }
+  if (locks) {
+    // After the release (run_held) the context goes on with its own message.
+    ok &= couplet_check_status(name, "held: init again", COUPLET_OK,
+                               couplet_sha3_init_backend(&ctx, COUPLET_SHA3_256, id));
+  }
+  // An interrupt handler between held calls (the software interrupt, taken at once).
+  irq_backend = id;
+  irq_calls = 0u;
+  bool was_enabled = couplet_irq_global_enable();
+  couplet_software_irq_raise();
+  couplet_delay_cycles(200u);
+  couplet_irq_global_restore(was_enabled);
+  if (irq_calls != 1u) {
+    couplet_check_fail(name, "held: software interrupt", "not taken once");
+    ok = false;
+  }
+  ok &= held_irq_results(name, "held: software interrupt", locks);
+  // A timer interrupt in the middle of a held hash (1 KiB from an odd address: the core moves
+  // every word, interrupts on).
+  static uint8_t ref[32];
+  static bool have_ref;
+  uint8_t digest[32];
+  const uint8_t *msg = big_buf + 1;
+  const size_t len = 1024u;
+  uint64_t t0 = couplet_cycles();
+  ok &= couplet_check_status(name, "held: timing", COUPLET_OK,
+                             couplet_sha3_held(held, COUPLET_SHA3_256, msg, len, digest, sizeof digest));
+  uint64_t duration = couplet_cycles() - t0;
+  ok &= have_ref || couplet_check_status("soft", "held reference", COUPLET_OK,
+                                         hash_once(COUPLET_SHA3_BACKEND_SOFT, COUPLET_SHA3_256, msg, len, ref,
+                                                   sizeof ref));
+  have_ref = have_ref || ok;
+  irq_for_held = true;
+  irq_calls = 0u;
+  couplet_timer_set_compare(couplet_timer_now() + duration / 2u);
+  was_enabled = couplet_irq_global_enable();
+  main_in_call = true;
+  const couplet_status_t status = couplet_sha3_held(held, COUPLET_SHA3_256, msg, len, digest, sizeof digest);
+  main_in_call = false;
+  couplet_irq_global_restore(was_enabled);
+  couplet_timer_disable();
+  irq_for_held = false;
+  ok &= couplet_check_status(name, "held: interrupted hash", COUPLET_OK, status);
+  if (irq_calls != 1u || !irq_during_call) {
+    couplet_check_fail(name, "held: timer interrupt", "did not land inside the held hash");
+    ok = false;
+  }
+  ok &= held_irq_results(name, "held: timer interrupt", locks);
+  if (memcmp(digest, ref, sizeof ref) != 0) {
+    couplet_check_fail(name, "held: interrupted hash", "wrong digest");
+    ok = false;
+  }
+  return ok;
+}
+
+// The held calls with this backend: the CAVP sample (from its own buffer and from an odd
+// address, into an odd output address; every `stride`-th vector), the errors, the lock while
+// held, and the release (after which the handle is refused and everything else works again).
+static uint32_t held_tried;
+static uint32_t run_held(couplet_sha3_backend_id_t id, bool locks, uint32_t stride) {
+  const char *name = couplet_sha3_backend_name(id);
+  couplet_sha3_held_t held = {0u, 0u};
+  held_tried = 0;
+  if (!couplet_check_status(name, "hold", COUPLET_OK, couplet_sha3_hold(&held, id))) {
+    return 0;
+  }
+  uint32_t passed = 0;
+  for (size_t i = 0; i < cavp_vector_count; i += stride) {
+    held_tried++;
+    const sha3_test_vector_t *v = &cavp_vectors[i];
+    const couplet_sha3_alg_t alg = (couplet_sha3_alg_t)v->alg;
+    uint8_t out[CAVP_MAX_OUT + 1u];
+    bool ok = v->msg_len < sizeof one_shot_msg;
+    if (ok && v->msg_len != 0u) {
+      memcpy(one_shot_msg + 1, v->msg, v->msg_len);
+    }
+    for (uint32_t odd = 0; ok && odd < 2u; odd++) {
+      const uint8_t *msg = odd ? one_shot_msg + 1 : v->msg;
+      memset(out, 0, sizeof out);
+      const couplet_status_t status = is_shake(alg) ? couplet_shake_held(&held, alg, msg, v->msg_len, out + odd,
+                                                                          v->out_len)
+                                                    : couplet_sha3_held(&held, alg, msg, v->msg_len, out + odd,
+                                                                        v->out_len);
+      ok = couplet_check_status(name, v->source, COUPLET_OK, status);
+      if (ok && memcmp(out + odd, v->out, v->out_len) != 0) {
+        couplet_check_fail(name, v->source, odd ? "held: wrong output (odd addresses)" : "held: wrong output");
+        ok = false;
+      }
+    }
+    passed += ok ? 1u : 0u;
+  }
+  bool ok = held_errors(id, &held) && held_lock(id, &held, locks);
+  const couplet_sha3_held_t copy = held;
+  ok &= couplet_check_status(name, "release", COUPLET_OK, couplet_sha3_release(&held));
+  ok &= couplet_check_status(name, "release twice", COUPLET_ERR_STATE, couplet_sha3_release(&held));
+  uint8_t out[32];
+  memset(out, 0xEE, sizeof out);
+  ok &= couplet_check_status(name, "held after release", COUPLET_ERR_STATE,
+                             couplet_sha3_held(&held, COUPLET_SHA3_256, big_buf, 10u, out, sizeof out));
+  if (locks) {
+    // (A software hold holds nothing shared, so nothing can tell its copy from the original.)
+    ok &= couplet_check_status(name, "copy after release", COUPLET_ERR_STATE,
+                               couplet_sha3_held(&copy, COUPLET_SHA3_256, big_buf, 10u, out, sizeof out));
+  }
+  if (!all_untouched(out, sizeof out)) {
+    couplet_check_fail(name, "after release", "a refused held call wrote its output");
+    ok = false;
+  }
+  // Released: the calls that were refused go through again.
+  uint8_t digest[32], ref[32];
+  ok &= couplet_check_status(name, "after release", COUPLET_OK,
+                             hash_once(id, COUPLET_SHA3_256, big_buf, 300u, digest, sizeof digest)) &&
+        couplet_check_status("soft", "after release", COUPLET_OK,
+                             hash_once(COUPLET_SHA3_BACKEND_SOFT, COUPLET_SHA3_256, big_buf, 300u, ref, sizeof ref));
+  if (ok && memcmp(digest, ref, sizeof ref) != 0) {
+    couplet_check_fail(name, "after release", "wrong digest");
+    ok = false;
+  }
+  return ok ? passed : 0u;
+}
+
 // Cycles of a one-shot SHA3-256 with this backend (aligned buffer), for the record.
 // The 4 KiB figure only for the accelerator (software: ~115 and ~80 cycles per byte, too long
 // to simulate here every time).
@@ -419,7 +687,11 @@ int main(void) {
                             couplet_sha3_init_backend(&ctx, COUPLET_SHA3_256, COUPLET_SHA3_BACKEND_COUNT)) ||
       !couplet_check_status("-", "register timer handler", COUPLET_OK,
                             couplet_irq_register(COUPLET_IRQ_TIMER, on_timer)) ||
-      !couplet_check_status("-", "enable timer interrupt", COUPLET_OK, couplet_irq_enable(COUPLET_IRQ_TIMER))) {
+      !couplet_check_status("-", "enable timer interrupt", COUPLET_OK, couplet_irq_enable(COUPLET_IRQ_TIMER)) ||
+      !couplet_check_status("-", "register software interrupt handler", COUPLET_OK,
+                            couplet_irq_register(COUPLET_IRQ_SOFTWARE, on_software_irq)) ||
+      !couplet_check_status("-", "enable software interrupt", COUPLET_OK,
+                            couplet_irq_enable(COUPLET_IRQ_SOFTWARE))) {
     return 1;
   }
   couplet_timer_disable();
@@ -445,11 +717,12 @@ int main(void) {
     uint32_t random = run_random(id, cases);
     bool contexts = run_contexts(id);
     bool errors = run_errors(id, locks);
+    uint32_t held = run_held(id, locks, locks ? 1u : 4u);
     report_cycles(id, locks);
-    printf("backend %-6s cavp %lu/%u oneshot %lu/%u random %lu/%lu contexts %s errors %s\n",
+    printf("backend %-6s cavp %lu/%u oneshot %lu/%u held %lu/%u random %lu/%lu contexts %s errors %s\n",
            couplet_sha3_backend_name(id), (unsigned long)cavp, (unsigned)cavp_vector_count,
-           (unsigned long)oneshot, (unsigned)one_shot_tried, (unsigned long)random, (unsigned long)cases,
-           contexts ? "ok" : "FAIL", errors ? "ok" : "FAIL");
+           (unsigned long)oneshot, (unsigned)one_shot_tried, (unsigned long)held, (unsigned)held_tried,
+           (unsigned long)random, (unsigned long)cases, contexts ? "ok" : "FAIL", errors ? "ok" : "FAIL");
     if (couplet_check_failures() != before) {
       printf("backend %s: %lu failures\n", couplet_sha3_backend_name(id),
              (unsigned long)(couplet_check_failures() - before));

@@ -34,7 +34,10 @@
 // Sharing: a context belongs to one thread at a time. The accelerator is shared by all
 // contexts: a call that needs it takes it for the length of the call (an update that only fills
 // the context's block buffer does not) and returns COUPLET_ERR_BUSY at once if another thread
-// holds it. The state is kept in the context between calls, so contexts can be used in turn.
+// holds it. The state is saved in the context at the end of every call that used the
+// accelerator, so contexts can be used in turn (and copied between calls); the accelerator
+// keeps the state of the context that used it last, so that context's next call does not load
+// it again. couplet/sha3_held.h takes the accelerator for a run of one-call hashes.
 
 #ifndef COUPLET_SHA3_H_
 #define COUPLET_SHA3_H_
@@ -73,16 +76,23 @@ struct couplet_sha3_backend;
 typedef struct {
   // The Keccak state in the accelerator's word order: word w holds bytes 4w..4w+3 of the FIPS
   // 202 state string, little-endian (so lane x+5y is words 2(x+5y) (low) and 2(x+5y)+1 (high)).
+  // Meaningful only while state_tag is not 0 (a fresh hash's state is zero and not stored).
   uint32_t state[COUPLET_SHA3_STATE_WORDS];
-  // Absorbing: the first buf_len bytes of the block being collected. Squeezing: the current
-  // output block, of which the first `squeezed` bytes were already returned.
+  // Absorbing: bytes in_state..buf_len-1 of the block being collected, at their places in the
+  // block (when there are any, buf[0..in_state) is zero). Squeezing: the current output block,
+  // of which the first `squeezed` bytes were already returned.
   uint8_t buf[COUPLET_SHA3_MAX_RATE];
   uint32_t rate;        // block size in bytes: 200 - 2 * (security level / 8)
   uint32_t digest_len;  // output length of SHA3-*; 0 for SHAKE (the caller chooses)
   uint32_t alg;         // a couplet_sha3_alg_t
   uint32_t phase;       // absorbing, squeezing (SHAKE) or finished (private values in sha3.c)
-  uint32_t buf_len;     // absorbing: bytes in buf, always < rate
+  uint32_t buf_len;     // absorbing: bytes of the current block taken so far, always < rate
+  uint32_t in_state;    // absorbing: how many of those (from the block's start) are in the state
   uint32_t squeezed;    // squeezing: bytes of buf already returned, <= rate
+  // 0: the state is all zero and `state` holds nothing (a fresh hash). Otherwise `state` holds
+  // it, and the tag names this version of it: the accelerator backends compare it with the
+  // version they still hold (sw/lib/sha3/sha3_hw.h).
+  uint32_t state_tag;
   uint32_t backend_id;  // a couplet_sha3_backend_id_t; with `backend`, marks an initialised context
   const struct couplet_sha3_backend *backend;
 } couplet_sha3_ctx_t;
@@ -104,7 +114,8 @@ size_t couplet_sha3_digest_size(couplet_sha3_alg_t alg);
 couplet_status_t couplet_sha3_update(couplet_sha3_ctx_t *ctx, const uint8_t *data,
                                      size_t len) COUPLET_MUST_CHECK;
 // SHA3-* only: writes exactly couplet_sha3_digest_size() bytes to `digest` (digest_len is the
-// buffer's size, at least that), then wipes the context, which refuses further use.
+// buffer's size, at least that), then wipes what the context held of the message (and the
+// accelerator's copy); the context refuses further use.
 couplet_status_t couplet_sha3_final(couplet_sha3_ctx_t *ctx, uint8_t *digest,
                                     size_t digest_len) COUPLET_MUST_CHECK;
 // SHAKE only: ends the input; the context then squeezes.
@@ -122,8 +133,9 @@ couplet_status_t couplet_sha3(couplet_sha3_alg_t alg, const uint8_t *data, size_
 couplet_status_t couplet_shake(couplet_sha3_alg_t alg, const uint8_t *data, size_t len,
                                uint8_t *out, size_t out_len) COUPLET_MUST_CHECK;
 // The one-shot calls with a given backend (COUPLET_ERR_UNSUPPORTED if this SoC lacks it). On an
-// accelerator they hash the whole message in one go from the zero state, without the context's
-// state travelling to the accelerator and back: the fast way for a message that is all there.
+// accelerator they hash the whole message in one go from the zero state, without a context:
+// the fast way for a message that is all there. Any output length (SHAKE squeezes as many
+// blocks as it needs).
 couplet_status_t couplet_sha3_using(couplet_sha3_backend_id_t backend, couplet_sha3_alg_t alg,
                                     const uint8_t *data, size_t len, uint8_t *digest,
                                     size_t digest_len) COUPLET_MUST_CHECK;

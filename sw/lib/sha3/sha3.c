@@ -1,20 +1,17 @@
 // The SHA-3 front end: argument checks, the backend table of this SoC configuration, the block
-// buffer (messages arrive in pieces of any length, backends take whole blocks), the pad10*1
-// padding with the domain bits, squeezing across blocks, and the lock that gives one call at a
-// time the (single, shared) accelerator.
+// buffer (messages arrive in pieces of any length, backends take whole blocks), the padding,
+// squeezing across blocks, the lock that gives one call at a time (or one holder) the single,
+// shared accelerator, and the one-shot and held calls.
 
 #include <couplet/sha3.h>
 
 #include <stdatomic.h>
 
+#include <couplet/sha3_held.h>
 #include <couplet/soc_config.h>
 #include <couplet/wipe.h>
 
 #include "sha3_backend.h"
-
-#ifndef COUPLET_SHA3_DEFAULT_BACKEND
-#define COUPLET_SHA3_DEFAULT_BACKEND COUPLET_SHA3_BACKEND_SOFT
-#endif
 
 // Only the backends this SoC has are referenced, so only they are linked.
 static const couplet_sha3_backend_t *const backends[COUPLET_SHA3_BACKEND_COUNT] = {
@@ -45,6 +42,15 @@ static const char *const backend_names[COUPLET_SHA3_BACKEND_COUNT] = {
     [COUPLET_SHA3_BACKEND_DMA] = "dma",
 };
 
+// The ids from TIGHT on drive the accelerator (the one-shot and held calls tell them apart by
+// id; the context calls by the backend's uses_accelerator).
+_Static_assert(COUPLET_SHA3_BACKEND_SOFT < COUPLET_SHA3_BACKEND_TIGHT &&
+                   COUPLET_SHA3_BACKEND_ISE < COUPLET_SHA3_BACKEND_TIGHT &&
+                   COUPLET_SHA3_BACKEND_MEM > COUPLET_SHA3_BACKEND_TIGHT &&
+                   COUPLET_SHA3_BACKEND_MMIO > COUPLET_SHA3_BACKEND_TIGHT &&
+                   COUPLET_SHA3_BACKEND_DMA > COUPLET_SHA3_BACKEND_TIGHT,
+               "accelerator backends are the ids from TIGHT on");
+
 #define ALG_COUNT 6u
 
 // Bytes per block: 200 - 2 * security level in bytes (FIPS 202 sections 6.1 and 6.2).
@@ -53,10 +59,8 @@ static const uint8_t alg_digest[ALG_COUNT] = {28u, 32u, 48u, 64u, 0u, 0u};
 
 // The domain-separation suffix (SHA3: 01, SHAKE: 1111, FIPS 202 section 6) followed by the first
 // 1 of pad10*1, as a byte in the state's bit order (bit i of byte j is bit 8j+i of the string).
-#define PAD_SHA3 0x06u
-#define PAD_SHAKE 0x1Fu
-// The last 1 of pad10*1: the top bit of the block's last byte.
-#define PAD_LAST 0x80u
+#define PAD_SHA3 COUPLET_SHA3_PAD_SHA3
+#define PAD_SHAKE COUPLET_SHA3_PAD_SHAKE
 
 // ctx->phase. Zero is none of them, so a zeroed context is refused.
 #define PHASE_ABSORBING 0x5A3A0001u
@@ -66,74 +70,122 @@ static const uint8_t alg_digest[ALG_COUNT] = {28u, 32u, 48u, 64u, 0u, 0u};
 // Error paths are marked unlikely so that the compiler lays the checks out as a run of
 // untaken branches: on CV32E40X a taken branch costs two more cycles.
 #define UNLIKELY(x) __builtin_expect(!!(x), 0)
+#define LIKELY(x) __builtin_expect(!!(x), 1)
+#define SHA3_INLINE static inline __attribute__((always_inline))
 
-// Held for the length of every call into a backend that drives the accelerator. A try-lock,
-// never a spin (see aes.c: a thread that finds it taken gets COUPLET_ERR_BUSY).
-static atomic_uint accel_lock;
+atomic_uint sha3_accel_lock;
+
+// The current hold's number (sha3_held.h): written by the thread that holds the lock.
+atomic_uint couplet_sha3_holder_token;
+static uint32_t last_hold_token;
 
 // The block buffer is wiped a word at a time; its offset keeps it word-aligned.
 _Static_assert(offsetof(couplet_sha3_ctx_t, buf) % 4u == 0u, "ctx->buf must be word-aligned");
 _Static_assert(COUPLET_SHA3_MAX_RATE % 4u == 0u, "ctx->buf must be whole words");
 
-static bool alg_valid(couplet_sha3_alg_t alg) {
+SHA3_INLINE bool alg_valid(couplet_sha3_alg_t alg) {
   return (unsigned)alg < ALG_COUNT;
 }
 
-static bool alg_is_shake(uint32_t alg) {
+SHA3_INLINE bool alg_is_shake(uint32_t alg) {
   return alg == (uint32_t)COUPLET_SHAKE128 || alg == (uint32_t)COUPLET_SHAKE256;
 }
 
-static bool lock_take(const couplet_sha3_backend_t *backend) {
-  return !backend->uses_accelerator ||
-         atomic_exchange_explicit(&accel_lock, 1u, memory_order_acquire) == 0u;
+// Zeroes words [0, n) of ctx->buf.
+static void wipe_buf_words(couplet_sha3_ctx_t *ctx, size_t n) {
+  couplet_wipe_words((uint32_t *)(sha3_alias_word_t *)(void *)ctx->buf, n);
 }
 
-static void lock_give(const couplet_sha3_backend_t *backend) {
-  if (backend->uses_accelerator) {
-    atomic_store_explicit(&accel_lock, 0u, memory_order_release);
+// Zeroes the state words with volatile stores (the compiler must not drop them as dead), all 50
+// unrolled: a wipe that every finished hash pays (a loop of them costs twice as many cycles).
+static void wipe_state(uint32_t *state) {
+  volatile uint32_t *v = state;
+#pragma GCC unroll 50
+  for (size_t i = 0; i < COUPLET_SHA3_STATE_WORDS; ++i) {
+    v[i] = 0u;
   }
+  __asm__ volatile("" ::: "memory");
 }
 
+// Everything a context may hold of a message, whatever its state: for failures and for a hash
+// abandoned half-way.
 static void wipe_data(couplet_sha3_ctx_t *ctx) {
   couplet_wipe_words(ctx->state, COUPLET_SHA3_STATE_WORDS);
-  couplet_wipe_words((uint32_t *)(sha3_alias_word_t *)(void *)ctx->buf, COUPLET_SHA3_MAX_RATE / 4u);
+  wipe_buf_words(ctx, COUPLET_SHA3_MAX_RATE / 4u);
   ctx->buf_len = 0u;
+  ctx->in_state = 0u;
   ctx->squeezed = 0u;
+  ctx->state_tag = 0u;
 }
 
 // A context is initialised when its backend pointer is this SoC's backend of its backend_id: a
 // zeroed or garbage context is refused rather than followed into a random function pointer.
 // The fields that index ctx->buf are checked too, so that a corrupted context cannot make the
-// front end write outside it.
-static bool ctx_initialised(const couplet_sha3_ctx_t *ctx) {
-  return ctx->backend_id < (uint32_t)COUPLET_SHA3_BACKEND_COUNT && ctx->backend != NULL &&
-         ctx->backend == backends[ctx->backend_id] && ctx->alg < ALG_COUNT &&
-         ctx->rate == alg_rate[ctx->alg] && ctx->digest_len == alg_digest[ctx->alg] &&
-         ctx->buf_len < ctx->rate && ctx->squeezed <= ctx->rate &&
-         (ctx->phase == PHASE_ABSORBING || ctx->phase == PHASE_SQUEEZING ||
-          ctx->phase == PHASE_FINISHED);
+// front end write outside it. (The phase is the caller's check: each call needs one phase.)
+// Every field is loaded and compared without a branch, then one branch: a chain of loads each
+// followed by its branch stalls CV32E40X on every load. The tables are indexed masked to their
+// padded size, so a garbage index reads nothing outside them (and fails the test).
+#define BACKEND_SLOTS 8u
+#define ALG_SLOTS 8u
+_Static_assert(COUPLET_SHA3_BACKEND_COUNT <= BACKEND_SLOTS && ALG_COUNT <= ALG_SLOTS, "padded tables");
+static const couplet_sha3_backend_t *const backend_slots[BACKEND_SLOTS] = {
+    [COUPLET_SHA3_BACKEND_SOFT] = &couplet_sha3_backend_soft,
+#if defined(COUPLET_SHA3_HAS_ISE) && COUPLET_SHA3_HAS_ISE
+    [COUPLET_SHA3_BACKEND_ISE] = &couplet_sha3_backend_ise,
+#endif
+#if defined(COUPLET_SHA3_HAS_TIGHT) && COUPLET_SHA3_HAS_TIGHT
+    [COUPLET_SHA3_BACKEND_TIGHT] = &couplet_sha3_backend_tight,
+#endif
+#if defined(COUPLET_SHA3_HAS_MEM) && COUPLET_SHA3_HAS_MEM
+    [COUPLET_SHA3_BACKEND_MEM] = &couplet_sha3_backend_mem,
+#endif
+#if defined(COUPLET_SHA3_HAS_MMIO) && COUPLET_SHA3_HAS_MMIO
+    [COUPLET_SHA3_BACKEND_MMIO] = &couplet_sha3_backend_mmio,
+#endif
+#if defined(COUPLET_SHA3_HAS_DMA) && COUPLET_SHA3_HAS_DMA
+    [COUPLET_SHA3_BACKEND_DMA] = &couplet_sha3_backend_dma,
+#endif
+};
+// (rate, digest size) of each algorithm as one halfword; 0 past the end (no context matches).
+static const uint16_t alg_shape[ALG_SLOTS] = {144u | 28u << 8, 136u | 32u << 8, 104u | 48u << 8,
+                                              72u | 64u << 8, 168u, 136u};
+
+SHA3_INLINE bool ctx_initialised(const couplet_sha3_ctx_t *ctx) {
+  const uint32_t id = ctx->backend_id, alg = ctx->alg, rate = ctx->rate, digest_len = ctx->digest_len;
+  const uint32_t buf_len = ctx->buf_len, in_state = ctx->in_state, squeezed = ctx->squeezed;
+  const couplet_sha3_backend_t *const backend = ctx->backend;
+  const uint32_t bad = (uint32_t)(id >= (uint32_t)COUPLET_SHA3_BACKEND_COUNT) | (uint32_t)(backend == NULL) |
+                       (uint32_t)(backend != backend_slots[id & (BACKEND_SLOTS - 1u)]) |
+                       (uint32_t)(alg >= ALG_COUNT) |
+                       (uint32_t)((rate | digest_len << 8) != alg_shape[alg & (ALG_SLOTS - 1u)]) |
+                       (uint32_t)(buf_len >= rate) | (uint32_t)(in_state > buf_len) | (uint32_t)(squeezed > rate);
+  return bad == 0u;
 }
 
-// Copies bytes in a plain loop rather than calling picolibc's byte-at-a-time memcpy (GCC keeps
-// it a loop; tests/test_sha3_host.py checks the object calls no library function).
+// Copies bytes: a word at a time when both sides are aligned, otherwise a plain byte loop rather
+// than picolibc's byte-at-a-time memcpy (tests/test_sha3_host.py checks the object calls no
+// library function; the empty asm keeps GCC from turning the loops into memcpy calls).
 static void copy_bytes(uint8_t *dst, const uint8_t *src, size_t n) {
-  for (size_t i = 0; i < n; ++i) {
+  size_t i = 0;
+  if (sha3_word_aligned(dst) && sha3_word_aligned(src)) {
+    for (; i + 4u <= n; i += 4u) {
+      *(sha3_alias_word_t *)(void *)(dst + i) = *(const sha3_alias_word_t *)(const void *)(src + i);
+      __asm__ volatile("");
+    }
+  }
+  for (; i < n; ++i) {
     dst[i] = src[i];
+    __asm__ volatile("");
   }
 }
 
-// Zeroes buf[from..to) of the word-aligned block buffer (`to` a multiple of 4). The stores go
-// through volatile pointers: GCC would turn plain zeroing loops into a call of picolibc's
-// byte-at-a-time memset.
-static void zero_bytes(uint8_t *buf, size_t from, size_t to) {
-  volatile uint8_t *b = buf;
-  for (; from % 4u != 0u; ++from) {
-    b[from] = 0u;
+// Whole blocks in `len` bytes: `len / rate` without a division for short messages (CV32E40X
+// divides in up to 35 cycles).
+SHA3_INLINE size_t whole_blocks(size_t len, size_t rate) {
+  if (len < 2u * rate) {
+    return len >= rate ? 1u : 0u;
   }
-  volatile sha3_alias_word_t *w = (volatile sha3_alias_word_t *)(void *)buf;
-  for (size_t i = from / 4u; i < to / 4u; ++i) {
-    w[i] = 0u;
-  }
+  return len / rate;
 }
 
 bool couplet_sha3_backend_available(couplet_sha3_backend_id_t backend) {
@@ -153,22 +205,31 @@ size_t couplet_sha3_digest_size(couplet_sha3_alg_t alg) {
 
 couplet_status_t couplet_sha3_init_backend(couplet_sha3_ctx_t *ctx, couplet_sha3_alg_t alg,
                                            couplet_sha3_backend_id_t backend) {
-  if (ctx == NULL) {
+  if (UNLIKELY(ctx == NULL)) {
     return COUPLET_ERR_NULL;
   }
-  // Whatever the outcome, the context starts clean; after a failure it is uninitialised, so
-  // that using it anyway gives COUPLET_ERR_STATE.
-  wipe_data(ctx);
+  // A hash abandoned half-way leaves nothing behind in the context. A finished one was wiped by
+  // its final call; anything else is not ours (a new context's memory), and the state and buffer
+  // are not read before this hash writes them (state_tag 0: a fresh, zero state).
+  if (UNLIKELY(ctx->phase == PHASE_ABSORBING || ctx->phase == PHASE_SQUEEZING)) {
+    wipe_data(ctx);
+  }
+  // After a failure the context is uninitialised, so that using it anyway gives
+  // COUPLET_ERR_STATE.
   ctx->backend = NULL;
   ctx->backend_id = (uint32_t)COUPLET_SHA3_BACKEND_COUNT;
   ctx->phase = 0u;
   ctx->alg = ALG_COUNT;
   ctx->rate = 0u;
   ctx->digest_len = 0u;
-  if (!alg_valid(alg) || (unsigned)backend >= (unsigned)COUPLET_SHA3_BACKEND_COUNT) {
+  ctx->buf_len = 0u;
+  ctx->in_state = 0u;
+  ctx->squeezed = 0u;
+  ctx->state_tag = 0u;
+  if (UNLIKELY(!alg_valid(alg) || (unsigned)backend >= (unsigned)COUPLET_SHA3_BACKEND_COUNT)) {
     return COUPLET_ERR_ARG;
   }
-  if (backends[backend] == NULL) {
+  if (UNLIKELY(backends[backend] == NULL)) {
     return COUPLET_ERR_UNSUPPORTED;
   }
   ctx->alg = (uint32_t)alg;
@@ -184,17 +245,25 @@ couplet_status_t couplet_sha3_init(couplet_sha3_ctx_t *ctx, couplet_sha3_alg_t a
   return couplet_sha3_init_backend(ctx, alg, COUPLET_SHA3_DEFAULT_BACKEND);
 }
 
-// Ends a call that went into the backend: release (always, once), then the lock. A backend
-// error loses the message, so the context is wiped and refuses further use.
-static couplet_status_t end_call(couplet_sha3_ctx_t *ctx, const couplet_sha3_backend_t *backend,
-                                 couplet_status_t status) {
+// Takes the accelerator for a call into `backend` if it drives it.
+SHA3_INLINE bool begin_call(const couplet_sha3_backend_t *backend) {
+  return !backend->uses_accelerator || sha3_lock_take();
+}
+
+// Ends a call that went into the backend: release (always, once; `keep` when the hash goes on
+// and nothing failed), then the lock. A backend error loses the message, so the context is wiped
+// and refuses further use.
+SHA3_INLINE couplet_status_t end_call(couplet_sha3_ctx_t *ctx, const couplet_sha3_backend_t *backend,
+                                      couplet_status_t status, bool keep) {
   if (backend->release != NULL) {
-    couplet_status_t released = backend->release(ctx);
+    couplet_status_t released = backend->release(ctx, keep && status == COUPLET_OK);
     if (status == COUPLET_OK) {
       status = released;
     }
   }
-  lock_give(backend);
+  if (backend->uses_accelerator) {
+    sha3_lock_give();
+  }
   if (UNLIKELY(status != COUPLET_OK)) {
     wipe_data(ctx);
     ctx->phase = PHASE_FINISHED;
@@ -204,8 +273,8 @@ static couplet_status_t end_call(couplet_sha3_ctx_t *ctx, const couplet_sha3_bac
 
 // The checks every call on a context starts with: NULL, then an uninitialised context or one
 // in another phase (or of the other family) than the call needs.
-static couplet_status_t check_ctx(const couplet_sha3_ctx_t *ctx, bool pointers_ok, uint32_t phase,
-                                  bool shake) {
+SHA3_INLINE couplet_status_t check_ctx(const couplet_sha3_ctx_t *ctx, bool pointers_ok, uint32_t phase,
+                                       bool shake) {
   if (UNLIKELY(ctx == NULL || !pointers_ok)) {
     return COUPLET_ERR_NULL;
   }
@@ -213,6 +282,13 @@ static couplet_status_t check_ctx(const couplet_sha3_ctx_t *ctx, bool pointers_o
     return COUPLET_ERR_STATE;
   }
   return COUPLET_OK;
+}
+
+// The first bytes of the block are in the state (an update's last part went there) and more
+// are about to be buffered behind them: zero the buffer below them, so that the buffer can go to
+// the backend as a whole (XOR of zero changes nothing there).
+static void buffer_behind_state(couplet_sha3_ctx_t *ctx) {
+  wipe_buf_words(ctx, (ctx->in_state + 3u) / 4u);
 }
 
 couplet_status_t couplet_sha3_update(couplet_sha3_ctx_t *ctx, const uint8_t *data, size_t len) {
@@ -226,46 +302,54 @@ couplet_status_t couplet_sha3_update(couplet_sha3_ctx_t *ctx, const uint8_t *dat
   const size_t have = ctx->buf_len;
   if (len < rate - have) {
     // Still short of a block: only the buffer changes, the backend is not needed.
-    copy_bytes(&ctx->buf[have], data, len);
-    ctx->buf_len = (uint32_t)(have + len);
+    if (len != 0u) {
+      if (ctx->in_state == have && have != 0u) {
+        buffer_behind_state(ctx);
+      }
+      copy_bytes(&ctx->buf[have], data, len);
+      ctx->buf_len = (uint32_t)(have + len);
+    }
     return COUPLET_OK;
   }
   const couplet_sha3_backend_t *backend = ctx->backend;
-  if (UNLIKELY(!lock_take(backend))) {
+  if (UNLIKELY(!begin_call(backend))) {
     return COUPLET_ERR_BUSY;
   }
   couplet_status_t status = COUPLET_OK;
   if (have != 0u) {
+    // The buffered start of the block (and zeros below it where the state has the rest), then
+    // the caller's bytes that complete it.
+    if (ctx->in_state == have) {
+      buffer_behind_state(ctx);
+    }
     const size_t fill = rate - have;
     copy_bytes(&ctx->buf[have], data, fill);
     status = backend->absorb(ctx, ctx->buf, 1u);
+    wipe_buf_words(ctx, rate / 4u);  // it held message bytes
     data += fill;
     len -= fill;
   }
-  // Whole blocks straight from the caller's buffer.
-  const size_t blocks = len / rate;
+  // Whole blocks straight from the caller's buffer; the rest straight into the state.
+  const size_t blocks = whole_blocks(len, rate);
   if (status == COUPLET_OK && blocks != 0u) {
     status = backend->absorb(ctx, data, blocks);
     data += blocks * rate;
     len -= blocks * rate;
   }
-  if (status == COUPLET_OK) {
-    copy_bytes(ctx->buf, data, len);  // len < rate now
-    ctx->buf_len = (uint32_t)len;
+  if (status == COUPLET_OK && len != 0u) {
+    status = backend->absorb_part(ctx, data, len);
   }
-  return end_call(ctx, backend, status);
+  ctx->buf_len = (uint32_t)len;  // len < rate now
+  ctx->in_state = (uint32_t)len;
+  return end_call(ctx, backend, status, true);
 }
 
-// Appends the padding to the buffered tail of the message and absorbs the last block.
-static couplet_status_t absorb_last_block(couplet_sha3_ctx_t *ctx,
-                                          const couplet_sha3_backend_t *backend, uint8_t pad) {
-  const size_t rate = ctx->rate;
-  uint8_t *buf = ctx->buf;
-  zero_bytes(buf, ctx->buf_len, rate);
-  buf[ctx->buf_len] = pad;
-  buf[rate - 1u] |= PAD_LAST;  // the same byte as the first 1 when only one byte was free
-  ctx->buf_len = 0u;
-  return backend->absorb(ctx, buf, 1u);
+// Ends the input: the buffered bytes of the last block (none when they are all in the state;
+// where the state has some, the buffer is zero there), the padding and the last permutation.
+SHA3_INLINE couplet_status_t absorb_last_block(couplet_sha3_ctx_t *ctx, const couplet_sha3_backend_t *backend,
+                                               uint32_t pad) {
+  const bool buffered = ctx->buf_len != ctx->in_state;
+  return backend->absorb_last(ctx, buffered ? ctx->buf : NULL, ctx->buf_len, pad);
 }
 
 couplet_status_t couplet_sha3_final(couplet_sha3_ctx_t *ctx, uint8_t *digest, size_t digest_len) {
@@ -277,16 +361,24 @@ couplet_status_t couplet_sha3_final(couplet_sha3_ctx_t *ctx, uint8_t *digest, si
     return COUPLET_ERR_LEN;
   }
   const couplet_sha3_backend_t *backend = ctx->backend;
-  if (UNLIKELY(!lock_take(backend))) {
+  if (UNLIKELY(!begin_call(backend))) {
     return COUPLET_ERR_BUSY;
   }
+  const size_t buffered = ctx->buf_len != ctx->in_state ? ctx->buf_len : 0u;
   status = absorb_last_block(ctx, backend, PAD_SHA3);
   if (status == COUPLET_OK) {
     status = backend->extract(ctx, digest, ctx->digest_len);
   }
-  status = end_call(ctx, backend, status);
-  // Finished either way: nothing of the message stays behind in the context.
-  wipe_data(ctx);
+  status = end_call(ctx, backend, status, false);
+  // Finished either way: nothing of the message stays behind in the context (only what held
+  // some is wiped: the buffered bytes, the stored state).
+  wipe_buf_words(ctx, (buffered + 3u) / 4u);
+  if (ctx->state_tag != 0u) {
+    wipe_state(ctx->state);
+  }
+  ctx->buf_len = 0u;
+  ctx->in_state = 0u;
+  ctx->state_tag = 0u;
   ctx->phase = PHASE_FINISHED;
   return status;
 }
@@ -297,18 +389,20 @@ couplet_status_t couplet_shake_final(couplet_sha3_ctx_t *ctx) {
     return status;
   }
   const couplet_sha3_backend_t *backend = ctx->backend;
-  if (UNLIKELY(!lock_take(backend))) {
+  if (UNLIKELY(!begin_call(backend))) {
     return COUPLET_ERR_BUSY;
   }
-  // The first output block goes to the buffer now, so that squeezes of any length can be
-  // served from it.
+  // The first output block goes to the buffer now (over the buffered message bytes), so that
+  // squeezes of any length can be served from it.
   status = absorb_last_block(ctx, backend, PAD_SHAKE);
   if (status == COUPLET_OK) {
     status = backend->extract(ctx, ctx->buf, ctx->rate);
   }
+  ctx->buf_len = 0u;
+  ctx->in_state = 0u;
   ctx->squeezed = 0u;
   ctx->phase = PHASE_SQUEEZING;
-  return end_call(ctx, backend, status);
+  return end_call(ctx, backend, status, true);
 }
 
 couplet_status_t couplet_shake_squeeze(couplet_sha3_ctx_t *ctx, uint8_t *out, size_t len) {
@@ -324,7 +418,7 @@ couplet_status_t couplet_shake_squeeze(couplet_sha3_ctx_t *ctx, uint8_t *out, si
     return COUPLET_OK;
   }
   const couplet_sha3_backend_t *backend = ctx->backend;
-  if (UNLIKELY(!lock_take(backend))) {
+  if (UNLIKELY(!begin_call(backend))) {
     return COUPLET_ERR_BUSY;
   }
   copy_bytes(out, &ctx->buf[ctx->squeezed], left);
@@ -348,66 +442,109 @@ couplet_status_t couplet_shake_squeeze(couplet_sha3_ctx_t *ctx, uint8_t *out, si
     copy_bytes(out, ctx->buf, len);
     ctx->squeezed = (uint32_t)len;
   }
-  return end_call(ctx, backend, status);
+  return end_call(ctx, backend, status, true);
 }
 
-// The one-shot calls run a context on the stack and wipe it before returning.
-static void wipe_ctx(couplet_sha3_ctx_t *ctx) {
-  wipe_data(ctx);
-  ctx->phase = 0u;
-}
-
-// The one-shot calls. A backend with the `hash` short cut gets the whole message at once when
-// the output fits one block; otherwise a context on the stack runs the incremental calls and
-// is wiped before returning.
-static couplet_status_t one_shot(couplet_sha3_backend_id_t backend_id, couplet_sha3_alg_t alg,
-                                 const uint8_t *data, size_t len, uint8_t *out, size_t out_len) {
-  if (UNLIKELY((unsigned)backend_id >= (unsigned)COUPLET_SHA3_BACKEND_COUNT)) {
-    return COUPLET_ERR_ARG;
+// A whole hash through a backend's operations (sha3_backend.h): the soft and ise backends'
+// couplet_sha3_hash_<name>, and any backend without a whole-hash function of its own.
+couplet_status_t sha3_ops_hash(const couplet_sha3_backend_t *backend, uint32_t rate, uint32_t pad,
+                               const uint8_t *data, size_t len, uint8_t *out, size_t out_len) {
+  couplet_sha3_ctx_t ctx;  // the operations use its state, rate and state_tag
+  ctx.rate = rate;
+  ctx.state_tag = 0u;
+  couplet_status_t status = COUPLET_OK;
+  const size_t blocks = whole_blocks(len, rate);
+  if (blocks != 0u) {
+    status = backend->absorb(&ctx, data, blocks);
+    data += blocks * rate;
+    len -= blocks * rate;
   }
-  const couplet_sha3_backend_t *backend = backends[backend_id];
-  if (UNLIKELY(backend == NULL)) {
-    return COUPLET_ERR_UNSUPPORTED;
-  }
-  const bool shake = alg_is_shake((uint32_t)alg);
-  if (backend->hash != NULL && out_len != 0u && out_len <= alg_rate[alg]) {
-    if (UNLIKELY(!lock_take(backend))) {
-      return COUPLET_ERR_BUSY;
-    }
-    const couplet_status_t status =
-        backend->hash(alg_rate[alg], shake ? PAD_SHAKE : PAD_SHA3, data, len, out, out_len);
-    lock_give(backend);
-    return status;
-  }
-  couplet_sha3_ctx_t ctx;
-  couplet_status_t status = couplet_sha3_init_backend(&ctx, alg, backend_id);
   if (status == COUPLET_OK) {
-    status = couplet_sha3_update(&ctx, data, len);
+    status = backend->absorb_last(&ctx, data, len, pad);
   }
-  if (status == COUPLET_OK && !shake) {
-    status = couplet_sha3_final(&ctx, out, out_len);
-  } else if (status == COUPLET_OK) {
-    status = couplet_shake_final(&ctx);
-    if (status == COUPLET_OK) {
-      status = couplet_shake_squeeze(&ctx, out, out_len);
+  while (status == COUPLET_OK && out_len != 0u) {
+    const size_t take = out_len < rate ? out_len : rate;
+    status = backend->extract(&ctx, out, take);
+    out += take;
+    out_len -= take;
+    if (status == COUPLET_OK && out_len != 0u) {
+      status = backend->permute(&ctx);
     }
   }
-  wipe_ctx(&ctx);
+  if (backend->release != NULL) {
+    const couplet_status_t released = backend->release(&ctx, false);
+    status = status == COUPLET_OK ? released : status;
+  }
+  couplet_wipe_words(ctx.state, COUPLET_SHA3_STATE_WORDS);
   return status;
 }
 
-couplet_status_t couplet_sha3_using(couplet_sha3_backend_id_t backend, couplet_sha3_alg_t alg,
-                                    const uint8_t *data, size_t len, uint8_t *digest, size_t digest_len) {
-  if (UNLIKELY((len != 0u && data == NULL) || digest == NULL)) {
-    return COUPLET_ERR_NULL;
-  }
-  if (UNLIKELY(!alg_valid(alg) || alg_is_shake((uint32_t)alg))) {
+couplet_status_t couplet_sha3_hash_soft(uint32_t rate, uint32_t pad, const uint8_t *data, size_t len,
+                                        uint8_t *out, size_t out_len, bool release_lock) {
+  (void)release_lock;  // never taken for a software backend
+  return sha3_ops_hash(&couplet_sha3_backend_soft, rate, pad, data, len, out, out_len);
+}
+
+#if defined(COUPLET_SHA3_HAS_ISE) && COUPLET_SHA3_HAS_ISE
+couplet_status_t couplet_sha3_hash_ise(uint32_t rate, uint32_t pad, const uint8_t *data, size_t len,
+                                       uint8_t *out, size_t out_len, bool release_lock) {
+  (void)release_lock;  // never taken for a software backend
+  return sha3_ops_hash(&couplet_sha3_backend_ise, rate, pad, data, len, out, out_len);
+}
+#endif
+
+// The one-shot calls: backend `id`'s whole hash, with the accelerator taken for it when the
+// backend drives it. Always inlined, so that with the default backend's (constant) id the
+// checks of the id fold away and the hash is one direct call, its arguments already in the
+// registers the caller got them in.
+SHA3_INLINE couplet_status_t one_shot_with(uint32_t id, uint32_t rate, uint32_t pad, const uint8_t *data,
+                                           size_t len, uint8_t *out, size_t out_len) {
+  if (UNLIKELY(id >= (uint32_t)COUPLET_SHA3_BACKEND_COUNT)) {
     return COUPLET_ERR_ARG;
   }
-  if (UNLIKELY(digest_len < alg_digest[alg])) {
+  if (UNLIKELY(backends[id] == NULL)) {
+    return COUPLET_ERR_UNSUPPORTED;
+  }
+  if (id < (uint32_t)COUPLET_SHA3_BACKEND_TIGHT) {
+    return couplet_sha3_hash_switch_(id, rate, pad, data, len, out, out_len, false);
+  }
+  if (UNLIKELY(!sha3_lock_take())) {
+    return COUPLET_ERR_BUSY;
+  }
+  // The hash gives the lock back itself, so that this is a tail call.
+  return couplet_sha3_hash_switch_(id, rate, pad, data, len, out, out_len, true);
+}
+
+// Whether `len` bytes at `p` are missing: p NULL with a length. Computed without branching, so
+// that the checks of a call are a run of untaken branches.
+SHA3_INLINE bool missing(const void *p, size_t len) {
+  return (bool)((unsigned)(len != 0u) & (unsigned)(p == NULL));
+}
+
+SHA3_INLINE couplet_status_t sha3_using(uint32_t backend, couplet_sha3_alg_t alg, const uint8_t *data, size_t len,
+                                        uint8_t *digest, size_t digest_len) {
+  if (UNLIKELY((unsigned)missing(data, len) | (unsigned)(digest == NULL))) {
+    return COUPLET_ERR_NULL;
+  }
+  if (UNLIKELY((unsigned)alg > (unsigned)COUPLET_SHA3_512)) {
+    return COUPLET_ERR_ARG;  // outside the enum, or a SHAKE
+  }
+  const uint32_t size = alg_digest[alg];
+  if (UNLIKELY(digest_len < size)) {
     return COUPLET_ERR_LEN;
   }
-  return one_shot(backend, alg, data, len, digest, alg_digest[alg]);
+  // The rate of a SHA3-* is 200 - 2 * its digest size (FIPS 202 section 6.1): no second table.
+  return one_shot_with(backend, 200u - 2u * size, PAD_SHA3, data, len, digest, size);
+}
+
+// The default backend first (one compare, then the path with the id folded away; the checks
+// keep their order: the id is only judged after the others).
+couplet_status_t couplet_sha3_using(couplet_sha3_backend_id_t backend, couplet_sha3_alg_t alg,
+                                    const uint8_t *data, size_t len, uint8_t *digest, size_t digest_len) {
+  if (LIKELY((uint32_t)backend == (uint32_t)COUPLET_SHA3_DEFAULT_BACKEND)) {
+    return sha3_using((uint32_t)COUPLET_SHA3_DEFAULT_BACKEND, alg, data, len, digest, digest_len);
+  }
+  return sha3_using((uint32_t)backend, alg, data, len, digest, digest_len);
 }
 
 couplet_status_t couplet_sha3(couplet_sha3_alg_t alg, const uint8_t *data, size_t len,
@@ -415,18 +552,76 @@ couplet_status_t couplet_sha3(couplet_sha3_alg_t alg, const uint8_t *data, size_
   return couplet_sha3_using(COUPLET_SHA3_DEFAULT_BACKEND, alg, data, len, digest, digest_len);
 }
 
-couplet_status_t couplet_shake_using(couplet_sha3_backend_id_t backend, couplet_sha3_alg_t alg,
-                                     const uint8_t *data, size_t len, uint8_t *out, size_t out_len) {
-  if (UNLIKELY((len != 0u && data == NULL) || (out_len != 0u && out == NULL))) {
+SHA3_INLINE couplet_status_t shake_using(uint32_t backend, couplet_sha3_alg_t alg, const uint8_t *data, size_t len,
+                                         uint8_t *out, size_t out_len) {
+  if (UNLIKELY((unsigned)missing(data, len) | (unsigned)missing(out, out_len))) {
     return COUPLET_ERR_NULL;
   }
   if (UNLIKELY(!alg_valid(alg) || !alg_is_shake((uint32_t)alg))) {
     return COUPLET_ERR_ARG;
   }
-  return one_shot(backend, alg, data, len, out, out_len);
+  return one_shot_with(backend, alg_rate[alg], PAD_SHAKE, data, len, out, out_len);
+}
+
+couplet_status_t couplet_shake_using(couplet_sha3_backend_id_t backend, couplet_sha3_alg_t alg,
+                                     const uint8_t *data, size_t len, uint8_t *out, size_t out_len) {
+  if (LIKELY((uint32_t)backend == (uint32_t)COUPLET_SHA3_DEFAULT_BACKEND)) {
+    return shake_using((uint32_t)COUPLET_SHA3_DEFAULT_BACKEND, alg, data, len, out, out_len);
+  }
+  return shake_using((uint32_t)backend, alg, data, len, out, out_len);
 }
 
 couplet_status_t couplet_shake(couplet_sha3_alg_t alg, const uint8_t *data, size_t len,
                                uint8_t *out, size_t out_len) {
   return couplet_shake_using(COUPLET_SHA3_DEFAULT_BACKEND, alg, data, len, out, out_len);
+}
+
+// The held calls (sha3_held.h).
+
+couplet_status_t couplet_sha3_hold(couplet_sha3_held_t *held, couplet_sha3_backend_id_t backend) {
+  if (UNLIKELY(held == NULL)) {
+    return COUPLET_ERR_NULL;
+  }
+  if (UNLIKELY((unsigned)backend >= (unsigned)COUPLET_SHA3_BACKEND_COUNT)) {
+    return COUPLET_ERR_ARG;
+  }
+  if (UNLIKELY(backends[backend] == NULL)) {
+    return COUPLET_ERR_UNSUPPORTED;
+  }
+  if ((uint32_t)backend < (uint32_t)COUPLET_SHA3_BACKEND_TIGHT) {
+    // Software: nothing shared to take.
+    held->backend = (uint32_t)backend;
+    held->token = COUPLET_SHA3_SOFT_HOLD_TOKEN;
+    return COUPLET_OK;
+  }
+  if (UNLIKELY(!sha3_lock_take())) {
+    return COUPLET_ERR_BUSY;
+  }
+  // A new number per hold, never 0 (not held) nor the software token, so that a released
+  // handle (or a copy of it) is refused.
+  uint32_t token = last_hold_token;
+  do {
+    ++token;
+  } while (token == 0u || token == COUPLET_SHA3_SOFT_HOLD_TOKEN);
+  last_hold_token = token;
+  atomic_store_explicit(&couplet_sha3_holder_token, token, memory_order_relaxed);
+  held->backend = (uint32_t)backend;
+  held->token = token;
+  return COUPLET_OK;
+}
+
+couplet_status_t couplet_sha3_release(couplet_sha3_held_t *held) {
+  if (UNLIKELY(held == NULL)) {
+    return COUPLET_ERR_NULL;
+  }
+  if (UNLIKELY(!couplet_sha3_held_valid_(held))) {
+    return COUPLET_ERR_STATE;
+  }
+  if (held->token != COUPLET_SHA3_SOFT_HOLD_TOKEN) {
+    // Every held hash ended with a ZEROIZE: nothing is left to clear in the accelerator.
+    atomic_store_explicit(&couplet_sha3_holder_token, 0u, memory_order_relaxed);
+    sha3_lock_give();
+  }
+  held->token = 0u;
+  return COUPLET_OK;
 }

@@ -1,7 +1,7 @@
 // SHA-3 on the Keccak accelerator through its own DMA engine: the "dma" backend.
 //
-// The state, CTRL, PERMUTE for squeezing and the digest go through the register window
-// (sha3_mmio.c); runs of whole blocks from a word-aligned buffer go through the descriptor
+// The state, the end of the message, PERMUTE for squeezing and the output go through the
+// register window (sha3_mmio.c); runs of whole blocks from a word-aligned buffer go through the descriptor
 // slots of the Keccak tile's DMA engine (COUPLET_KECCAK_DMA_BASE, the register map of
 // hw/ip/dma), whose input stream feeds the accelerator: its words absorb exactly like an
 // ABSORB job, a permutation after every `rate` words (CTRL holds the rate). OUT_LEN is 0 (the
@@ -33,7 +33,7 @@
 // goes in one descriptor; longer ones alternate between the slots.
 #define DMA_CHUNK_BYTES 0x10000u
 // Shorter runs go by register stores (see above); measured on the default SoC, see docs/sha3.md.
-#define DMA_MIN_BLOCKS 2u
+#define DMA_MIN_BLOCKS SHA3_DMA_MIN_BLOCKS
 // Interrupt waits per chunk before it is declared lost (each bounded by couplet_irq_wait; the
 // loop only repeats when the interrupt came from the other slot).
 #define DMA_WAIT_LIMIT 16u
@@ -117,26 +117,33 @@ static couplet_status_t dma_absorb(couplet_sha3_ctx_t *ctx, const uint8_t *block
   if (nblocks < DMA_MIN_BLOCKS || !sha3_word_aligned(blocks)) {
     return sha3_mmio_absorb(ctx, blocks, nblocks);
   }
-  sha3_mmio_begin(ctx);  // the state and CTRL (the rate the stream counts words by)
-  sha3_hw_call.synced = 0u;
+  sha3_mmio_begin(ctx);
+  if (sha3_hw.permute_issued) {
+    // A CTRL write during a permutation would be refused; a STATE load is held until it is done.
+    (void)couplet_mmio_read32(COUPLET_KECCAK_BASE + 4u * KECCAK_REG_STATE0);
+    sha3_hw.permute_issued = false;
+  }
+  couplet_mmio_write32(COUPLET_KECCAK_BASE + 4u * KECCAK_REG_CTRL, ctx->rate / 4u);  // the stream's rate
   return dma_blocks(ctx->rate, blocks, nblocks);
 }
 
-// The one-shot short cut (sha3_backend.h): the mmio one, with runs of whole blocks by DMA.
-static couplet_status_t dma_hash(uint32_t rate, uint8_t pad, const uint8_t *data, size_t len, uint8_t *out,
-                                 size_t out_len) {
-  const size_t nblocks = len / rate;
-  sha3_mmio_hash_begin(rate);
-  if (nblocks >= DMA_MIN_BLOCKS && sha3_word_aligned(data)) {
-    const couplet_status_t status = dma_blocks(rate, data, nblocks);
-    if (status != COUPLET_OK) {
-      sha3_mmio_hash_begin(rate);  // ZEROIZE what was absorbed
-      return status;
-    }
-  } else {
-    sha3_mmio_hash_blocks(rate, data, nblocks);
+// The whole hash (couplet_sha3_hash_dma, the one-shot and held calls): the mmio one, with runs
+// of whole blocks by DMA.
+// The whole hash's runs of whole blocks (sha3_mmio_hash): CTRL (the rate the stream counts words
+// by; the accelerator was just zeroized, so no permutation runs), the descriptors, and after an
+// error a ZEROIZE of what was absorbed.
+static couplet_status_t dma_runs(uint32_t rate, const uint8_t *data, size_t nblocks) {
+  couplet_mmio_write32(COUPLET_KECCAK_BASE + 4u * KECCAK_REG_CTRL, rate / 4u);
+  const couplet_status_t status = dma_blocks(rate, data, nblocks);
+  if (status != COUPLET_OK) {
+    sha3_mmio_hash_begin();
   }
-  return sha3_mmio_hash_end(rate, pad, data + nblocks * rate, len - nblocks * rate, out, out_len);
+  return status;
+}
+
+couplet_status_t couplet_sha3_hash_dma(uint32_t rate, uint32_t pad, const uint8_t *data, size_t len,
+                                       uint8_t *out, size_t out_len, bool release_lock) {
+  return sha3_mmio_hash(rate, pad, data, len, out, out_len, release_lock, dma_runs);
 }
 
 const couplet_sha3_backend_t couplet_sha3_backend_dma = {
@@ -144,10 +151,11 @@ const couplet_sha3_backend_t couplet_sha3_backend_dma = {
     .name = "dma",
     .uses_accelerator = true,
     .absorb = dma_absorb,
+    .absorb_part = sha3_mmio_absorb_part,
+    .absorb_last = sha3_mmio_absorb_last,
     .permute = sha3_mmio_permute,
     .extract = sha3_mmio_extract,
     .release = sha3_mmio_release,
-    .hash = dma_hash,
 };
 
 #else

@@ -1,12 +1,23 @@
 // What the Keccak accelerator's SHA-3 backends share (tight, mem, mmio, dma): the register map
 // and actions of hw/ip/keccak/README.md, status decoding, word access to byte buffers, the
-// bounded interrupt wait, and the per-call bookkeeping of where the state is.
+// shape of the padded last block, and which context's state the accelerator holds.
 //
-// The state's home between API calls is ctx->state (sha3_backend.h). A hardware backend copies
-// it into the accelerator's STATE registers at its first operation of a call and back in
-// release, then zeroizes the accelerator (keyed modes such as KMAC keep the key in the state).
-// The front end's lock gives one call at a time the accelerator, so the bookkeeping below is
-// one variable for every backend.
+// Residency. A context's state lives in ctx->state between API calls (sha3_backend.h), and a
+// call on an accelerator backend works on the accelerator's copy. Release at the end of a call
+// that goes on (update, shake_final, squeeze) stores the state to ctx->state, gives it a new
+// tag (ctx->state_tag) and leaves it in the accelerator: `sha3_hw.resident` and `sha3_hw.tag`
+// remember whose state and which version it holds, so the next call on the same context skips
+// the load (50 words). Any other use of the accelerator overwrites it (a load of another
+// context's state, or a ZEROIZE) and updates or clears the record; the evicted context lost
+// nothing, as its own last call stored the state. The library only ever writes the context of
+// the current call: another thread's context may be gone by then. Matching needs both the
+// context's address and the tag, which is new at every store, so neither a stale copy of a
+// context nor a new context at a reused address is taken for the resident one. A finished or
+// failed hash zeroizes the accelerator and clears the record. The record is only read or
+// written with the accelerator lock held (sha3.c), so one record serves every backend.
+//
+// Between calls the accelerator therefore holds zero, or the resident context's state (what
+// that context's memory holds too); nothing of a finished hash.
 
 #ifndef COUPLET_SHA3_HW_H_
 #define COUPLET_SHA3_HW_H_
@@ -19,6 +30,7 @@
 #include <couplet/autogen/keccak_regs.h>
 #include <couplet/csr.h>
 #include <couplet/irq_wait.h>
+#include <couplet/sha3_held.h>
 
 #include "sha3_backend.h"
 
@@ -42,7 +54,6 @@ enum { KECCAK_RESULT_OK = 0, KECCAK_RESULT_BUSY = 1, KECCAK_RESULT_BAD_LEN = 3,
 
 // CMD bits, CTRL fields, STATUS bits.
 enum { KECCAK_CMD_PERMUTE = 1u << 0, KECCAK_CMD_ZEROIZE = 1u << 1 };
-#define KECCAK_CTRL_IRQ_ENABLE (1u << 6)
 enum {
   KECCAK_STATUS_BUSY = 1u << 0,
   KECCAK_STATUS_DONE = 1u << 1,
@@ -51,24 +62,30 @@ enum {
   KECCAK_STATUS_BAD_LEN = 1u << 4,
   KECCAK_STATUS_STICKY =
       KECCAK_STATUS_DONE | KECCAK_STATUS_REFUSED | KECCAK_STATUS_JOB_ERROR | KECCAK_STATUS_BAD_LEN,
+  // What a call must report; DONE is left as it is (nothing here uses the done interrupt, and
+  // clearing it would cost a store per call).
+  KECCAK_STATUS_ERRORS = KECCAK_STATUS_REFUSED | KECCAK_STATUS_JOB_ERROR | KECCAK_STATUS_BAD_LEN,
 };
 // Longest ABSORB job (LEN register).
 #define KECCAK_MAX_JOB_BYTES (1u << 20)
 
-// CTRL for ctx: the rate in 32-bit words, no interrupt.
-static inline uint32_t sha3_hw_ctrl(const couplet_sha3_ctx_t *ctx) {
-  return ctx->rate / 4u;
-}
+// Every rate is a whole number of word pairs (lanes), so blocks go as WRITE2 pairs or pairs of
+// stores, and pad10*1's last bit is in the high word of the block's last pair.
+_Static_assert(COUPLET_SHA3_MAX_RATE % 8u == 0u, "rates are whole lanes");
 
-// The longest run of whole blocks one ABSORB job (or DMA chunk of `limit` bytes) may take: a
-// multiple of the rate, so a job always ends on a block boundary.
-static inline size_t sha3_hw_job_blocks(const couplet_sha3_ctx_t *ctx, uint32_t limit) {
-  return limit / ctx->rate;
-}
+#define SHA3_HW_INLINE static inline __attribute__((always_inline))
 
-// Turns the sticky error bits of STATUS into a status code: a refused command (PERMUTE while
-// busy, CTRL/LEN while busy) is BUSY; a job's bus error or a bad length is HW.
-static inline couplet_status_t sha3_hw_refusal(uint32_t status) {
+// Descending case lists for the fallthrough switches of the unrolled transfers (k = the count
+// the switch is entered with).
+#define SHA3_DOWN_21(M) \
+  M(21) M(20) M(19) M(18) M(17) M(16) M(15) M(14) M(13) M(12) M(11) M(10) M(9) M(8) M(7) M(6) M(5) M(4) M(3) M(2) M(1)
+#define SHA3_DOWN_42(M) \
+  M(42) M(41) M(40) M(39) M(38) M(37) M(36) M(35) M(34) M(33) M(32) M(31) M(30) M(29) M(28) M(27) M(26) M(25) \
+  M(24) M(23) M(22) SHA3_DOWN_21(M)
+
+// Turns the error bits of STATUS into a status code: a refused command (PERMUTE while busy,
+// CTRL/LEN while busy) is BUSY; a job's bus error or a bad length is HW.
+SHA3_HW_INLINE couplet_status_t sha3_hw_refusal(uint32_t status) {
   if (status & (KECCAK_STATUS_JOB_ERROR | KECCAK_STATUS_BAD_LEN)) {
     return COUPLET_ERR_HW;
   }
@@ -80,7 +97,7 @@ static inline couplet_status_t sha3_hw_refusal(uint32_t status) {
 
 // The answer of PERMUTE or ABSORB as a status code. A bad length cannot come from the
 // front end's arguments (it checks them), so it is the hardware's error, not COUPLET_ERR_LEN.
-static inline couplet_status_t sha3_hw_result(uint32_t code) {
+SHA3_HW_INLINE couplet_status_t sha3_hw_result(uint32_t code) {
   switch (code) {
     case KECCAK_RESULT_OK:
       return COUPLET_OK;
@@ -94,7 +111,7 @@ static inline couplet_status_t sha3_hw_result(uint32_t code) {
 // A little-endian word from a byte buffer. With `aligned` true (sha3_word_aligned, checked by the
 // caller) one lw; otherwise four bytes. Block loops take `aligned` as a constant (always-inlined
 // callers), so the check is made once per call, not once per word.
-static inline uint32_t sha3_hw_load_as(const uint8_t *p, bool aligned) {
+SHA3_HW_INLINE uint32_t sha3_hw_load_as(const uint8_t *p, bool aligned) {
   if (aligned) {
     uint32_t w;
     memcpy(&w, __builtin_assume_aligned(p, 4), 4);
@@ -103,53 +120,249 @@ static inline uint32_t sha3_hw_load_as(const uint8_t *p, bool aligned) {
   return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
-// The padded last block of a one-shot hash as rate/4 little-endian words: the `n` (< rate)
-// bytes at `tail` (any alignment), the domain byte `pad`, zeros, and pad10*1's final bit.
-void sha3_hw_last_block(uint32_t *blk, uint32_t rate, uint8_t pad, const uint8_t *tail, size_t n);
+// Stores a state word to a byte buffer, the same way.
+SHA3_HW_INLINE void sha3_hw_store_as(uint8_t *p, uint32_t w, bool aligned) {
+  if (aligned) {
+    memcpy(__builtin_assume_aligned(p, 4), &w, 4);
+    return;
+  }
+  p[0] = (uint8_t)w;
+  p[1] = (uint8_t)(w >> 8);
+  p[2] = (uint8_t)(w >> 16);
+  p[3] = (uint8_t)(w >> 24);
+}
 
-// Per-call bookkeeping, one for all backends (the front end's lock serialises the calls):
-//  - `loaded`: ctx->state is in the accelerator (set at the first operation of a call,
-//    cleared by release);
-//  - `synced`: how many leading words of ctx->state already equal the accelerator's state (an
-//    extract read them and nothing changed the state since), so release reads only the rest;
-//  - `permute_issued`: a PERMUTE may still be running, so a CTRL or LEN write would be refused
-//    (the mem backend waits with a STATE read first).
+// The first `k` (0..3) bytes at p, low bytes first: the message's last, partial word, by byte
+// (and halfword) loads so that nothing past the message is read.
+SHA3_HW_INLINE uint32_t sha3_hw_partial(const uint8_t *p, uint32_t k, bool aligned) {
+  uint32_t v = 0u;
+  if (k >= 2u) {
+    if (aligned) {
+      uint16_t h;
+      memcpy(&h, __builtin_assume_aligned(p, 2), 2);
+      v = h;
+    } else {
+      v = (uint32_t)p[0] | (uint32_t)p[1] << 8;
+    }
+    if (k == 3u) {
+      v |= (uint32_t)p[2] << 16;
+    }
+  } else if (k == 1u) {
+    v = p[0];
+  }
+  return v;
+}
+
+// The two state words of the block's pair n / 8 (the pair that holds byte n) that the end of a
+// message changes: its message bytes 8(n/8)..n-1 from `tail` (none when tail is NULL), the byte
+// `pad` at n (0: none, for a block that goes on later), and with `last_bit` pad10*1's final bit
+// when that pair ends the block (sha3_hw_pad_pair_is_last). Word loads only for whole words of
+// an aligned tail; the partial word by bytes, so nothing past the message is read.
 typedef struct {
-  const couplet_sha3_ctx_t *loaded;
-  uint32_t synced;
-  bool permute_issued;
-} sha3_hw_call_t;
+  uint32_t lo, hi;
+} sha3_hw_pair_t;
 
-extern sha3_hw_call_t sha3_hw_call;
+SHA3_HW_INLINE sha3_hw_pair_t sha3_hw_pad_pair(const uint8_t *tail, size_t n, bool aligned, uint32_t pad,
+                                               bool last_bit) {
+  const uint32_t r = (uint32_t)n & 7u;  // message bytes in the pair
+  // The domain byte at its place in the low word; moved to the high one below when r >= 4.
+  sha3_hw_pair_t pair = {pad << (8u * ((uint32_t)n & 3u)), 0u};
+  if (r != 0u) {
+    const uint8_t *t = tail != NULL ? tail + (n - r) : NULL;
+    if (r >= 4u) {
+      pair.hi = pair.lo | (t != NULL ? sha3_hw_partial(t + 4, r - 4u, aligned) : 0u);
+      pair.lo = t != NULL ? sha3_hw_load_as(t, aligned) : 0u;
+    } else if (t != NULL) {
+      pair.lo |= sha3_hw_partial(t, r, aligned);
+    }
+  }
+  if (last_bit) {
+    pair.hi |= SHA3_PAD_LAST_BIT;
+  }
+  return pair;
+}
 
-// The custom-instruction side (sha3_tight.c), shared by the tight and mem backends.
+// Whether the pair holding byte n is the block's last (then it carries pad10*1's final bit).
+SHA3_HW_INLINE bool sha3_hw_pad_pair_is_last(size_t n, uint32_t rate) {
+  return (n >> 3) == rate / 8u - 1u;
+}
+
+// Reads state words k-1 .. 0 straight into out when entered at label L##k, k even: R2(out, w,
+// al) reads words w and w-1 and then stores both, so that no store waits for its read (a
+// custom instruction's result, or a load, used by the next instruction stalls CV32E40X one
+// cycle). Placed where nothing falls into it (after a switch whose every case jumps), it falls
+// out at its end.
+#define SHA3_READ_CHAIN(L, R2, out, al) \
+  L##42 : __attribute__((unused)) R2(out, 41u, al); \
+  L##40 : __attribute__((unused)) R2(out, 39u, al); \
+  L##38 : __attribute__((unused)) R2(out, 37u, al); \
+  L##36 : __attribute__((unused)) R2(out, 35u, al); \
+  L##34 : __attribute__((unused)) R2(out, 33u, al); \
+  L##32 : __attribute__((unused)) R2(out, 31u, al); \
+  L##30 : __attribute__((unused)) R2(out, 29u, al); \
+  L##28 : __attribute__((unused)) R2(out, 27u, al); \
+  L##26 : __attribute__((unused)) R2(out, 25u, al); \
+  L##24 : __attribute__((unused)) R2(out, 23u, al); \
+  L##22 : __attribute__((unused)) R2(out, 21u, al); \
+  L##20 : __attribute__((unused)) R2(out, 19u, al); \
+  L##18 : __attribute__((unused)) R2(out, 17u, al); \
+  L##16 : __attribute__((unused)) R2(out, 15u, al); \
+  L##14 : __attribute__((unused)) R2(out, 13u, al); \
+  L##12 : __attribute__((unused)) R2(out, 11u, al); \
+  L##10 : __attribute__((unused)) R2(out, 9u, al); \
+  L##8 : __attribute__((unused)) R2(out, 7u, al); \
+  L##6 : __attribute__((unused)) R2(out, 5u, al); \
+  L##4 : __attribute__((unused)) R2(out, 3u, al); \
+  L##2 : __attribute__((unused)) R2(out, 1u, al); \
+  L##0 : __attribute__((unused));
+
+// Enters SHA3_READ_CHAIN L for n (0..42) words (an odd count reads its top word first with R1;
+// the index masked to the table, the counts beyond 42 go to `bad`).
+#define SHA3_READ_GOTO(L, R1, n, out, al, bad) \
+  switch ((n) & 63u) { \
+    case 0: goto L##0; \
+    case 2: goto L##2; \
+    case 4: goto L##4; \
+    case 6: goto L##6; \
+    case 8: goto L##8; \
+    case 10: goto L##10; \
+    case 12: goto L##12; \
+    case 14: goto L##14; \
+    case 16: goto L##16; \
+    case 18: goto L##18; \
+    case 20: goto L##20; \
+    case 22: goto L##22; \
+    case 24: goto L##24; \
+    case 26: goto L##26; \
+    case 28: goto L##28; \
+    case 30: goto L##30; \
+    case 32: goto L##32; \
+    case 34: goto L##34; \
+    case 36: goto L##36; \
+    case 38: goto L##38; \
+    case 40: goto L##40; \
+    case 42: goto L##42; \
+    case 1: R1(out, 0u, al); goto L##0; \
+    case 3: R1(out, 2u, al); goto L##2; \
+    case 5: R1(out, 4u, al); goto L##4; \
+    case 7: R1(out, 6u, al); goto L##6; \
+    case 9: R1(out, 8u, al); goto L##8; \
+    case 11: R1(out, 10u, al); goto L##10; \
+    case 13: R1(out, 12u, al); goto L##12; \
+    case 15: R1(out, 14u, al); goto L##14; \
+    case 17: R1(out, 16u, al); goto L##16; \
+    case 19: R1(out, 18u, al); goto L##18; \
+    case 21: R1(out, 20u, al); goto L##20; \
+    case 23: R1(out, 22u, al); goto L##22; \
+    case 25: R1(out, 24u, al); goto L##24; \
+    case 27: R1(out, 26u, al); goto L##26; \
+    case 29: R1(out, 28u, al); goto L##28; \
+    case 31: R1(out, 30u, al); goto L##30; \
+    case 33: R1(out, 32u, al); goto L##32; \
+    case 35: R1(out, 34u, al); goto L##34; \
+    case 37: R1(out, 36u, al); goto L##36; \
+    case 39: R1(out, 38u, al); goto L##38; \
+    case 41: R1(out, 40u, al); goto L##40; \
+    case 43: case 44: case 45: case 46: case 47: case 48: case 49: case 50: case 51: case 52: \
+    case 53: case 54: case 55: case 56: case 57: case 58: case 59: case 60: case 61: case 62: \
+    case 63: \
+      goto bad; \
+  }
+
+// Whole blocks in `len` bytes: `len / rate` without a division for the short messages this
+// library is tuned for (CV32E40X divides in up to 35 cycles).
+SHA3_HW_INLINE size_t sha3_hw_blocks(size_t len, uint32_t rate) {
+  if (len < 2u * (size_t)rate) {
+    return len >= rate ? 1u : 0u;
+  }
+  return len / rate;
+}
+
+// The residency record (see the top of this file).
+typedef struct {
+  const couplet_sha3_ctx_t *resident;  // whose state the accelerator holds; NULL: none (zero)
+  uint32_t tag;                        // which version of it (the context's state_tag)
+  uint32_t last_tag;                   // the last tag given out
+  bool permute_issued;                 // a PERMUTE may still run (mem: LEN is refused then)
+} sha3_hw_t;
+
+extern sha3_hw_t sha3_hw;
+
+// Whether the accelerator holds ctx's state as ctx->state has it (or, within a call, the state
+// this call is working on).
+SHA3_HW_INLINE bool sha3_hw_is_resident(const couplet_sha3_ctx_t *ctx) {
+  return sha3_hw.resident == ctx && sha3_hw.tag == ctx->state_tag;
+}
+
+// Records that the accelerator now holds ctx's state (loaded, or zeroized for a fresh one).
+SHA3_HW_INLINE void sha3_hw_now_resident(const couplet_sha3_ctx_t *ctx) {
+  sha3_hw.resident = ctx;
+  sha3_hw.tag = ctx->state_tag;
+  sha3_hw.permute_issued = false;
+}
+
+// After a store of the state to ctx->state: a new version, still in the accelerator.
+SHA3_HW_INLINE void sha3_hw_stored(couplet_sha3_ctx_t *ctx) {
+  uint32_t tag = sha3_hw.last_tag + 1u;
+  if (tag == 0u) {
+    tag = 1u;  // 0 means a fresh hash
+  }
+  sha3_hw.last_tag = tag;
+  sha3_hw.tag = tag;
+  ctx->state_tag = tag;
+}
+
+// After a ZEROIZE: nobody's state is there.
+SHA3_HW_INLINE void sha3_hw_forget(void) {
+  sha3_hw.resident = NULL;
+}
+
+// The custom-instruction side (sha3_tight.c), shared by the tight and mem backends: the
+// context operations and the whole hash; SHA3_XIF_JOBS sends runs of at least
+// XIF_JOB_MIN_BLOCKS aligned whole blocks by ABSORB (mem). Below that, WRITE2 is as fast: an ABSORB spends about
+// 20 cycles checking LEN before its DMA job starts (hw/ip/keccak/README.md; measured: one
+// 104-byte block 76 cycles by ABSORB, 64 by WRITE2, two blocks 126 and 128).
+#define XIF_JOB_MIN_BLOCKS 3u
 couplet_status_t sha3_xif_absorb(couplet_sha3_ctx_t *ctx, const uint8_t *blocks, size_t nblocks);
+couplet_status_t sha3_xif_absorb_part(couplet_sha3_ctx_t *ctx, const uint8_t *data, size_t n);
+couplet_status_t sha3_xif_absorb_last(couplet_sha3_ctx_t *ctx, const uint8_t *tail, size_t n, uint32_t pad);
 couplet_status_t sha3_xif_permute(couplet_sha3_ctx_t *ctx);
 couplet_status_t sha3_xif_extract(couplet_sha3_ctx_t *ctx, uint8_t *out, size_t len);
-couplet_status_t sha3_xif_release(couplet_sha3_ctx_t *ctx);
-// The one-shot hash through custom instructions (sha3_backend.h's `hash`); `jobs` sends runs of
-// at least XIF_JOB_MIN_BLOCKS whole blocks by ABSORB (mem). Below that, WRITE2 is faster: an
-// ABSORB spends about 20 cycles checking LEN before its DMA job starts (hw/ip/keccak/README.md).
-#define XIF_JOB_MIN_BLOCKS 2u
-couplet_status_t sha3_xif_hash(uint32_t rate, uint8_t pad, const uint8_t *data, size_t len, uint8_t *out,
-                               size_t out_len, bool jobs);
-// Starts an ABSORB job of `len` bytes (a multiple of the rate, <= KECCAK_MAX_JOB_BYTES) from the
-// word-aligned `src`, with ctx's state loaded; returns its answer as a status code.
-couplet_status_t sha3_xif_absorb_job(couplet_sha3_ctx_t *ctx, const uint8_t *src, uint32_t len);
+couplet_status_t sha3_xif_release(couplet_sha3_ctx_t *ctx, bool keep);
+// The whole hash's flags (one word rather than two bools: the hot path has no register to spare).
+#define SHA3_XIF_RELEASE_LOCK 1u   // give the accelerator lock back at the end (= release_lock)
+#define SHA3_XIF_JOBS 2u           // runs of whole blocks by ABSORB jobs (mem)
+
+// The context operation absorb by ABSORB jobs over `nblocks` whole blocks from the word-aligned
+// `blocks` (mem).
+couplet_status_t sha3_xif_absorb_jobs(couplet_sha3_ctx_t *ctx, const uint8_t *blocks, size_t nblocks);
+// Loads ctx's state into the accelerator unless it is there (tight/mem begin of a call).
+void sha3_xif_begin(couplet_sha3_ctx_t *ctx);
 
 // The register-window side (sha3_mmio.c), shared by the mmio and dma backends.
 couplet_status_t sha3_mmio_absorb(couplet_sha3_ctx_t *ctx, const uint8_t *blocks, size_t nblocks);
+couplet_status_t sha3_mmio_absorb_part(couplet_sha3_ctx_t *ctx, const uint8_t *data, size_t n);
+couplet_status_t sha3_mmio_absorb_last(couplet_sha3_ctx_t *ctx, const uint8_t *tail, size_t n, uint32_t pad);
 couplet_status_t sha3_mmio_permute(couplet_sha3_ctx_t *ctx);
 couplet_status_t sha3_mmio_extract(couplet_sha3_ctx_t *ctx, uint8_t *out, size_t len);
-couplet_status_t sha3_mmio_release(couplet_sha3_ctx_t *ctx);
-// Loads ctx's state into the accelerator and writes CTRL, unless this call already did.
+couplet_status_t sha3_mmio_release(couplet_sha3_ctx_t *ctx, bool keep);
+// Loads ctx's state into the accelerator unless it is there.
 void sha3_mmio_begin(couplet_sha3_ctx_t *ctx);
-// The one-shot hash through the register window, in three steps so that the dma backend can
-// send the whole blocks its own way: ZEROIZE and CTRL; `nblocks` whole blocks; the padded
-// last block of the `n` bytes at `tail`, the output, ZEROIZE and the STATUS check.
-void sha3_mmio_hash_begin(uint32_t rate);
+// The whole hash through the register window, in three steps so that the dma backend can send
+// the whole blocks its own way: ZEROIZE; `nblocks` whole blocks by stores; the padded last
+// block of the `n` bytes at `tail`, the output, ZEROIZE, the STATUS check and (release_lock) the
+// lock given back.
+void sha3_mmio_hash_begin(void);
+// The whole hash through the register window (couplet_sha3_hash_mmio and _dma). `runs`, when not
+// NULL, absorbs runs of at least SHA3_DMA_MIN_BLOCKS whole blocks from a word-aligned buffer its
+// own way (the dma backend's descriptors; an error leaves the accelerator zeroized); shorter
+// runs go by stores.
+#define SHA3_DMA_MIN_BLOCKS 2u
+typedef couplet_status_t (*sha3_mmio_runs_t)(uint32_t rate, const uint8_t *data, size_t nblocks);
+couplet_status_t sha3_mmio_hash(uint32_t rate, uint32_t pad, const uint8_t *data, size_t len, uint8_t *out,
+                                size_t out_len, bool release_lock, sha3_mmio_runs_t runs);
 void sha3_mmio_hash_blocks(uint32_t rate, const uint8_t *data, size_t nblocks);
-couplet_status_t sha3_mmio_hash_end(uint32_t rate, uint8_t pad, const uint8_t *tail, size_t n,
-                                    uint8_t *out, size_t out_len);
+couplet_status_t sha3_mmio_hash_end(uint32_t rate, uint32_t pad, const uint8_t *tail, size_t n, uint8_t *out,
+                                    size_t out_len, bool release_lock);
 
 #endif  // COUPLET_SHA3_HW_H_

@@ -1,14 +1,21 @@
 // SHA-3 on the Keccak accelerator's memory-mapped registers: the "mmio" backend, and the
 // register-window side that the "dma" backend (sha3_dma.c) shares.
 //
-// Every word moves with a load or store to COUPLET_KECCAK_BASE + 4 * index (hw/ip/keccak/README.md).
-// Per call (sha3_backend.h): the first operation stores ctx->state into STATE0..49 and the rate
-// into CTRL; a block is rate/4 stores into STATE_XOR and a store of CMD.PERMUTE. Nothing polls:
-// a STATE or STATE_XOR access during a permutation is held on the bus until the result is
-// there, so the next block's first store (or the digest's first load) simply waits. An extract
-// loads the words it needs into ctx->state, release loads only the rest, zeroizes, and reads
-// STATUS once: a refused command (CMD.PERMUTE while busy, CTRL while busy) is COUPLET_ERR_BUSY,
-// a bad length or a DMA bus error COUPLET_ERR_HW. The sticky bits are cleared for the next user.
+// Every word moves with a load or store to COUPLET_KECCAK_BASE + 4 * index (hw/ip/keccak/README.md;
+// each costs 2 cycles on the SoC's bus). A block is rate/4 stores into STATE_XOR (unrolled, each
+// word loaded straight from the caller's buffer) and a store of CMD.PERMUTE; the end of a message
+// is its whole words, one pair of stores with the last message bytes and the domain byte, and
+// pad10*1's final bit (in that pair's second word, or one more store). Output words are loaded
+// straight into the caller's buffer. Nothing polls: a STATE or STATE_XOR access during a
+// permutation is held on the bus until the result is there. A refused command (CMD.PERMUTE
+// while a DMA stream outside this library is mid-block) shows only in STATUS, which every call
+// reads once, after its last PERMUTE of the input: REFUSED is COUPLET_ERR_BUSY, a bad length or
+// a DMA bus error COUPLET_ERR_HW, and those bits are cleared for the next user (DONE is left).
+//
+// The whole hash starts and ends with CMD.ZEROIZE. The context operations keep the state resident
+// between calls (sha3_hw.h): the first operation of a call stores ctx->state into STATE0..49
+// unless the accelerator still holds it (or ZEROIZEs for a fresh hash); release loads it back or
+// ZEROIZEs.
 
 #include <couplet/soc_config.h>
 
@@ -16,11 +23,13 @@
     (defined(COUPLET_SHA3_HAS_DMA) && COUPLET_SHA3_HAS_DMA)
 
 #include <couplet/mmio.h>
-#include <couplet/wipe.h>
 
 #include "sha3_hw.h"
 
 #define SHA3_INLINE static inline __attribute__((always_inline))
+
+// What a sequence below reports: a count outside its switch.
+#define MMIO_BAD_COUNT 0x100u
 
 SHA3_INLINE void reg_write(uint32_t index, uint32_t value) {
   couplet_mmio_write32(COUPLET_KECCAK_BASE + 4u * index, value);
@@ -30,136 +39,378 @@ SHA3_INLINE uint32_t reg_read(uint32_t index) {
   return couplet_mmio_read32(COUPLET_KECCAK_BASE + 4u * index);
 }
 
-static __attribute__((noinline)) void mmio_load(couplet_sha3_ctx_t *ctx) {
-  const uint32_t *s = ctx->state;
-  for (uint32_t w = 0; w < COUPLET_SHA3_STATE_WORDS; w += 2u) {
-    reg_write(KECCAK_REG_STATE0 + w, s[w]);
-    reg_write(KECCAK_REG_STATE0 + w + 1u, s[w + 1u]);
+SHA3_INLINE void mmio_zeroize(void) {
+  reg_write(KECCAK_REG_CMD, KECCAK_CMD_ZEROIZE);
+}
+
+SHA3_INLINE void mmio_permute(void) {
+  reg_write(KECCAK_REG_CMD, KECCAK_CMD_PERMUTE);
+  sha3_hw.permute_issued = true;
+}
+
+// Two state words in one statement, both loads before their stores (mmio_output).
+SHA3_INLINE void mmio_read2(uint32_t index0, uint32_t *v0, uint32_t index1, uint32_t *v1) {
+  uint32_t r0, r1;
+  __asm__ volatile("lw %0, %2(%4)\n\tlw %1, %3(%4)"
+                   : "=&r"(r0), "=r"(r1)
+                   : "i"(4u * index0), "i"(4u * index1), "r"(COUPLET_KECCAK_BASE)
+                   : "memory");
+  *v0 = r0;
+  *v1 = r1;
+}
+#define MMIO_ST(out, w, v, al) sha3_hw_store_as((out) + 4u * (w), v, al)
+#define MMIO_R2(out, k, al)                                                                  \
+  do {                                                                                       \
+    uint32_t v1_, v0_;                                                                       \
+    mmio_read2(KECCAK_REG_STATE0 + (k), &v1_, KECCAK_REG_STATE0 + (k) - 1u, &v0_);           \
+    MMIO_ST(out, k, v1_, al);                                                                \
+    MMIO_ST(out, (k) - 1u, v0_, al);                                                         \
+  } while (0)
+#define MMIO_R1(out, k, al) MMIO_ST(out, k, reg_read(KECCAK_REG_STATE0 + (k)), al)
+
+// The first `len` (0..rate) bytes of the state into out (any alignment): whole words into an
+// aligned buffer by the read chain, into an unaligned one by a loop (loads take any address; a
+// byte store per byte costs more than the loop), a last partial word (SHAKE) by bytes.
+static __attribute__((noinline)) uint32_t mmio_output(uint8_t *out, size_t len) {
+  const uint32_t words = (uint32_t)len / 4u;
+  if (words > KECCAK_STATE_COUNT) {
+    return MMIO_BAD_COUNT;
   }
-  reg_write(KECCAK_REG_CTRL, sha3_hw_ctrl(ctx));
-  sha3_hw_call.loaded = ctx;
-  sha3_hw_call.synced = COUPLET_SHA3_STATE_WORDS;  // ctx->state is what the accelerator holds
+  if (sha3_word_aligned(out)) {
+    SHA3_READ_GOTO(ra, MMIO_R1, words, out, true, bad)
+    SHA3_READ_CHAIN(ra, MMIO_R2, out, true)
+  } else {
+    for (uint32_t w = 0; w < words; ++w) {
+      sha3_hw_store_as(out + 4u * w, reg_read(KECCAK_REG_STATE0 + w), false);
+    }
+  }
+  if (len % 4u != 0u) {
+    uint32_t v = reg_read(KECCAK_REG_STATE0 + words);
+    for (size_t i = 4u * words; i < len; ++i, v >>= 8) {
+      out[i] = (uint8_t)v;
+    }
+  }
+  sha3_hw.permute_issued = false;  // the first load waited for it
+  return 0u;
+bad:
+  return MMIO_BAD_COUNT;
+}
+
+// The hot path's pairs: stores (lo, hi) into STATE_XOR pair k (0..20) and the word pairs k-1 .. 0
+// from the word-aligned p (as xif_xor_chain in sha3_tight.c, whose comment says why this is
+// assembly): one computed jump into a run of equal 16-byte steps, each loading the next pair
+// while it stores the pair the step before loaded (6 cycles a pair: the two stores' bus time).
+#define MMIO_ASM_STEP(k, cur, nxt)                                    \
+  "lw %[" #nxt "0], " #k "*8-8(%[p])\n\t"                             \
+  "lw %[" #nxt "1], " #k "*8-4(%[p])\n\t"                             \
+  "sw %[" #cur "0], %[xor0]+" #k "*8(%[base])\n\t"                    \
+  "sw %[" #cur "1], %[xor0]+" #k "*8+4(%[base])\n\t"
+SHA3_INLINE void mmio_xor_chain(const uint8_t *p, uint32_t k, uint32_t lo, uint32_t hi) {
+  uint32_t o0, o1, target;
+  __asm__ volatile(
+      ".option push\n\t"
+      // On a word boundary (the linker keeps it so), and all 4-byte instructions after it: every
+      // step starts on one (a jump to a 32-bit instruction that straddles two words costs a cycle).
+      ".balign 4\n\t"
+      ".option norvc\n\t"
+      ".option norelax\n\t"
+      "slli %[o0], %[k], 4\n\t"  // step k starts 16 k bytes before step 0
+      "7: auipc %[target], %%pcrel_hi(8f)\n\t"
+      "sub %[target], %[target], %[o0]\n\t"
+      "mv %[o0], %[e0]\n\t"
+      "mv %[o1], %[e1]\n\t"
+      "jalr x0, %%pcrel_lo(7b)(%[target])\n\t"
+      MMIO_ASM_STEP(20, e, o) MMIO_ASM_STEP(19, o, e) MMIO_ASM_STEP(18, e, o) MMIO_ASM_STEP(17, o, e)
+      MMIO_ASM_STEP(16, e, o) MMIO_ASM_STEP(15, o, e) MMIO_ASM_STEP(14, e, o) MMIO_ASM_STEP(13, o, e)
+      MMIO_ASM_STEP(12, e, o) MMIO_ASM_STEP(11, o, e) MMIO_ASM_STEP(10, e, o) MMIO_ASM_STEP(9, o, e)
+      MMIO_ASM_STEP(8, e, o) MMIO_ASM_STEP(7, o, e) MMIO_ASM_STEP(6, e, o) MMIO_ASM_STEP(5, o, e)
+      MMIO_ASM_STEP(4, e, o) MMIO_ASM_STEP(3, o, e) MMIO_ASM_STEP(2, e, o) MMIO_ASM_STEP(1, o, e)
+      "8: sw %[e0], %[xor0](%[base])\n\t"
+      "sw %[e1], %[xor0]+4(%[base])\n\t"
+      ".option pop"
+      : [e0] "+&r"(lo), [e1] "+&r"(hi), [o0] "=&r"(o0), [o1] "=&r"(o1), [target] "=&r"(target)
+      : [p] "r"(p), [k] "r"(k), [base] "r"(COUPLET_KECCAK_BASE), [xor0] "i"(4u * KECCAK_REG_STATE_XOR0)
+      : "memory");
+}
+
+// XORs the word pairs pairs-1 .. 0 (0..21) at p into STATE_XOR: an aligned buffer by the asm
+// chain, an unaligned one (words assembled from bytes) by a loop (stores take any address).
+static __attribute__((noinline)) uint32_t mmio_pairs(const uint8_t *p, uint32_t pairs) {
+  if (pairs > 21u) {
+    return MMIO_BAD_COUNT;
+  }
+  if (sha3_word_aligned(p)) {
+    if (pairs != 0u) {
+      const uint32_t top = pairs - 1u;
+      mmio_xor_chain(p, top, sha3_hw_load_as(p + 8u * top, true), sha3_hw_load_as(p + 8u * top + 4u, true));
+    }
+    return 0u;
+  }
+  for (uint32_t w = 0; w < 2u * pairs; ++w) {
+    reg_write(KECCAK_REG_STATE_XOR0 + w, sha3_hw_load_as(p + 4u * w, false));
+  }
+  return 0u;
+}
+
+// `nblocks` whole blocks at p, each its word pairs and a CMD.PERMUTE.
+SHA3_INLINE uint32_t mmio_blocks(const uint8_t *p, size_t nblocks, uint32_t rate) {
+  uint32_t err = 0u;
+  for (size_t n = 0; n < nblocks; ++n, p += rate) {
+    err |= mmio_pairs(p, rate / 8u);
+    mmio_permute();
+  }
+  return err;
+}
+
+// The end of a message (or of the part of a block an update leaves): its `n` (< rate) bytes at
+// tail (none when tail is NULL), and with last_bit the domain byte `pad` at n and pad10*1's final
+// bit. The pair of the last bytes by its word address (stores take any address). No PERMUTE.
+SHA3_INLINE uint32_t mmio_tail(const uint8_t *tail, size_t n, uint32_t pad, uint32_t rate, bool last_bit) {
+  const uint32_t q = (uint32_t)n >> 3;
+  const bool bit_here = last_bit && sha3_hw_pad_pair_is_last(n, rate);
+  const bool last_pair = last_bit || (n & 7u) != 0u;
+  const bool aligned = sha3_word_aligned(tail);
+  uint32_t err = 0u;
+  if (q > 20u) {
+    return MMIO_BAD_COUNT;
+  }
+  if (tail != NULL && aligned && last_pair) {
+    const sha3_hw_pair_t pair = sha3_hw_pad_pair(tail, n, true, pad, bit_here);
+    mmio_xor_chain(tail, q, pair.lo, pair.hi);  // that pair, then the whole pairs before it
+  } else {
+    if (tail != NULL) {
+      err = mmio_pairs(tail, q);
+    }
+    if (last_pair) {
+      const sha3_hw_pair_t pair = sha3_hw_pad_pair(tail, n, aligned, pad, bit_here);
+      reg_write(KECCAK_REG_STATE_XOR0 + 2u * q, pair.lo);
+      reg_write(KECCAK_REG_STATE_XOR0 + 2u * q + 1u, pair.hi);
+    }
+  }
+  if (last_bit && !bit_here) {
+    reg_write(KECCAK_REG_STATE_XOR0 + rate / 4u - 1u, SHA3_PAD_LAST_BIT);
+  }
+  return err;
+}
+
+// Reads STATUS; an error bit (a refused command, a bad length, a DMA bus error) is cleared for
+// the next user and reported. DONE is left as it is.
+static couplet_status_t mmio_take_status(void) {
+  const uint32_t status = reg_read(KECCAK_REG_STATUS);
+  if ((status & KECCAK_STATUS_ERRORS) == 0u) {
+    return COUPLET_OK;
+  }
+  reg_write(KECCAK_REG_STATUS, status & KECCAK_STATUS_ERRORS);
+  return sha3_hw_refusal(status);
+}
+
+SHA3_INLINE couplet_status_t mmio_status(uint32_t err) {
+  const couplet_status_t status = mmio_take_status();
+  return err != 0u ? COUPLET_ERR_HW : status;
+}
+
+// The whole hash (couplet_sha3_hash_mmio and the dma backend's).
+
+void sha3_mmio_hash_begin(void) {
+  mmio_zeroize();
+  sha3_hw_forget();
+}
+
+void sha3_mmio_hash_blocks(uint32_t rate, const uint8_t *data, size_t nblocks) {
+  // A count error cannot happen here (the rate is one of FIPS 202's); the tail's check covers
+  // the same switch.
+  (void)mmio_blocks(data, nblocks, rate);
+}
+
+// The end of a whole hash: ZEROIZE, the lock given back if the caller asked for it.
+static couplet_status_t mmio_hash_done(couplet_status_t status, bool release_lock) {
+  mmio_zeroize();
+  if (release_lock) {
+    sha3_lock_give();
+  }
+  return status;
+}
+
+couplet_status_t sha3_mmio_hash_end(uint32_t rate, uint32_t pad, const uint8_t *tail, size_t n, uint8_t *out,
+                                    size_t out_len, bool release_lock) {
+  uint32_t err = mmio_tail(tail, n, pad, rate, true);
+  mmio_permute();
+  // Refused commands show only in STATUS: read it (answered at once, during the permutation)
+  // before any output is written.
+  couplet_status_t status = mmio_status(err);
+  if (status == COUPLET_OK) {
+    for (size_t left = out_len;;) {
+      const size_t take = left < rate ? left : rate;
+      err |= mmio_output(out, take);
+      left -= take;
+      if (left == 0u) {
+        break;
+      }
+      out += take;
+      mmio_permute();
+    }
+    if (out_len > rate) {
+      status = mmio_status(err);  // the squeezing PERMUTEs
+    }
+  }
+  return mmio_hash_done(status, release_lock);
+}
+
+// Any message and output, the general way.
+static __attribute__((noinline)) couplet_status_t mmio_hash_general(uint32_t rate, uint32_t pad, const uint8_t *data,
+                                                                    size_t len, uint8_t *out, size_t out_len,
+                                                                    bool release_lock, sha3_mmio_runs_t runs) {
+  if (rate == 0u || rate > COUPLET_SHA3_MAX_RATE || rate % 8u != 0u) {
+    // Not a rate of FIPS 202 (the front end never passes one).
+    return mmio_hash_done(COUPLET_ERR_ARG, release_lock);
+  }
+  const size_t nblocks = sha3_hw_blocks(len, rate);
+  if (runs != NULL && nblocks >= SHA3_DMA_MIN_BLOCKS && sha3_word_aligned(data)) {
+    const couplet_status_t status = runs(rate, data, nblocks);
+    if (status != COUPLET_OK) {
+      return mmio_hash_done(status, release_lock);
+    }
+  } else {
+    sha3_mmio_hash_blocks(rate, data, nblocks);
+  }
+  // (No arithmetic on a NULL data: with no whole block the tail is data itself.)
+  const uint8_t *tail = nblocks != 0u ? data + nblocks * rate : data;
+  return sha3_mmio_hash_end(rate, pad, tail, len - nblocks * rate, out, out_len, release_lock);
+}
+
+// A refusal or bus error that STATUS showed after the last PERMUTE: clear it, no output.
+static __attribute__((noinline)) couplet_status_t mmio_hash_failed(uint32_t status, bool release_lock) {
+  reg_write(KECCAK_REG_STATUS, status & KECCAK_STATUS_ERRORS);
+  return mmio_hash_done(sha3_hw_refusal(status), release_lock);
+}
+
+// The whole hash from the zero state: ZEROIZE, the message, the output, ZEROIZE. A short
+// message from an aligned buffer with an output of at most one block of whole words into an
+// aligned buffer (every SHA3-* digest of a message under two blocks) goes the inline way, as in
+// xif_hash (sha3_tight.c): at most one whole block, the end of the message (its last pair with the
+// padding, then the whole pairs before it), CMD.PERMUTE, STATUS, the output loaded straight
+// into the caller's buffer.
+couplet_status_t sha3_mmio_hash(uint32_t rate, uint32_t pad, const uint8_t *data, size_t len, uint8_t *out,
+                                size_t out_len, bool release_lock, sha3_mmio_runs_t runs) {
+  mmio_zeroize();
+  sha3_hw_forget();
+  if (__builtin_expect(len >= 2u * (size_t)rate || out_len > rate || rate > COUPLET_SHA3_MAX_RATE ||
+                           (((uintptr_t)data | (uintptr_t)out | out_len) & 3u) != 0u,
+                       0)) {
+    return mmio_hash_general(rate, pad, data, len, out, out_len, release_lock, runs);
+  }
+  const uint32_t pairs = rate >> 3;
+  const uint8_t *p = data;
+  if (len >= rate) {
+    const uint32_t top = pairs - 1u;
+    mmio_xor_chain(p, top, sha3_hw_load_as(p + 8u * top, true), sha3_hw_load_as(p + 8u * top + 4u, true));
+    reg_write(KECCAK_REG_CMD, KECCAK_CMD_PERMUTE);
+    p += rate;
+    len -= rate;
+  }
+  {
+    // Computed while the permutation runs.
+    const uint32_t q = (uint32_t)len >> 3;
+    const bool bit_here = q == pairs - 1u;
+    const sha3_hw_pair_t pair = sha3_hw_pad_pair(p, len, true, pad, bit_here);
+    mmio_xor_chain(p, q, pair.lo, pair.hi);
+    if (!bit_here) {
+      reg_write(KECCAK_REG_STATE_XOR0 + 2u * pairs - 1u, SHA3_PAD_LAST_BIT);
+    }
+  }
+  reg_write(KECCAK_REG_CMD, KECCAK_CMD_PERMUTE);
+  // Refused commands show only in STATUS (answered at once, during the permutation).
+  const uint32_t status = reg_read(KECCAK_REG_STATUS);
+  if (__builtin_expect((status & KECCAK_STATUS_ERRORS) != 0u, 0)) {
+    return mmio_hash_failed(status, release_lock);
+  }
+  // The first load waits for the permutation.
+  SHA3_READ_GOTO(fo, MMIO_R1, out_len >> 2, out, true, bad)
+  SHA3_READ_CHAIN(fo, MMIO_R2, out, true)
+  return mmio_hash_done(COUPLET_OK, release_lock);
+bad:
+  return mmio_hash_done(COUPLET_ERR_HW, release_lock);
+}
+
+// The context operations.
+
+static __attribute__((noinline)) void mmio_load(couplet_sha3_ctx_t *ctx) {
+  if (ctx->state_tag == 0u) {
+    mmio_zeroize();  // a fresh hash: the zero state
+  } else {
+    const uint32_t *s = ctx->state;
+#pragma GCC unroll 50
+    for (uint32_t w = 0; w < COUPLET_SHA3_STATE_WORDS; ++w) {
+      reg_write(KECCAK_REG_STATE0 + w, s[w]);
+    }
+  }
+  sha3_hw_now_resident(ctx);
 }
 
 void sha3_mmio_begin(couplet_sha3_ctx_t *ctx) {
-  if (sha3_hw_call.loaded != ctx) {
+  if (!sha3_hw_is_resident(ctx)) {
     mmio_load(ctx);
-  }
-}
-
-// Always inlined with a constant `aligned`: no alignment test per word.
-SHA3_INLINE void mmio_blocks_as(const uint8_t *p, size_t nblocks, uint32_t rate, bool aligned) {
-  for (size_t n = 0; n < nblocks; ++n) {
-    for (uint32_t w = 0; w < rate / 4u; w += 2u, p += 8) {
-      reg_write(KECCAK_REG_STATE_XOR0 + w, sha3_hw_load_as(p, aligned));
-      reg_write(KECCAK_REG_STATE_XOR0 + w + 1u, sha3_hw_load_as(p + 4, aligned));
-    }
-    reg_write(KECCAK_REG_CMD, KECCAK_CMD_PERMUTE);
   }
 }
 
 couplet_status_t sha3_mmio_absorb(couplet_sha3_ctx_t *ctx, const uint8_t *blocks, size_t nblocks) {
   sha3_mmio_begin(ctx);
-  if (sha3_word_aligned(blocks)) {
-    mmio_blocks_as(blocks, nblocks, ctx->rate, true);
-  } else {
-    mmio_blocks_as(blocks, nblocks, ctx->rate, false);
-  }
-  sha3_hw_call.synced = 0u;
-  return COUPLET_OK;  // a refused PERMUTE shows in STATUS, read by release
+  const uint32_t err = mmio_blocks(blocks, nblocks, ctx->rate);
+  return err != 0u ? COUPLET_ERR_HW : COUPLET_OK;  // a refused PERMUTE: release reads STATUS
+}
+
+couplet_status_t sha3_mmio_absorb_part(couplet_sha3_ctx_t *ctx, const uint8_t *data, size_t n) {
+  sha3_mmio_begin(ctx);
+  const uint32_t err = mmio_tail(data, n, 0u, ctx->rate, false);
+  return err != 0u ? COUPLET_ERR_HW : COUPLET_OK;
+}
+
+couplet_status_t sha3_mmio_absorb_last(couplet_sha3_ctx_t *ctx, const uint8_t *tail, size_t n, uint32_t pad) {
+  sha3_mmio_begin(ctx);
+  const uint32_t err = mmio_tail(tail, n, pad, ctx->rate, true);
+  mmio_permute();
+  // A refused PERMUTE would give a wrong output: check before the output is read.
+  return err != 0u ? COUPLET_ERR_HW : mmio_take_status();
 }
 
 couplet_status_t sha3_mmio_permute(couplet_sha3_ctx_t *ctx) {
   sha3_mmio_begin(ctx);
-  reg_write(KECCAK_REG_CMD, KECCAK_CMD_PERMUTE);
-  sha3_hw_call.synced = 0u;
-  return COUPLET_OK;
+  mmio_permute();
+  return mmio_take_status();
 }
 
 couplet_status_t sha3_mmio_extract(couplet_sha3_ctx_t *ctx, uint8_t *out, size_t len) {
   sha3_mmio_begin(ctx);
-  const uint32_t words = (uint32_t)(len + 3u) / 4u;
-  uint32_t *s = ctx->state;
-  for (uint32_t w = sha3_hw_call.synced; w < words; ++w) {
-    s[w] = reg_read(KECCAK_REG_STATE0 + w);  // the first load waits for a running permutation
-  }
-  if (sha3_hw_call.synced < words) {
-    sha3_hw_call.synced = words;
-  }
-  sha3_words_to_bytes(out, s, len);
-  return COUPLET_OK;
+  const uint32_t err = mmio_output(out, len);
+  return err != 0u ? COUPLET_ERR_HW : COUPLET_OK;
 }
 
-// Reads STATUS, clears its sticky bits for the next user, and reports a refusal on the way.
-static couplet_status_t mmio_take_status(void) {
-  const uint32_t status = reg_read(KECCAK_REG_STATUS);
-  reg_write(KECCAK_REG_STATUS, status & KECCAK_STATUS_STICKY);
-  return sha3_hw_refusal(status);
-}
-
-couplet_status_t sha3_mmio_release(couplet_sha3_ctx_t *ctx) {
-  if (sha3_hw_call.loaded != ctx) {
+couplet_status_t sha3_mmio_release(couplet_sha3_ctx_t *ctx, bool keep) {
+  if (sha3_hw.resident != ctx) {
     return COUPLET_OK;
   }
-  uint32_t *s = ctx->state;
-  for (uint32_t w = sha3_hw_call.synced; w < COUPLET_SHA3_STATE_WORDS; ++w) {
-    s[w] = reg_read(KECCAK_REG_STATE0 + w);
-  }
-  // Nothing of the message stays in the accelerator (keyed modes keep their key in the state).
-  reg_write(KECCAK_REG_CMD, KECCAK_CMD_ZEROIZE);
-  sha3_hw_call.loaded = NULL;
-  sha3_hw_call.synced = 0u;
-  return mmio_take_status();
-}
-
-void sha3_mmio_hash_begin(uint32_t rate) {
-  reg_write(KECCAK_REG_CMD, KECCAK_CMD_ZEROIZE);
-  reg_write(KECCAK_REG_CTRL, rate / 4u);
-}
-
-void sha3_mmio_hash_blocks(uint32_t rate, const uint8_t *data, size_t nblocks) {
-  if (sha3_word_aligned(data)) {
-    mmio_blocks_as(data, nblocks, rate, true);
+  couplet_status_t status = mmio_take_status();
+  if (keep && status == COUPLET_OK) {
+    // The state goes on: store it for the next call (which may find it still here).
+    uint32_t *s = ctx->state;
+#pragma GCC unroll 50
+    for (uint32_t w = 0; w < COUPLET_SHA3_STATE_WORDS; ++w) {
+      s[w] = reg_read(KECCAK_REG_STATE0 + w);
+    }
+    sha3_hw_stored(ctx);
+    sha3_hw.permute_issued = false;
   } else {
-    mmio_blocks_as(data, nblocks, rate, false);
+    // Finished or failed: nothing of the message stays in the accelerator.
+    mmio_zeroize();
+    sha3_hw_forget();
   }
-}
-
-couplet_status_t sha3_mmio_hash_end(uint32_t rate, uint8_t pad, const uint8_t *tail, size_t n,
-                                    uint8_t *out, size_t out_len) {
-  uint32_t blk[COUPLET_SHA3_MAX_RATE / 4u];
-  sha3_hw_last_block(blk, rate, pad, tail, n);
-  // Zero words XOR nothing: only the message words, the domain byte's word and the last word.
-  const uint32_t used = (uint32_t)n / 4u + 1u, last = rate / 4u - 1u;
-  for (uint32_t w = 0; w < used; ++w) {
-    reg_write(KECCAK_REG_STATE_XOR0 + w, blk[w]);
-  }
-  if (used <= last) {
-    reg_write(KECCAK_REG_STATE_XOR0 + last, blk[last]);
-  }
-  reg_write(KECCAK_REG_CMD, KECCAK_CMD_PERMUTE);
-  const uint32_t words = (uint32_t)(out_len + 3u) / 4u;
-  for (uint32_t w = 0; w < words; ++w) {
-    blk[w] = reg_read(KECCAK_REG_STATE0 + w);  // the first load waits for the permutation
-  }
-  reg_write(KECCAK_REG_CMD, KECCAK_CMD_ZEROIZE);
-  const couplet_status_t status = mmio_take_status();
-  if (status == COUPLET_OK) {
-    sha3_words_to_bytes(out, blk, out_len);
-  }
-  couplet_wipe_words(blk, rate / 4u);
   return status;
 }
 
 #if defined(COUPLET_SHA3_HAS_MMIO) && COUPLET_SHA3_HAS_MMIO
-// The one-shot short cut (sha3_backend.h): ZEROIZE, every block by register stores, the last
-// one's zero words skipped, the output words, ZEROIZE.
-static couplet_status_t mmio_hash(uint32_t rate, uint8_t pad, const uint8_t *data, size_t len, uint8_t *out,
-                                  size_t out_len) {
-  const size_t nblocks = len / rate;
-  sha3_mmio_hash_begin(rate);
-  sha3_mmio_hash_blocks(rate, data, nblocks);
-  return sha3_mmio_hash_end(rate, pad, data + nblocks * rate, len - nblocks * rate, out, out_len);
+couplet_status_t couplet_sha3_hash_mmio(uint32_t rate, uint32_t pad, const uint8_t *data, size_t len,
+                                        uint8_t *out, size_t out_len, bool release_lock) {
+  return sha3_mmio_hash(rate, pad, data, len, out, out_len, release_lock, NULL);
 }
 
 const couplet_sha3_backend_t couplet_sha3_backend_mmio = {
@@ -167,10 +418,11 @@ const couplet_sha3_backend_t couplet_sha3_backend_mmio = {
     .name = "mmio",
     .uses_accelerator = true,
     .absorb = sha3_mmio_absorb,
+    .absorb_part = sha3_mmio_absorb_part,
+    .absorb_last = sha3_mmio_absorb_last,
     .permute = sha3_mmio_permute,
     .extract = sha3_mmio_extract,
     .release = sha3_mmio_release,
-    .hash = mmio_hash,
 };
 #endif
 

@@ -4,26 +4,30 @@
 // Each instruction is `.insn r COUPLET_KECCAK_CUSTOM_OPCODE, op, index, rd, rs1, rs2`
 // (docs/coupling.md): funct3 the operation (0 read, 1 write, 2 write two registers, 3 action),
 // funct7 the register or action index, rd the accelerator's answer. The index is an encoding
-// field, so every instruction has a constant index: the state transfers are unrolled, and
-// the variable counts (rate, digest length) enter an unrolled sequence at the right place
-// through a switch (a jump table).
+// field, so every instruction has a constant index: the transfers are unrolled, and a variable
+// count enters an unrolled sequence at the right place: the word pairs of an aligned buffer by
+// a computed jump into a run of equal steps (xif_xor_chain), the output words and single pairs
+// through a switch (one jump table).
 //
-// Per call (sha3_backend.h): the first operation writes ctx->state into STATE0..49 (25 WRITE2,
-// which wait for nothing: the previous call's release left the accelerator idle) and CTRL; the
-// blocks are XORed in two words per WRITE2 into STATE_XOR, then PERMUTE. Nothing ever polls: a
-// state command issued while a permutation runs is held by the accelerator until the result is
-// there, so the next block's first WRITE2 (or the digest's first READ) simply waits. An extract
-// reads the words it needs into ctx->state, and release reads only the rest, then ZEROIZEs.
+// A block is rate/8 WRITE2 into STATE_XOR (two message words each, loaded straight from the
+// caller's buffer) and a PERMUTE. The end of a message is not built in a buffer: its whole word
+// pairs go like a block's, then one WRITE2 carries the pair that holds the last message bytes,
+// the domain byte and (when it is the block's last pair) pad10*1's final bit; otherwise one
+// more WRITE2 carries that bit. Output words are READ straight into the caller's buffer.
+// Nothing ever polls: a state command issued while a permutation runs is held by the
+// accelerator until the result is there, so the next block's first WRITE2 (or the first READ)
+// simply waits. PERMUTE's answer (1: refused, because a DMA stream outside this library is
+// mid-block) is ORed up and checked once at the end: the only status a call needs.
 //
-// Two contexts in turn: each call loads its own context's state and stores it back, so nothing
-// of one context stays in the accelerator for the next (sha3_hw_call only lives within one call).
+// The whole hash (couplet_sha3_hash_tight, the one-shot and held calls) starts and ends with a
+// ZEROIZE. The context operations keep the state resident between calls (sha3_hw.h): the first
+// operation of a call loads ctx->state (25 WRITE2 into STATE) unless the accelerator still holds
+// it, or ZEROIZEs for a fresh hash; release stores it back (50 READ) or ZEROIZEs.
 
 #include <couplet/soc_config.h>
 
 #if (defined(COUPLET_SHA3_HAS_TIGHT) && COUPLET_SHA3_HAS_TIGHT) || \
     (defined(COUPLET_SHA3_HAS_MEM) && COUPLET_SHA3_HAS_MEM)
-
-#include <couplet/wipe.h>
 
 #include "sha3_hw.h"
 
@@ -33,6 +37,12 @@
 
 enum { XIF_READ = 0u, XIF_WRITE = 1u, XIF_WRITE2 = 2u, XIF_ACTION = 3u };
 
+// What a sequence below reports besides PERMUTE's answer (1): a count outside its switch. The
+// callers check the OR of both once.
+#define XIF_BAD_COUNT 0x100u
+
+#define UNLIKELY_HW(x) __builtin_expect(!!(x), 0)
+
 // funct7 holds the index: every register the code below names must fit it.
 _Static_assert(KECCAK_REG_STATE_XOR0 + KECCAK_STATE_XOR_COUNT - 1u < 128u, "index beyond funct7");
 _Static_assert(KECCAK_REG_CMD < 128u && KECCAK_REG_STATE0 + KECCAK_STATE_COUNT <= KECCAK_REG_CTRL,
@@ -40,547 +50,591 @@ _Static_assert(KECCAK_REG_CMD < 128u && KECCAK_REG_STATE0 + KECCAK_STATE_COUNT <
 // The unrolled transfers below cover the largest rate (SHAKE128: 42 words, 21 pairs).
 _Static_assert(COUPLET_SHA3_MAX_RATE == 168u, "the switches below stop at 21 pairs / 42 words");
 
-// One custom instruction. op and index must fold to constants (always inlined, -O1 or more):
-// the "i" constraints put them into the encoding. %z prints x0 for a constant 0 operand.
+// One custom instruction on registers. op and index must fold to constants (always inlined,
+// -O1 or more): the "i" constraints put them into the encoding. %z prints x0 for a constant 0.
+// Volatile keeps the instructions in program order; no "memory" clobber, as none of these
+// touches memory, so the compiler may move the loads and stores of the caller's buffers around
+// them (a READ's result stored while the next READ runs, no stall).
 SHA3_INLINE uint32_t xif(const uint32_t op, const uint32_t index, uint32_t a, uint32_t b) {
   uint32_t rd;
   __asm__ volatile(".insn r " SHA3_STR(COUPLET_KECCAK_CUSTOM_OPCODE) ", %1, %2, %0, %z3, %z4"
                    : "=r"(rd)
-                   : "i"(op), "i"(index), "rJ"(a), "rJ"(b)
+                   : "i"(op), "i"(index), "rJ"(a), "rJ"(b));
+  return rd;
+}
+
+// Two WRITE2 in one statement, so that all four operands are loaded before the first (the
+// compiler would otherwise sink each load to its use and stall on every pair).
+SHA3_INLINE void xif_write2x2(const uint32_t index0, uint32_t a0, uint32_t b0, const uint32_t index1, uint32_t a1,
+                              uint32_t b1) {
+  uint32_t rd0, rd1;
+  __asm__ volatile(".insn r " SHA3_STR(COUPLET_KECCAK_CUSTOM_OPCODE) ", %2, %3, %0, %4, %5\n\t"
+                   ".insn r " SHA3_STR(COUPLET_KECCAK_CUSTOM_OPCODE) ", %2, %6, %1, %7, %8"
+                   : "=&r"(rd0), "=r"(rd1)
+                   : "i"(XIF_WRITE2), "i"(index0), "r"(a0), "r"(b0), "i"(index1), "r"(a1), "r"(b1));
+}
+
+// Two READs in one statement: their stores come after both, none waiting for its READ.
+SHA3_INLINE void xif_read2(const uint32_t index0, uint32_t *v0, const uint32_t index1, uint32_t *v1) {
+  uint32_t rd0, rd1;
+  __asm__ volatile(".insn r " SHA3_STR(COUPLET_KECCAK_CUSTOM_OPCODE) ", %2, %3, %0, x0, x0\n\t"
+                   ".insn r " SHA3_STR(COUPLET_KECCAK_CUSTOM_OPCODE) ", %2, %4, %1, x0, x0"
+                   : "=&r"(rd0), "=r"(rd1)
+                   : "i"(XIF_READ), "i"(index0), "i"(index1));
+  *v0 = rd0;
+  *v1 = rd1;
+}
+
+// ABSORB: the accelerator's DMA reads memory, so the CPU's stores must be there before it.
+SHA3_INLINE uint32_t xif_absorb_action(const uint8_t *src) {
+  uint32_t rd;
+  __asm__ volatile("fence\n\t.insn r " SHA3_STR(COUPLET_KECCAK_CUSTOM_OPCODE) ", %1, %2, %0, %3, x0"
+                   : "=r"(rd)
+                   : "i"(XIF_ACTION), "i"(KECCAK_ACT_ABSORB), "r"(src)
                    : "memory");
   return rd;
 }
 
-// Out of line: once per call.
-static __attribute__((noinline)) void xif_load(couplet_sha3_ctx_t *ctx) {
-  const uint32_t *s = ctx->state;
-#pragma GCC unroll 25
-  for (uint32_t k = 0; k < COUPLET_SHA3_STATE_WORDS / 2u; ++k) {
-    (void)xif(XIF_WRITE2, KECCAK_REG_STATE0 + 2u * k, s[2u * k], s[2u * k + 1u]);
-  }
-  // The rate is used by ABSORB only (mem); one instruction, so every call writes it.
-  (void)xif(XIF_WRITE, KECCAK_REG_CTRL, sha3_hw_ctrl(ctx), 0u);
-  sha3_hw_call.loaded = ctx;
-  sha3_hw_call.synced = COUPLET_SHA3_STATE_WORDS;  // ctx->state is what the accelerator holds
-  sha3_hw_call.permute_issued = false;
+// A custom instruction whose answer is not needed: rd is x0, so that it ties up no register.
+SHA3_INLINE void xif_x0(const uint32_t op, const uint32_t index, uint32_t a, uint32_t b) {
+  __asm__ volatile(".insn r " SHA3_STR(COUPLET_KECCAK_CUSTOM_OPCODE) ", %0, %1, x0, %z2, %z3"
+                   :
+                   : "i"(op), "i"(index), "rJ"(a), "rJ"(b));
 }
 
-SHA3_INLINE void xif_begin(couplet_sha3_ctx_t *ctx) {
-  if (sha3_hw_call.loaded != ctx) {
+SHA3_INLINE void xif_zeroize(void) {
+  xif_x0(XIF_ACTION, KECCAK_ACT_ZEROIZE, 0u, 0u);
+}
+
+SHA3_INLINE uint32_t xif_permute(void) {
+  return xif(XIF_ACTION, KECCAK_ACT_PERMUTE, 0u, 0u);
+}
+
+// The hot paths' WRITE2 (rd x0: its answer, 0, is not needed).
+#define XIF_W2(k, a, b) xif_x0(XIF_WRITE2, KECCAK_REG_STATE_XOR0 + 2u * (k), a, b)
+
+// READs of state words two at a time, then their two stores (SHA3_READ_CHAIN, sha3_hw.h).
+#define XIF_RD(w) xif(XIF_READ, KECCAK_REG_STATE0 + (w), 0u, 0u)
+#define XIF_ST(out, w, v, al) sha3_hw_store_as((out) + 4u * (w), v, al)
+#define XIF_R2(out, k, al)                                                                            \
+  do {                                                                                                \
+    uint32_t v1_, v0_;                                                                                \
+    xif_read2(KECCAK_REG_STATE0 + (k), &v1_, KECCAK_REG_STATE0 + (k) - 1u, &v0_);                     \
+    XIF_ST(out, k, v1_, al);                                                                          \
+    XIF_ST(out, (k) - 1u, v0_, al);                                                                   \
+  } while (0)
+#define XIF_R1(out, k, al) XIF_ST(out, k, XIF_RD(k), al)
+
+// The hot path's pairs: XORs (lo, hi) into state pair k (0..20) and the word pairs k-1 .. 0 from
+// the word-aligned p. With (lo, hi) the last pair of a message (its last bytes and padding, k
+// the pair that holds them) that is the whole end of the message; with (lo, hi) loaded from
+// p + 8k, it is k + 1 whole pairs. In assembly, because what makes it fast is its exact shape,
+// which the compiler does not keep (it lays a chain of labelled steps out in its own order and
+// jumps between them): one computed jump into a run of equal steps (no rvc, no relaxation, so
+// each is 12 bytes), each loading the next pair while it writes the pair the step before
+// loaded, so that no WRITE2 waits for a load (3 cycles a pair). The two register sets
+// alternate; (lo, hi) goes into both, so that either parity can start.
+// (A WRITE2 answers 0: its rd is x0.)
+#define XIF_ASM_STEP(k, cur, nxt)                                                          \
+  "lw %[" #nxt "0], " #k "*8-8(%[p])\n\t"                                                  \
+  "lw %[" #nxt "1], " #k "*8-4(%[p])\n\t"                                                  \
+  ".insn r %[opc], 2, %[xor0]+2*" #k ", x0, %[" #cur "0], %[" #cur "1]\n\t"
+SHA3_INLINE void xif_xor_chain(const uint8_t *p, uint32_t k, uint32_t lo, uint32_t hi) {
+  uint32_t o0, o1, target;
+  __asm__ volatile(
+      ".option push\n\t"
+      // On a word boundary (the linker keeps it so), and all 4-byte instructions after it: every
+      // step starts on one (a jump to a 32-bit instruction that straddles two words costs a cycle).
+      ".balign 4\n\t"
+      ".option norvc\n\t"
+      ".option norelax\n\t"
+      "slli %[o0], %[k], 2\n\t"
+      "slli %[target], %[k], 3\n\t"
+      "add %[o0], %[o0], %[target]\n\t"  // 12 k: step k starts 12 k bytes before step 0
+      "7: auipc %[target], %%pcrel_hi(8f)\n\t"
+      "sub %[target], %[target], %[o0]\n\t"
+      "mv %[o0], %[e0]\n\t"
+      "mv %[o1], %[e1]\n\t"
+      "jalr x0, %%pcrel_lo(7b)(%[target])\n\t"
+      XIF_ASM_STEP(20, e, o)
+      XIF_ASM_STEP(19, o, e)
+      XIF_ASM_STEP(18, e, o)
+      XIF_ASM_STEP(17, o, e)
+      XIF_ASM_STEP(16, e, o)
+      XIF_ASM_STEP(15, o, e)
+      XIF_ASM_STEP(14, e, o)
+      XIF_ASM_STEP(13, o, e)
+      XIF_ASM_STEP(12, e, o)
+      XIF_ASM_STEP(11, o, e)
+      XIF_ASM_STEP(10, e, o)
+      XIF_ASM_STEP(9, o, e)
+      XIF_ASM_STEP(8, e, o)
+      XIF_ASM_STEP(7, o, e)
+      XIF_ASM_STEP(6, e, o)
+      XIF_ASM_STEP(5, o, e)
+      XIF_ASM_STEP(4, e, o)
+      XIF_ASM_STEP(3, o, e)
+      XIF_ASM_STEP(2, e, o)
+      XIF_ASM_STEP(1, o, e)
+      "8: .insn r %[opc], 2, %[xor0], x0, %[e0], %[e1]\n\t"
+      ".option pop"
+      : [e0] "+&r"(lo), [e1] "+&r"(hi), [o0] "=&r"(o0), [o1] "=&r"(o1), [target] "=&r"(target)
+      : [p] "r"(p), [k] "r"(k), [opc] "i"(COUPLET_KECCAK_CUSTOM_OPCODE),
+        [xor0] "i"(KECCAK_REG_STATE_XOR0)
+      : "memory");
+}
+
+// XORs (a, b) into state pair k (0..20).
+#define WRITE_PAIR_CASE(k)                                                             \
+  case (k) - 1u:                                                                       \
+    XIF_W2((k) - 1u, a, b);                                                            \
+    return 0u;
+
+SHA3_INLINE uint32_t xif_write_pair_inline(uint32_t k, uint32_t a, uint32_t b) {
+  switch (k) {
+    SHA3_DOWN_21(WRITE_PAIR_CASE)
+    default:
+      return XIF_BAD_COUNT;
+  }
+}
+
+// Out of line for the general paths; the whole hash's inline path has its own copy (a call
+// would cost it the saving of its return address).
+static __attribute__((noinline)) uint32_t xif_write_pair(uint32_t k, uint32_t a, uint32_t b) {
+  return xif_write_pair_inline(k, a, b);
+}
+
+// The general transfers, out of line: any alignment and count (blocks of a long message,
+// unaligned buffers, the context operations). The whole hash of a short aligned message
+// (xif_hash) has its own inline copy of the aligned chains.
+
+// The asm chain out of line, for the general path and the context operations.
+static __attribute__((noinline)) void xif_chain(const uint8_t *p, uint32_t k, uint32_t lo, uint32_t hi) {
+  xif_xor_chain(p, k, lo, hi);
+}
+
+// XORs the word pairs pairs-1 .. 0 (0..21) at p into STATE_XOR: an aligned buffer by the asm
+// chain, an unaligned one pair by pair (words assembled from bytes, each pair's WRITE2 through
+// the jump table of xif_write_pair: the byte loads cost more than the jump).
+static __attribute__((noinline)) uint32_t xif_pairs(const uint8_t *p, uint32_t pairs) {
+  if (pairs > 21u) {
+    return XIF_BAD_COUNT;
+  }
+  if (sha3_word_aligned(p)) {
+    if (pairs != 0u) {
+      const uint32_t top = pairs - 1u;
+      xif_chain(p, top, sha3_hw_load_as(p + 8u * top, true), sha3_hw_load_as(p + 8u * top + 4u, true));
+    }
+    return 0u;
+  }
+  uint32_t err = 0u;
+  for (uint32_t k = 0; k < pairs; ++k, p += 8) {
+    err |= xif_write_pair(k, sha3_hw_load_as(p, false), sha3_hw_load_as(p + 4, false));
+  }
+  return err;
+}
+
+// State word k (0..41).
+#define READ_WORD_CASE(k)   \
+  case (k) - 1u:            \
+    *v = XIF_RD((k) - 1u);  \
+    return 0u;
+
+static __attribute__((noinline)) uint32_t xif_read_word(uint32_t k, uint32_t *v) {
+  switch (k) {
+    SHA3_DOWN_42(READ_WORD_CASE)
+    default:
+      *v = 0u;
+      return XIF_BAD_COUNT;
+  }
+}
+
+// The first `len` (0..rate) bytes of the state into out (any alignment): whole words into an
+// aligned buffer by the READ chain, into an unaligned one word by word (a READ through a jump
+// table each: an unaligned buffer costs four byte stores a word anyway), a last partial word
+// (SHAKE only; every SHA3-* digest is whole words) by bytes.
+static __attribute__((noinline)) uint32_t xif_output(uint8_t *out, size_t len) {
+  const uint32_t words = (uint32_t)len / 4u;
+  uint32_t err = 0u;
+  if (sha3_word_aligned(out)) {
+    SHA3_READ_GOTO(ra, XIF_R1, words, out, true, bad)
+    SHA3_READ_CHAIN(ra, XIF_R2, out, true)
+  } else {
+    for (uint32_t w = 0; w < words; ++w) {
+      uint32_t v;
+      err |= xif_read_word(w, &v);
+      sha3_hw_store_as(out + 4u * w, v, false);
+    }
+  }
+  if (len % 4u != 0u) {
+    uint32_t v;
+    err |= xif_read_word(words, &v);
+    for (size_t i = 4u * words; i < len; ++i, v >>= 8) {
+      out[i] = (uint8_t)v;
+    }
+  }
+  return err;
+bad:
+  return XIF_BAD_COUNT;
+}
+
+// `nblocks` whole blocks at p, each rate/8 WRITE2 and a PERMUTE; the answers ORed.
+static uint32_t xif_blocks(const uint8_t *p, size_t nblocks, uint32_t rate) {
+  uint32_t acc = 0u;
+  for (size_t n = 0; n < nblocks; ++n, p += rate) {
+    acc |= xif_pairs(p, rate / 8u);
+    acc |= xif_permute();
+  }
+  return acc;
+}
+
+// The end of a message (or of the part of a block an update leaves): its `n` (< rate) bytes at
+// tail (none when tail is NULL: they are in the state already) and, with last_bit (the end of
+// the input), the domain byte `pad` at n and pad10*1's final bit. No PERMUTE.
+static uint32_t xif_tail(const uint8_t *tail, size_t n, uint32_t pad, uint32_t rate, bool last_bit) {
+  const uint32_t q = (uint32_t)n >> 3;
+  const bool bit_here = last_bit && sha3_hw_pad_pair_is_last(n, rate);
+  // The pair of the last bytes, unless there is nothing to put in it (a part of a block that
+  // ends on a pair boundary).
+  const bool last_pair = last_bit || (n & 7u) != 0u;
+  const bool aligned = sha3_word_aligned(tail);
+  uint32_t err = 0u;
+  if (q > 20u) {
+    return XIF_BAD_COUNT;  // the chains end at pair 20 (n < rate <= 168)
+  }
+  if (tail != NULL && aligned && last_pair) {
+    const sha3_hw_pair_t pair = sha3_hw_pad_pair(tail, n, true, pad, bit_here);
+    xif_chain(tail, q, pair.lo, pair.hi);  // that pair, then the whole pairs before it
+  } else {
+    if (tail != NULL) {
+      err = xif_pairs(tail, q);
+    }
+    if (last_pair) {
+      const sha3_hw_pair_t pair = sha3_hw_pad_pair(tail, n, aligned, pad, bit_here);
+      err |= xif_write_pair(q, pair.lo, pair.hi);
+    }
+  }
+  if (last_bit && !bit_here) {
+    err |= xif_write_pair(rate / 8u - 1u, 0u, SHA3_PAD_LAST_BIT);
+  }
+  return err;
+}
+
+// Turns the ORed answers into a status. A refused PERMUTE set the sticky REFUSED bit: clear it
+// for the next user (the mmio backends report any they find).
+static __attribute__((noinline)) couplet_status_t xif_failed(uint32_t acc) {
+  (void)xif(XIF_WRITE, KECCAK_REG_STATUS, KECCAK_STATUS_REFUSED, 0u);
+  return (acc & XIF_BAD_COUNT) ? COUPLET_ERR_HW : COUPLET_ERR_BUSY;
+}
+
+SHA3_INLINE couplet_status_t xif_status(uint32_t acc) {
+  return acc != 0u ? xif_failed(acc) : COUPLET_OK;
+}
+
+// The end of a whole hash: ZEROIZE, then the lock given back if the caller asked for it (after
+// the status is known, so that the flag is not kept across a call: on the hot path every
+// register is taken).
+static __attribute__((noinline)) couplet_status_t xif_hash_failed(uint32_t acc, uint32_t flags) {
+  xif_zeroize();
+  const couplet_status_t status = xif_failed(acc);
+  if (flags & SHA3_XIF_RELEASE_LOCK) {
+    sha3_lock_give();
+  }
+  return status;
+}
+
+// (The one-shot calls' release is the fall-through: they have a cycle goal, the held calls
+// pay the taken branch instead.)
+SHA3_INLINE couplet_status_t xif_hash_end(uint32_t acc, uint32_t flags) {
+  if (UNLIKELY_HW(acc != 0u)) {
+    return xif_hash_failed(acc, flags);
+  }
+  xif_zeroize();
+  if (__builtin_expect((flags & SHA3_XIF_RELEASE_LOCK) != 0u, 1)) {
+    sha3_lock_give();
+  }
+  return COUPLET_OK;
+}
+
+// ABSORB jobs over nblocks whole blocks from the word-aligned src: LEN is a multiple of the
+// rate, at most 1 MiB per job (CTRL holds the rate; the accelerator runs no permutation).
+static couplet_status_t xif_jobs(const uint8_t *src, size_t nblocks, uint32_t rate) {
+  const size_t per_job = KECCAK_MAX_JOB_BYTES / rate;
+  while (nblocks != 0u) {
+    const size_t n = nblocks < per_job ? nblocks : per_job;
+    const uint32_t len = (uint32_t)(n * rate);
+    (void)xif(XIF_WRITE, KECCAK_REG_LEN, len, 0u);
+    const uint32_t code = xif_absorb_action(src);
+    if (code != KECCAK_RESULT_OK) {
+      // Busy, a bad length or a bus error: clear their sticky bits for the next user.
+      (void)xif(XIF_WRITE, KECCAK_REG_STATUS, KECCAK_STATUS_ERRORS, 0u);
+      return sha3_hw_result(code);
+    }
+    src += len;
+    nblocks -= n;
+  }
+  return COUPLET_OK;
+}
+
+// The whole hash, any message and output: the blocks (by ABSORB jobs with SHA3_XIF_JOBS when
+// there are enough of them), the end and its padding, PERMUTE, the output (more blocks: PERMUTE
+// and READ again), ZEROIZE and (SHA3_XIF_RELEASE_LOCK) the lock given back. The caller
+// ZEROIZEd before.
+static __attribute__((noinline)) couplet_status_t xif_hash_general(uint32_t rate, uint32_t pad, const uint8_t *data,
+                                                                   size_t len, uint8_t *out, size_t out_len,
+                                                                   uint32_t flags) {
+  if (rate == 0u || rate > COUPLET_SHA3_MAX_RATE || rate % 8u != 0u) {
+    // Not a rate of FIPS 202 (the front end never passes one).
+    if (flags & SHA3_XIF_RELEASE_LOCK) {
+      sha3_lock_give();
+    }
+    return COUPLET_ERR_ARG;
+  }
+  const size_t nblocks = sha3_hw_blocks(len, rate);
+  // (No arithmetic on a NULL data: with no whole block the tail is data itself.)
+  const uint8_t *tail = nblocks != 0u ? data + nblocks * rate : data;
+  uint32_t acc = 0u;
+  couplet_status_t status = COUPLET_OK;
+  if ((flags & SHA3_XIF_JOBS) && nblocks >= XIF_JOB_MIN_BLOCKS && sha3_word_aligned(data)) {
+    (void)xif(XIF_WRITE, KECCAK_REG_CTRL, rate / 4u, 0u);  // the ABSORB's rate
+    status = xif_jobs(data, nblocks, rate);
+  } else {
+    acc = xif_blocks(data, nblocks, rate);
+  }
+  acc |= xif_tail(tail, len - nblocks * rate, pad, rate, true);
+  acc |= xif_permute();
+  // The output only when everything before went right; the first READ waits for the PERMUTE.
+  for (size_t left = out_len; acc == 0u && status == COUPLET_OK;) {
+    const size_t take = left < rate ? left : rate;
+    acc |= xif_output(out, take);
+    left -= take;
+    if (left == 0u) {
+      break;
+    }
+    out += take;
+    acc |= xif_permute();
+  }
+  if (status != COUPLET_OK) {
+    xif_zeroize();
+    if (flags & SHA3_XIF_RELEASE_LOCK) {
+      sha3_lock_give();
+    }
+    return status;
+  }
+  return xif_hash_end(acc, flags);
+}
+
+// The whole hash from the zero state (couplet_sha3_hash_tight / _mem): ZEROIZE, the message,
+// the output, ZEROIZE. A short message from an aligned buffer with an output of at most one
+// block of whole words into an aligned buffer (every SHA3-* digest of a message under two
+// blocks) goes the inline way: at most one whole block, then the end of the message, whose
+// last pair (last bytes, domain byte, and pad10*1's final bit when it ends the block) is one
+// WRITE2 that enters the chain of the whole pairs before it, PERMUTE, the output READ straight
+// into the caller's buffer. Everything else goes the general way.
+SHA3_INLINE couplet_status_t xif_hash(uint32_t rate, uint32_t pad, const uint8_t *data, size_t len, uint8_t *out,
+                                      size_t out_len, uint32_t flags) {
+  xif_zeroize();
+  sha3_hw_forget();
+  // (A rate beyond the largest goes the general way, which refuses it: the counts below then
+  // fit their tables.)
+  if (UNLIKELY_HW(len >= 2u * (size_t)rate || out_len > rate || rate > COUPLET_SHA3_MAX_RATE ||
+                  (((uintptr_t)data | (uintptr_t)out | out_len) & 3u) != 0u)) {
+    return xif_hash_general(rate, pad, data, len, out, out_len, flags);
+  }
+  const uint32_t pairs = rate >> 3;
+  uint32_t acc = 0u;
+  const uint8_t *p = data;
+  if (len >= rate) {
+    const uint32_t top = pairs - 1u;
+    xif_xor_chain(p, top, sha3_hw_load_as(p + 8u * top, true), sha3_hw_load_as(p + 8u * top + 4u, true));
+    acc = xif_permute();
+    p += rate;
+    len -= rate;
+  }
+  {
+    // Computed while the permutation runs: the pair of the last bytes and the padding, and
+    // with it the pairs before it.
+    const uint32_t q = (uint32_t)len >> 3;
+    const bool bit_here = q == pairs - 1u;
+    const sha3_hw_pair_t pair = sha3_hw_pad_pair(p, len, true, pad, bit_here);
+    xif_xor_chain(p, q, pair.lo, pair.hi);
+    if (!bit_here) {
+      acc |= xif_write_pair_inline(pairs - 1u, 0u, SHA3_PAD_LAST_BIT);
+    }
+  }
+  acc |= xif_permute();
+  if (acc == 0u) {
+    // The first READ waits for the PERMUTE.
+    SHA3_READ_GOTO(fo, XIF_R1, out_len >> 2, out, true, bad)
+    SHA3_READ_CHAIN(fo, XIF_R2, out, true)
+  }
+  return xif_hash_end(acc, flags);
+bad:
+  return xif_hash_failed(XIF_BAD_COUNT, flags);
+}
+
+// The context operations.
+
+static __attribute__((noinline)) void xif_load(couplet_sha3_ctx_t *ctx) {
+  if (ctx->state_tag == 0u) {
+    xif_zeroize();  // a fresh hash: the zero state
+  } else {
+    // Two pairs at a time, their four loads first (no WRITE2 waits for a load).
+    const uint32_t *s = ctx->state;
+#pragma GCC unroll 12
+    for (uint32_t k = 0; k < 24u; k += 2u) {
+      xif_write2x2(KECCAK_REG_STATE0 + 2u * k, s[2u * k], s[2u * k + 1u], KECCAK_REG_STATE0 + 2u * k + 2u,
+                   s[2u * k + 2u], s[2u * k + 3u]);
+    }
+    xif_x0(XIF_WRITE2, KECCAK_REG_STATE0 + 48u, s[48], s[49]);
+  }
+  sha3_hw_now_resident(ctx);
+}
+
+void sha3_xif_begin(couplet_sha3_ctx_t *ctx) {
+  if (!sha3_hw_is_resident(ctx)) {
     xif_load(ctx);
   }
 }
 
-// XORs one block of `pairs` word pairs into STATE_XOR0.. (descending; the order is free).
-#define XOR_PAIR(k)                                                              \
-  (void)xif(XIF_WRITE2, KECCAK_REG_STATE_XOR0 + 2u * (k),                       \
-            sha3_hw_load_as(p + 8u * (k), aligned), sha3_hw_load_as(p + 8u * (k) + 4u, aligned))
-
-SHA3_INLINE void xif_xor_block(const uint8_t *p, uint32_t pairs, bool aligned) {
-  switch (pairs) {
-    case 21u:
-      XOR_PAIR(20);
-      __attribute__((fallthrough));
-    case 20u:
-      XOR_PAIR(19);
-      __attribute__((fallthrough));
-    case 19u:
-      XOR_PAIR(18);
-      __attribute__((fallthrough));
-    case 18u:
-      XOR_PAIR(17);
-      __attribute__((fallthrough));
-    case 17u:
-      XOR_PAIR(16);
-      __attribute__((fallthrough));
-    case 16u:
-      XOR_PAIR(15);
-      __attribute__((fallthrough));
-    case 15u:
-      XOR_PAIR(14);
-      __attribute__((fallthrough));
-    case 14u:
-      XOR_PAIR(13);
-      __attribute__((fallthrough));
-    case 13u:
-      XOR_PAIR(12);
-      __attribute__((fallthrough));
-    case 12u:
-      XOR_PAIR(11);
-      __attribute__((fallthrough));
-    case 11u:
-      XOR_PAIR(10);
-      __attribute__((fallthrough));
-    case 10u:
-      XOR_PAIR(9);
-      __attribute__((fallthrough));
-    case 9u:
-      XOR_PAIR(8);
-      __attribute__((fallthrough));
-    case 8u:
-      XOR_PAIR(7);
-      __attribute__((fallthrough));
-    case 7u:
-      XOR_PAIR(6);
-      __attribute__((fallthrough));
-    case 6u:
-      XOR_PAIR(5);
-      __attribute__((fallthrough));
-    case 5u:
-      XOR_PAIR(4);
-      __attribute__((fallthrough));
-    case 4u:
-      XOR_PAIR(3);
-      __attribute__((fallthrough));
-    case 3u:
-      XOR_PAIR(2);
-      __attribute__((fallthrough));
-    case 2u:
-      XOR_PAIR(1);
-      __attribute__((fallthrough));
-    default:
-      XOR_PAIR(0);
-  }
-}
-
-// A PERMUTE was refused: clear the sticky REFUSED bit it set (the mmio backends report any
-// they find), and report it.
-static __attribute__((noinline)) couplet_status_t xif_refused(void) {
-  (void)xif(XIF_WRITE, KECCAK_REG_STATUS, KECCAK_STATUS_REFUSED, 0u);
-  return COUPLET_ERR_BUSY;
-}
-
-SHA3_INLINE uint32_t xif_blocks_as(const uint8_t *blocks, size_t nblocks, uint32_t rate,
-                                   bool aligned) {
-  uint32_t busy = 0u;
-  for (size_t n = 0; n < nblocks; ++n, blocks += rate) {
-    xif_xor_block(blocks, rate / 8u, aligned);
-    busy |= xif(XIF_ACTION, KECCAK_ACT_PERMUTE, 0u, 0u);
-  }
-  return busy;
-}
-
 couplet_status_t sha3_xif_absorb(couplet_sha3_ctx_t *ctx, const uint8_t *blocks, size_t nblocks) {
-  xif_begin(ctx);
-  uint32_t busy;
-  if (sha3_word_aligned(blocks)) {
-    busy = xif_blocks_as(blocks, nblocks, ctx->rate, true);
+  sha3_xif_begin(ctx);
+  const uint32_t rate = ctx->rate;
+  uint32_t acc = 0u;
+  if (sha3_word_aligned(blocks) && rate <= COUPLET_SHA3_MAX_RATE) {
+    // The asm chain inline (the incremental calls' hot path): each block its top pair and the
+    // pairs below it.
+    const uint32_t top = rate / 8u - 1u;
+    for (size_t n = 0; n < nblocks; ++n, blocks += rate) {
+      xif_xor_chain(blocks, top, sha3_hw_load_as(blocks + 8u * top, true),
+                    sha3_hw_load_as(blocks + 8u * top + 4u, true));
+      acc |= xif_permute();
+    }
   } else {
-    busy = xif_blocks_as(blocks, nblocks, ctx->rate, false);
+    acc = xif_blocks(blocks, nblocks, rate);
   }
-  sha3_hw_call.synced = 0u;
-  sha3_hw_call.permute_issued = true;
-  // PERMUTE answers 1 when the accelerator was busy and nothing started: the block is lost.
-  return busy != 0u ? xif_refused() : COUPLET_OK;
+  sha3_hw.permute_issued = true;
+  return xif_status(acc);
+}
+
+couplet_status_t sha3_xif_absorb_part(couplet_sha3_ctx_t *ctx, const uint8_t *data, size_t n) {
+  sha3_xif_begin(ctx);
+  if (sha3_word_aligned(data) && n < ctx->rate && ctx->rate <= COUPLET_SHA3_MAX_RATE) {
+    // The asm chain inline: the pair of the last bytes (if the part ends inside one) and the
+    // whole pairs before it.
+    const uint32_t q = (uint32_t)n >> 3;
+    if ((n & 7u) != 0u) {
+      const sha3_hw_pair_t pair = sha3_hw_pad_pair(data, n, true, 0u, false);
+      xif_xor_chain(data, q, pair.lo, pair.hi);
+    } else if (q != 0u) {
+      xif_xor_chain(data, q - 1u, sha3_hw_load_as(data + 8u * q - 8u, true),
+                    sha3_hw_load_as(data + 8u * q - 4u, true));
+    }
+    return COUPLET_OK;
+  }
+  return xif_status(xif_tail(data, n, 0u, ctx->rate, false));
+}
+
+couplet_status_t sha3_xif_absorb_last(couplet_sha3_ctx_t *ctx, const uint8_t *tail, size_t n, uint32_t pad) {
+  sha3_xif_begin(ctx);
+  uint32_t acc;
+  const uint32_t rate = ctx->rate;
+  if (sha3_word_aligned(tail) && n < rate && rate <= COUPLET_SHA3_MAX_RATE) {
+    // As the whole hash's end: the last pair with the padding, then the whole pairs before it
+    // (none when they are in the state already: tail NULL).
+    const uint32_t q = (uint32_t)n >> 3;
+    const bool bit_here = q == rate / 8u - 1u;
+    const sha3_hw_pair_t pair = sha3_hw_pad_pair(tail, n, true, pad, bit_here);
+    if (tail != NULL) {
+      xif_xor_chain(tail, q, pair.lo, pair.hi);
+      acc = 0u;
+    } else {
+      acc = xif_write_pair_inline(q, pair.lo, pair.hi);
+    }
+    if (!bit_here) {
+      acc |= xif_write_pair_inline(rate / 8u - 1u, 0u, SHA3_PAD_LAST_BIT);
+    }
+  } else {
+    acc = xif_tail(tail, n, pad, rate, true);
+  }
+  acc |= xif_permute();
+  sha3_hw.permute_issued = true;
+  return xif_status(acc);
+}
+
+couplet_status_t sha3_xif_absorb_jobs(couplet_sha3_ctx_t *ctx, const uint8_t *blocks, size_t nblocks) {
+  sha3_xif_begin(ctx);
+  if (sha3_hw.permute_issued) {
+    // CTRL and LEN writes are refused while a permutation runs; a STATE read is held until it
+    // is done.
+    (void)xif(XIF_READ, KECCAK_REG_STATE0, 0u, 0u);
+    sha3_hw.permute_issued = false;
+  }
+  (void)xif(XIF_WRITE, KECCAK_REG_CTRL, ctx->rate / 4u, 0u);  // the rate ABSORB counts words by
+  return xif_jobs(blocks, nblocks, ctx->rate);
 }
 
 couplet_status_t sha3_xif_permute(couplet_sha3_ctx_t *ctx) {
-  xif_begin(ctx);
-  uint32_t code = xif(XIF_ACTION, KECCAK_ACT_PERMUTE, 0u, 0u);
-  sha3_hw_call.synced = 0u;
-  sha3_hw_call.permute_issued = true;
-  return code != KECCAK_RESULT_OK ? xif_refused() : COUPLET_OK;
-}
-
-#define READ_WORD(w) s[w] = xif(XIF_READ, KECCAK_REG_STATE0 + (w), 0u, 0u)
-
-// Reads state words 0 .. n-1 (1 <= n <= 42) into s, the last first.
-static void xif_read_first(uint32_t *s, uint32_t n) {
-  switch (n) {
-    case 42u:
-      READ_WORD(41);
-      __attribute__((fallthrough));
-    case 41u:
-      READ_WORD(40);
-      __attribute__((fallthrough));
-    case 40u:
-      READ_WORD(39);
-      __attribute__((fallthrough));
-    case 39u:
-      READ_WORD(38);
-      __attribute__((fallthrough));
-    case 38u:
-      READ_WORD(37);
-      __attribute__((fallthrough));
-    case 37u:
-      READ_WORD(36);
-      __attribute__((fallthrough));
-    case 36u:
-      READ_WORD(35);
-      __attribute__((fallthrough));
-    case 35u:
-      READ_WORD(34);
-      __attribute__((fallthrough));
-    case 34u:
-      READ_WORD(33);
-      __attribute__((fallthrough));
-    case 33u:
-      READ_WORD(32);
-      __attribute__((fallthrough));
-    case 32u:
-      READ_WORD(31);
-      __attribute__((fallthrough));
-    case 31u:
-      READ_WORD(30);
-      __attribute__((fallthrough));
-    case 30u:
-      READ_WORD(29);
-      __attribute__((fallthrough));
-    case 29u:
-      READ_WORD(28);
-      __attribute__((fallthrough));
-    case 28u:
-      READ_WORD(27);
-      __attribute__((fallthrough));
-    case 27u:
-      READ_WORD(26);
-      __attribute__((fallthrough));
-    case 26u:
-      READ_WORD(25);
-      __attribute__((fallthrough));
-    case 25u:
-      READ_WORD(24);
-      __attribute__((fallthrough));
-    case 24u:
-      READ_WORD(23);
-      __attribute__((fallthrough));
-    case 23u:
-      READ_WORD(22);
-      __attribute__((fallthrough));
-    case 22u:
-      READ_WORD(21);
-      __attribute__((fallthrough));
-    case 21u:
-      READ_WORD(20);
-      __attribute__((fallthrough));
-    case 20u:
-      READ_WORD(19);
-      __attribute__((fallthrough));
-    case 19u:
-      READ_WORD(18);
-      __attribute__((fallthrough));
-    case 18u:
-      READ_WORD(17);
-      __attribute__((fallthrough));
-    case 17u:
-      READ_WORD(16);
-      __attribute__((fallthrough));
-    case 16u:
-      READ_WORD(15);
-      __attribute__((fallthrough));
-    case 15u:
-      READ_WORD(14);
-      __attribute__((fallthrough));
-    case 14u:
-      READ_WORD(13);
-      __attribute__((fallthrough));
-    case 13u:
-      READ_WORD(12);
-      __attribute__((fallthrough));
-    case 12u:
-      READ_WORD(11);
-      __attribute__((fallthrough));
-    case 11u:
-      READ_WORD(10);
-      __attribute__((fallthrough));
-    case 10u:
-      READ_WORD(9);
-      __attribute__((fallthrough));
-    case 9u:
-      READ_WORD(8);
-      __attribute__((fallthrough));
-    case 8u:
-      READ_WORD(7);
-      __attribute__((fallthrough));
-    case 7u:
-      READ_WORD(6);
-      __attribute__((fallthrough));
-    case 6u:
-      READ_WORD(5);
-      __attribute__((fallthrough));
-    case 5u:
-      READ_WORD(4);
-      __attribute__((fallthrough));
-    case 4u:
-      READ_WORD(3);
-      __attribute__((fallthrough));
-    case 3u:
-      READ_WORD(2);
-      __attribute__((fallthrough));
-    case 2u:
-      READ_WORD(1);
-      __attribute__((fallthrough));
-    default:
-      READ_WORD(0);
-  }
-}
-
-// Reads state words from .. 49 into s.
-static void xif_read_rest(uint32_t *s, uint32_t from) {
-  switch (from) {
-    case 0u:
-      READ_WORD(0);
-      __attribute__((fallthrough));
-    case 1u:
-      READ_WORD(1);
-      __attribute__((fallthrough));
-    case 2u:
-      READ_WORD(2);
-      __attribute__((fallthrough));
-    case 3u:
-      READ_WORD(3);
-      __attribute__((fallthrough));
-    case 4u:
-      READ_WORD(4);
-      __attribute__((fallthrough));
-    case 5u:
-      READ_WORD(5);
-      __attribute__((fallthrough));
-    case 6u:
-      READ_WORD(6);
-      __attribute__((fallthrough));
-    case 7u:
-      READ_WORD(7);
-      __attribute__((fallthrough));
-    case 8u:
-      READ_WORD(8);
-      __attribute__((fallthrough));
-    case 9u:
-      READ_WORD(9);
-      __attribute__((fallthrough));
-    case 10u:
-      READ_WORD(10);
-      __attribute__((fallthrough));
-    case 11u:
-      READ_WORD(11);
-      __attribute__((fallthrough));
-    case 12u:
-      READ_WORD(12);
-      __attribute__((fallthrough));
-    case 13u:
-      READ_WORD(13);
-      __attribute__((fallthrough));
-    case 14u:
-      READ_WORD(14);
-      __attribute__((fallthrough));
-    case 15u:
-      READ_WORD(15);
-      __attribute__((fallthrough));
-    case 16u:
-      READ_WORD(16);
-      __attribute__((fallthrough));
-    case 17u:
-      READ_WORD(17);
-      __attribute__((fallthrough));
-    case 18u:
-      READ_WORD(18);
-      __attribute__((fallthrough));
-    case 19u:
-      READ_WORD(19);
-      __attribute__((fallthrough));
-    case 20u:
-      READ_WORD(20);
-      __attribute__((fallthrough));
-    case 21u:
-      READ_WORD(21);
-      __attribute__((fallthrough));
-    case 22u:
-      READ_WORD(22);
-      __attribute__((fallthrough));
-    case 23u:
-      READ_WORD(23);
-      __attribute__((fallthrough));
-    case 24u:
-      READ_WORD(24);
-      __attribute__((fallthrough));
-    case 25u:
-      READ_WORD(25);
-      __attribute__((fallthrough));
-    case 26u:
-      READ_WORD(26);
-      __attribute__((fallthrough));
-    case 27u:
-      READ_WORD(27);
-      __attribute__((fallthrough));
-    case 28u:
-      READ_WORD(28);
-      __attribute__((fallthrough));
-    case 29u:
-      READ_WORD(29);
-      __attribute__((fallthrough));
-    case 30u:
-      READ_WORD(30);
-      __attribute__((fallthrough));
-    case 31u:
-      READ_WORD(31);
-      __attribute__((fallthrough));
-    case 32u:
-      READ_WORD(32);
-      __attribute__((fallthrough));
-    case 33u:
-      READ_WORD(33);
-      __attribute__((fallthrough));
-    case 34u:
-      READ_WORD(34);
-      __attribute__((fallthrough));
-    case 35u:
-      READ_WORD(35);
-      __attribute__((fallthrough));
-    case 36u:
-      READ_WORD(36);
-      __attribute__((fallthrough));
-    case 37u:
-      READ_WORD(37);
-      __attribute__((fallthrough));
-    case 38u:
-      READ_WORD(38);
-      __attribute__((fallthrough));
-    case 39u:
-      READ_WORD(39);
-      __attribute__((fallthrough));
-    case 40u:
-      READ_WORD(40);
-      __attribute__((fallthrough));
-    case 41u:
-      READ_WORD(41);
-      __attribute__((fallthrough));
-    case 42u:
-      READ_WORD(42);
-      __attribute__((fallthrough));
-    case 43u:
-      READ_WORD(43);
-      __attribute__((fallthrough));
-    case 44u:
-      READ_WORD(44);
-      __attribute__((fallthrough));
-    case 45u:
-      READ_WORD(45);
-      __attribute__((fallthrough));
-    case 46u:
-      READ_WORD(46);
-      __attribute__((fallthrough));
-    case 47u:
-      READ_WORD(47);
-      __attribute__((fallthrough));
-    case 48u:
-      READ_WORD(48);
-      __attribute__((fallthrough));
-    case 49u:
-      READ_WORD(49);
-      __attribute__((fallthrough));
-    default:
-      break;
-  }
+  sha3_xif_begin(ctx);
+  const uint32_t acc = xif_permute();
+  sha3_hw.permute_issued = true;
+  return xif_status(acc);
 }
 
 couplet_status_t sha3_xif_extract(couplet_sha3_ctx_t *ctx, uint8_t *out, size_t len) {
-  xif_begin(ctx);
-  const uint32_t words = (uint32_t)(len + 3u) / 4u;
-  if (sha3_hw_call.synced < words) {
-    xif_read_first(ctx->state, words);  // the first read waits for a running permutation
-    sha3_hw_call.synced = words;
-    sha3_hw_call.permute_issued = false;
-  }
-  sha3_words_to_bytes(out, ctx->state, len);
-  return COUPLET_OK;
+  sha3_xif_begin(ctx);
+  const uint32_t acc = xif_output(out, len);
+  sha3_hw.permute_issued = false;  // the first READ waited for it
+  return xif_status(acc);
 }
 
-couplet_status_t sha3_xif_release(couplet_sha3_ctx_t *ctx) {
-  if (sha3_hw_call.loaded != ctx) {
+couplet_status_t sha3_xif_release(couplet_sha3_ctx_t *ctx, bool keep) {
+  if (sha3_hw.resident != ctx) {
     return COUPLET_OK;
   }
-  xif_read_rest(ctx->state, sha3_hw_call.synced);
-  // Nothing of the message stays in the accelerator (keyed modes keep their key in the state).
-  (void)xif(XIF_ACTION, KECCAK_ACT_ZEROIZE, 0u, 0u);
-  sha3_hw_call.loaded = NULL;
-  sha3_hw_call.synced = 0u;
-  sha3_hw_call.permute_issued = false;
+  if (keep) {
+    // The state goes on: store it for the next call (which may find it still here).
+    // Two READs, then their two stores: no store waits for its READ (100 cycles).
+    uint32_t *s = ctx->state;
+#pragma GCC unroll 25
+    for (uint32_t w = 0; w < COUPLET_SHA3_STATE_WORDS; w += 2u) {
+      xif_read2(KECCAK_REG_STATE0 + w, &s[w], KECCAK_REG_STATE0 + w + 1u, &s[w + 1u]);
+    }
+    sha3_hw_stored(ctx);
+    sha3_hw.permute_issued = false;
+  } else {
+    // Finished or failed: nothing of the message stays in the accelerator.
+    xif_zeroize();
+    sha3_hw_forget();
+  }
   return COUPLET_OK;
 }
 
-// One ABSORB job of `len` bytes from the word-aligned `src`; the accelerator is idle or holds
-// a finished permutation (a LEN write during one would be refused).
-static couplet_status_t xif_job(const uint8_t *src, uint32_t len) {
-  (void)xif(XIF_WRITE, KECCAK_REG_LEN, len, 0u);
-  // The CPU's stores to `src` must reach memory before the accelerator's DMA reads it.
-  __asm__ volatile("fence" ::: "memory");
-  uint32_t code = xif(XIF_ACTION, KECCAK_ACT_ABSORB, (uint32_t)(uintptr_t)src, 0u);
-  if (code != KECCAK_RESULT_OK) {
-    // Busy, a bad length or a bus error: clear their sticky bits for the next user.
-    (void)xif(XIF_WRITE, KECCAK_REG_STATUS,
-              KECCAK_STATUS_REFUSED | KECCAK_STATUS_BAD_LEN | KECCAK_STATUS_JOB_ERROR, 0u);
-  }
-  return sha3_hw_result(code);
+#if defined(COUPLET_SHA3_HAS_MEM) && COUPLET_SHA3_HAS_MEM
+// The mem backend's whole hash (sha3_mem.c has its context operations): its own copy of the
+// inline path, as the default backend of the default SoC is spared a jump.
+couplet_status_t couplet_sha3_hash_mem(uint32_t rate, uint32_t pad, const uint8_t *data, size_t len,
+                                       uint8_t *out, size_t out_len, bool release_lock) {
+  return xif_hash(rate, pad, data, len, out, out_len, SHA3_XIF_JOBS | (uint32_t)release_lock);
 }
-
-couplet_status_t sha3_xif_absorb_job(couplet_sha3_ctx_t *ctx, const uint8_t *src, uint32_t len) {
-  xif_begin(ctx);
-  if (sha3_hw_call.permute_issued) {
-    // A LEN write during a permutation would be refused (silently: STATUS only); a STATE read
-    // is held until the permutation is done.
-    uint32_t *s = ctx->state;
-    READ_WORD(0);
-    sha3_hw_call.permute_issued = false;
-  }
-  sha3_hw_call.synced = 0u;
-  return xif_job(src, len);
-}
-
-// The one-shot short cut (sha3_backend.h) of tight and mem: ZEROIZE, the whole blocks, the
-// padded last block from a stack buffer, PERMUTE, the output words, ZEROIZE. The last block is
-// built while the previous permutation runs, and the first output read waits for the last one,
-// so nothing polls. With `jobs` (mem), runs of at least XIF_JOB_MIN_BLOCKS aligned blocks go by
-// ABSORB.
-couplet_status_t sha3_xif_hash(uint32_t rate, uint8_t pad, const uint8_t *data, size_t len, uint8_t *out,
-                               size_t out_len, bool jobs) {
-  (void)xif(XIF_ACTION, KECCAK_ACT_ZEROIZE, 0u, 0u);
-  (void)xif(XIF_WRITE, KECCAK_REG_CTRL, rate / 4u, 0u);
-  const size_t nblocks = len / rate;
-  couplet_status_t status = COUPLET_OK;
-  uint32_t busy = 0u;
-  if (jobs && nblocks >= XIF_JOB_MIN_BLOCKS && sha3_word_aligned(data)) {
-    const size_t per_job = KECCAK_MAX_JOB_BYTES / rate;
-    for (size_t done = 0; done < nblocks && status == COUPLET_OK;) {
-      const size_t n = nblocks - done < per_job ? nblocks - done : per_job;
-      status = xif_job(data + done * rate, (uint32_t)(n * rate));
-      done += n;
-    }
-  } else if (sha3_word_aligned(data)) {
-    busy = xif_blocks_as(data, nblocks, rate, true);
-  } else {
-    busy = xif_blocks_as(data, nblocks, rate, false);
-  }
-  uint32_t blk[COUPLET_SHA3_MAX_RATE / 4u];
-  sha3_hw_last_block(blk, rate, pad, data + nblocks * rate, len - nblocks * rate);
-  xif_xor_block((const uint8_t *)blk, rate / 8u, true);
-  busy |= xif(XIF_ACTION, KECCAK_ACT_PERMUTE, 0u, 0u);
-  xif_read_first(blk, (uint32_t)(out_len + 3u) / 4u);
-  (void)xif(XIF_ACTION, KECCAK_ACT_ZEROIZE, 0u, 0u);
-  if (busy != 0u && status == COUPLET_OK) {
-    status = xif_refused();
-  }
-  if (status == COUPLET_OK) {
-    sha3_words_to_bytes(out, blk, out_len);
-  }
-  couplet_wipe_words(blk, rate / 4u);
-  return status;
-}
-
-static couplet_status_t tight_hash(uint32_t rate, uint8_t pad, const uint8_t *data, size_t len, uint8_t *out,
-                                   size_t out_len) {
-  return sha3_xif_hash(rate, pad, data, len, out, out_len, false);
-}
+#endif
 
 #if defined(COUPLET_SHA3_HAS_TIGHT) && COUPLET_SHA3_HAS_TIGHT
+couplet_status_t couplet_sha3_hash_tight(uint32_t rate, uint32_t pad, const uint8_t *data, size_t len,
+                                         uint8_t *out, size_t out_len, bool release_lock) {
+  return xif_hash(rate, pad, data, len, out, out_len, (uint32_t)release_lock);
+}
+
 const couplet_sha3_backend_t couplet_sha3_backend_tight = {
     .id = COUPLET_SHA3_BACKEND_TIGHT,
     .name = "tight",
     .uses_accelerator = true,
     .absorb = sha3_xif_absorb,
+    .absorb_part = sha3_xif_absorb_part,
+    .absorb_last = sha3_xif_absorb_last,
     .permute = sha3_xif_permute,
     .extract = sha3_xif_extract,
     .release = sha3_xif_release,
-    .hash = tight_hash,
 };
 #endif
 
