@@ -284,8 +284,8 @@ def test_rtos_kernel_patches_apply_to_the_pristine_kernel(tmp_path: Path) -> Non
 
 
 def test_rtos_heap_fills_the_sram_left_over(config: SocConfig) -> None:
-    # The default SoC: 256 KiB SRAM, 8 KiB start-up stack, 48 KiB for the program.
-    assert rtos_fw.heap_size(config) == (256 - 8 - 48) * 1024
+    # The default SoC: 256 KiB SRAM, 8 KiB start-up stack, 52 KiB for the program.
+    assert rtos_fw.heap_size(config) == (256 - 8 - 52) * 1024
     tiny = dataclasses.replace(config, name="tiny", sram=dataclasses.replace(config.sram, size=48 * 1024))
     with pytest.raises(BuildError, match="no room for a FreeRTOS heap"):
         rtos_fw.heap_size(tiny)
