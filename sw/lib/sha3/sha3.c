@@ -13,26 +13,6 @@
 
 #include "sha3_backend.h"
 
-// Only the backends this SoC has are referenced, so only they are linked.
-static const couplet_sha3_backend_t *const backends[COUPLET_SHA3_BACKEND_COUNT] = {
-    [COUPLET_SHA3_BACKEND_SOFT] = &couplet_sha3_backend_soft,
-#if defined(COUPLET_SHA3_HAS_ISE) && COUPLET_SHA3_HAS_ISE
-    [COUPLET_SHA3_BACKEND_ISE] = &couplet_sha3_backend_ise,
-#endif
-#if defined(COUPLET_SHA3_HAS_TIGHT) && COUPLET_SHA3_HAS_TIGHT
-    [COUPLET_SHA3_BACKEND_TIGHT] = &couplet_sha3_backend_tight,
-#endif
-#if defined(COUPLET_SHA3_HAS_MEM) && COUPLET_SHA3_HAS_MEM
-    [COUPLET_SHA3_BACKEND_MEM] = &couplet_sha3_backend_mem,
-#endif
-#if defined(COUPLET_SHA3_HAS_MMIO) && COUPLET_SHA3_HAS_MMIO
-    [COUPLET_SHA3_BACKEND_MMIO] = &couplet_sha3_backend_mmio,
-#endif
-#if defined(COUPLET_SHA3_HAS_DMA) && COUPLET_SHA3_HAS_DMA
-    [COUPLET_SHA3_BACKEND_DMA] = &couplet_sha3_backend_dma,
-#endif
-};
-
 static const char *const backend_names[COUPLET_SHA3_BACKEND_COUNT] = {
     [COUPLET_SHA3_BACKEND_SOFT] = "soft",
     [COUPLET_SHA3_BACKEND_ISE] = "ise",
@@ -128,6 +108,7 @@ static void wipe_data(couplet_sha3_ctx_t *ctx) {
 #define BACKEND_SLOTS 8u
 #define ALG_SLOTS 8u
 _Static_assert(COUPLET_SHA3_BACKEND_COUNT <= BACKEND_SLOTS && ALG_COUNT <= ALG_SLOTS, "padded tables");
+// Only the backends this SoC has are referenced, so only they are linked.
 static const couplet_sha3_backend_t *const backend_slots[BACKEND_SLOTS] = {
     [COUPLET_SHA3_BACKEND_SOFT] = &couplet_sha3_backend_soft,
 #if defined(COUPLET_SHA3_HAS_ISE) && COUPLET_SHA3_HAS_ISE
@@ -189,7 +170,7 @@ SHA3_INLINE size_t whole_blocks(size_t len, size_t rate) {
 }
 
 bool couplet_sha3_backend_available(couplet_sha3_backend_id_t backend) {
-  return (unsigned)backend < (unsigned)COUPLET_SHA3_BACKEND_COUNT && backends[backend] != NULL;
+  return (unsigned)backend < (unsigned)COUPLET_SHA3_BACKEND_COUNT && backend_slots[backend] != NULL;
 }
 
 const char *couplet_sha3_backend_name(couplet_sha3_backend_id_t backend) {
@@ -229,14 +210,14 @@ couplet_status_t couplet_sha3_init_backend(couplet_sha3_ctx_t *ctx, couplet_sha3
   if (UNLIKELY(!alg_valid(alg) || (unsigned)backend >= (unsigned)COUPLET_SHA3_BACKEND_COUNT)) {
     return COUPLET_ERR_ARG;
   }
-  if (UNLIKELY(backends[backend] == NULL)) {
+  if (UNLIKELY(backend_slots[backend] == NULL)) {
     return COUPLET_ERR_UNSUPPORTED;
   }
   ctx->alg = (uint32_t)alg;
   ctx->rate = alg_rate[alg];
   ctx->digest_len = alg_digest[alg];
   ctx->phase = PHASE_ABSORBING;
-  ctx->backend = backends[backend];
+  ctx->backend = backend_slots[backend];
   ctx->backend_id = (uint32_t)backend;
   return COUPLET_OK;
 }
@@ -502,7 +483,7 @@ SHA3_INLINE couplet_status_t one_shot_with(uint32_t id, uint32_t rate, uint32_t 
   if (UNLIKELY(id >= (uint32_t)COUPLET_SHA3_BACKEND_COUNT)) {
     return COUPLET_ERR_ARG;
   }
-  if (UNLIKELY(backends[id] == NULL)) {
+  if (UNLIKELY(backend_slots[id] == NULL)) {
     return COUPLET_ERR_UNSUPPORTED;
   }
   if (id < (uint32_t)COUPLET_SHA3_BACKEND_TIGHT) {
@@ -585,7 +566,7 @@ couplet_status_t couplet_sha3_hold(couplet_sha3_held_t *held, couplet_sha3_backe
   if (UNLIKELY((unsigned)backend >= (unsigned)COUPLET_SHA3_BACKEND_COUNT)) {
     return COUPLET_ERR_ARG;
   }
-  if (UNLIKELY(backends[backend] == NULL)) {
+  if (UNLIKELY(backend_slots[backend] == NULL)) {
     return COUPLET_ERR_UNSUPPORTED;
   }
   if ((uint32_t)backend < (uint32_t)COUPLET_SHA3_BACKEND_TIGHT) {
