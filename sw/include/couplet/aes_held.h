@@ -92,7 +92,8 @@ couplet_status_t couplet_aes_held_job_failed(uint32_t code) COUPLET_MUST_CHECK;
 // and word-aligned buffers it is the coupling's own instructions plus a few.
 static inline __attribute__((always_inline)) couplet_status_t couplet_aes_held_crypt(
     couplet_aes_held_t *held, const uint8_t *in, uint8_t *out, size_t len) {
-#if defined(__riscv) && (defined(COUPLET_AES_CUSTOM_OPCODE) || defined(COUPLET_AES_BASE))
+#if defined(__riscv) && ((defined(COUPLET_AES_CUSTOM_OPCODE) && COUPLET_AES_HAS_TIGHT) || \
+                          (defined(COUPLET_AES_BASE) && COUPLET_AES_HAS_MMIO))
   const uintptr_t odd = ((((uintptr_t)in | (uintptr_t)out) << 2) | len) & (COUPLET_AES_BLOCK_BYTES - 1u);
   if (__builtin_expect(couplet_aes_accel.holder == held && odd == 0u && len != 0u && in != NULL &&
                            out != NULL,

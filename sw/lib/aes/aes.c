@@ -441,7 +441,7 @@ static __attribute__((noinline)) couplet_status_t give_after_backend(
   return status;
 }
 
-#if INLINE_XIF
+#if INLINE_XIF && COUPLET_AES_HAS_MEM
 static __attribute__((noinline)) couplet_status_t give_after_job_failure(uint32_t code) {
   const couplet_status_t status = aes_xif_job_failed(code);
   couplet_aes_accel.resident_key = COUPLET_AES_NO_RESIDENT_KEY;
