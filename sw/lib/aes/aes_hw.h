@@ -15,6 +15,7 @@
 #include <couplet/csr.h>
 #include <couplet/irq_wait.h>
 
+#include "../word_access.h"
 #include "aes_backend.h"
 
 // Actions (AccelOpExec index) and CMD register bits.
@@ -44,37 +45,13 @@ static inline bool aes_hw_both_aligned(const void *a, const void *b) {
   return (((uintptr_t)a | (uintptr_t)b) & 3u) == 0u;
 }
 
-// Little-endian word access to byte buffers. With `aligned` true (the caller has checked) it is
-// one lw or sw (memcpy from a pointer the compiler knows is aligned); otherwise four bytes.
-// Block loops take `aligned` as a constant so that the check is made once per call, not once
-// per word.
-static inline uint32_t aes_hw_load_as(const uint8_t *p, bool aligned) {
-  if (aligned) {
-    uint32_t w;
-    memcpy(&w, __builtin_assume_aligned(p, 4), 4);
-    return w;
-  }
-  return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static inline void aes_hw_store_as(uint8_t *p, uint32_t w, bool aligned) {
-  if (aligned) {
-    memcpy(__builtin_assume_aligned(p, 4), &w, 4);
-    return;
-  }
-  p[0] = (uint8_t)w;
-  p[1] = (uint8_t)(w >> 8);
-  p[2] = (uint8_t)(w >> 16);
-  p[3] = (uint8_t)(w >> 24);
-}
-
-// The same for a pointer whose alignment is not known yet (chaining values).
+// Word access (word_access.h) to a pointer whose alignment is not known yet (chaining values).
 static inline uint32_t aes_hw_load(const uint8_t *p) {
-  return aes_hw_load_as(p, aes_hw_is_aligned(p));
+  return couplet_load_le32_as(p, aes_hw_is_aligned(p));
 }
 
 static inline void aes_hw_store(uint8_t *p, uint32_t w) {
-  aes_hw_store_as(p, w, aes_hw_is_aligned(p));
+  couplet_store_le32_as(p, w, aes_hw_is_aligned(p));
 }
 
 // Turns the sticky refusal bits of STATUS into a status code.

@@ -67,19 +67,19 @@ couplet_status_t aes_mmio_zeroize(couplet_aes_ctx_t *ctx) {
 // Blocks through the register window, any alignment (the common call, aligned, is
 // couplet_aes_mmio_block). A DOUT read while the block is in flight is answered when it is
 // done, so polling is only the bus wait itself. Always inlined: with a constant `aligned` a
-// loop has no per-word alignment test (see aes_hw_load_as).
+// loop has no per-word alignment test (see couplet_load_le32_as).
 static inline __attribute__((always_inline)) void write_block(const uint8_t *in, bool aligned) {
-  reg_write(AES_REG_DIN0, aes_hw_load_as(in, aligned));
-  reg_write(AES_REG_DIN0 + 1u, aes_hw_load_as(in + 4, aligned));
-  reg_write(AES_REG_DIN0 + 2u, aes_hw_load_as(in + 8, aligned));
-  reg_write(AES_REG_DIN0 + 3u, aes_hw_load_as(in + 12, aligned));  // starts the block
+  reg_write(AES_REG_DIN0, couplet_load_le32_as(in, aligned));
+  reg_write(AES_REG_DIN0 + 1u, couplet_load_le32_as(in + 4, aligned));
+  reg_write(AES_REG_DIN0 + 2u, couplet_load_le32_as(in + 8, aligned));
+  reg_write(AES_REG_DIN0 + 3u, couplet_load_le32_as(in + 12, aligned));  // starts the block
 }
 
 static inline __attribute__((always_inline)) void read_block(uint8_t *out, bool aligned) {
-  aes_hw_store_as(out, reg_read(AES_REG_DOUT0), aligned);
-  aes_hw_store_as(out + 4, reg_read(AES_REG_DOUT0 + 1u), aligned);
-  aes_hw_store_as(out + 8, reg_read(AES_REG_DOUT0 + 2u), aligned);
-  aes_hw_store_as(out + 12, reg_read(AES_REG_DOUT0 + 3u), aligned);
+  couplet_store_le32_as(out, reg_read(AES_REG_DOUT0), aligned);
+  couplet_store_le32_as(out + 4, reg_read(AES_REG_DOUT0 + 1u), aligned);
+  couplet_store_le32_as(out + 8, reg_read(AES_REG_DOUT0 + 2u), aligned);
+  couplet_store_le32_as(out + 12, reg_read(AES_REG_DOUT0 + 3u), aligned);
 }
 
 // CTRL and the chaining value, with ctx's key already loaded.

@@ -48,12 +48,12 @@ static void xif_read_iv(uint8_t *iv) {
 // Blocks through registers, any alignment: bytes assembled into words.
 static void tight_blocks_bytes(const uint8_t *in, uint8_t *out, size_t blocks) {
   for (size_t b = 0; b < blocks; b++, in += 16, out += 16) {
-    (void)couplet_aes_xif_write2_din0(aes_hw_load_as(in, false), aes_hw_load_as(in + 4, false));
-    (void)couplet_aes_xif_write2_din2(aes_hw_load_as(in + 8, false), aes_hw_load_as(in + 12, false));
-    aes_hw_store_as(out, couplet_aes_xif_read_dout0(0, 0), false);
-    aes_hw_store_as(out + 4, couplet_aes_xif_read_dout1(0, 0), false);
-    aes_hw_store_as(out + 8, couplet_aes_xif_read_dout2(0, 0), false);
-    aes_hw_store_as(out + 12, couplet_aes_xif_read_dout3(0, 0), false);
+    (void)couplet_aes_xif_write2_din0(couplet_load_le32_as(in, false), couplet_load_le32_as(in + 4, false));
+    (void)couplet_aes_xif_write2_din2(couplet_load_le32_as(in + 8, false), couplet_load_le32_as(in + 12, false));
+    couplet_store_le32_as(out, couplet_aes_xif_read_dout0(0, 0), false);
+    couplet_store_le32_as(out + 4, couplet_aes_xif_read_dout1(0, 0), false);
+    couplet_store_le32_as(out + 8, couplet_aes_xif_read_dout2(0, 0), false);
+    couplet_store_le32_as(out + 12, couplet_aes_xif_read_dout3(0, 0), false);
   }
 }
 

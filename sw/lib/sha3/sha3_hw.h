@@ -32,6 +32,7 @@
 #include <couplet/irq_wait.h>
 #include <couplet/sha3_held.h>
 
+#include "../word_access.h"
 #include "sha3_backend.h"
 
 // Register indexes (the command port's `index`; byte offset 4 * index when memory-mapped),
@@ -108,30 +109,6 @@ SHA3_HW_INLINE couplet_status_t sha3_hw_result(uint32_t code) {
   }
 }
 
-// A little-endian word from a byte buffer. With `aligned` true (sha3_word_aligned, checked by the
-// caller) one lw; otherwise four bytes. Block loops take `aligned` as a constant (always-inlined
-// callers), so the check is made once per call, not once per word.
-SHA3_HW_INLINE uint32_t sha3_hw_load_as(const uint8_t *p, bool aligned) {
-  if (aligned) {
-    uint32_t w;
-    memcpy(&w, __builtin_assume_aligned(p, 4), 4);
-    return w;
-  }
-  return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-// Stores a state word to a byte buffer, the same way.
-SHA3_HW_INLINE void sha3_hw_store_as(uint8_t *p, uint32_t w, bool aligned) {
-  if (aligned) {
-    memcpy(__builtin_assume_aligned(p, 4), &w, 4);
-    return;
-  }
-  p[0] = (uint8_t)w;
-  p[1] = (uint8_t)(w >> 8);
-  p[2] = (uint8_t)(w >> 16);
-  p[3] = (uint8_t)(w >> 24);
-}
-
 // The first `k` (0..3) bytes at p, low bytes first: the message's last, partial word, by byte
 // (and halfword) loads so that nothing past the message is read.
 SHA3_HW_INLINE uint32_t sha3_hw_partial(const uint8_t *p, uint32_t k, bool aligned) {
@@ -171,7 +148,7 @@ SHA3_HW_INLINE sha3_hw_pair_t sha3_hw_pad_pair(const uint8_t *tail, size_t n, bo
     const uint8_t *t = tail != NULL ? tail + (n - r) : NULL;
     if (r >= 4u) {
       pair.hi = pair.lo | (t != NULL ? sha3_hw_partial(t + 4, r - 4u, aligned) : 0u);
-      pair.lo = t != NULL ? sha3_hw_load_as(t, aligned) : 0u;
+      pair.lo = t != NULL ? couplet_load_le32_as(t, aligned) : 0u;
     } else if (t != NULL) {
       pair.lo |= sha3_hw_partial(t, r, aligned);
     }

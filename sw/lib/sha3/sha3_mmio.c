@@ -58,7 +58,7 @@ SHA3_INLINE void mmio_read2(uint32_t index0, uint32_t *v0, uint32_t index1, uint
   *v0 = r0;
   *v1 = r1;
 }
-#define MMIO_ST(out, w, v, al) sha3_hw_store_as((out) + 4u * (w), v, al)
+#define MMIO_ST(out, w, v, al) couplet_store_le32_as((out) + 4u * (w), v, al)
 #define MMIO_R2(out, k, al)                                                                  \
   do {                                                                                       \
     uint32_t v1_, v0_;                                                                       \
@@ -81,7 +81,7 @@ static __attribute__((noinline)) uint32_t mmio_output(uint8_t *out, size_t len) 
     SHA3_READ_CHAIN(ra, MMIO_R2, out, true)
   } else {
     for (uint32_t w = 0; w < words; ++w) {
-      sha3_hw_store_as(out + 4u * w, reg_read(KECCAK_REG_STATE0 + w), false);
+      couplet_store_le32_as(out + 4u * w, reg_read(KECCAK_REG_STATE0 + w), false);
     }
   }
   if (len % 4u != 0u) {
@@ -142,12 +142,12 @@ static __attribute__((noinline)) uint32_t mmio_pairs(const uint8_t *p, uint32_t 
   if (sha3_word_aligned(p)) {
     if (pairs != 0u) {
       const uint32_t top = pairs - 1u;
-      mmio_xor_chain(p, top, sha3_hw_load_as(p + 8u * top, true), sha3_hw_load_as(p + 8u * top + 4u, true));
+      mmio_xor_chain(p, top, couplet_load_le32_as(p + 8u * top, true), couplet_load_le32_as(p + 8u * top + 4u, true));
     }
     return 0u;
   }
   for (uint32_t w = 0; w < 2u * pairs; ++w) {
-    reg_write(KECCAK_REG_STATE_XOR0 + w, sha3_hw_load_as(p + 4u * w, false));
+    reg_write(KECCAK_REG_STATE_XOR0 + w, couplet_load_le32_as(p + 4u * w, false));
   }
   return 0u;
 }
@@ -303,7 +303,7 @@ couplet_status_t sha3_mmio_hash(uint32_t rate, uint32_t pad, const uint8_t *data
   const uint8_t *p = data;
   if (len >= rate) {
     const uint32_t top = pairs - 1u;
-    mmio_xor_chain(p, top, sha3_hw_load_as(p + 8u * top, true), sha3_hw_load_as(p + 8u * top + 4u, true));
+    mmio_xor_chain(p, top, couplet_load_le32_as(p + 8u * top, true), couplet_load_le32_as(p + 8u * top + 4u, true));
     reg_write(KECCAK_REG_CMD, KECCAK_CMD_PERMUTE);
     p += rate;
     len -= rate;

@@ -115,7 +115,7 @@ SHA3_INLINE uint32_t xif_permute(void) {
 
 // READs of state words two at a time, then their two stores (SHA3_READ_CHAIN, sha3_hw.h).
 #define XIF_RD(w) xif(XIF_READ, KECCAK_REG_STATE0 + (w), 0u, 0u)
-#define XIF_ST(out, w, v, al) sha3_hw_store_as((out) + 4u * (w), v, al)
+#define XIF_ST(out, w, v, al) couplet_store_le32_as((out) + 4u * (w), v, al)
 #define XIF_R2(out, k, al)                                                                            \
   do {                                                                                                \
     uint32_t v1_, v0_;                                                                                \
@@ -223,13 +223,13 @@ static __attribute__((noinline)) uint32_t xif_pairs(const uint8_t *p, uint32_t p
   if (sha3_word_aligned(p)) {
     if (pairs != 0u) {
       const uint32_t top = pairs - 1u;
-      xif_chain(p, top, sha3_hw_load_as(p + 8u * top, true), sha3_hw_load_as(p + 8u * top + 4u, true));
+      xif_chain(p, top, couplet_load_le32_as(p + 8u * top, true), couplet_load_le32_as(p + 8u * top + 4u, true));
     }
     return 0u;
   }
   uint32_t err = 0u;
   for (uint32_t k = 0; k < pairs; ++k, p += 8) {
-    err |= xif_write_pair(k, sha3_hw_load_as(p, false), sha3_hw_load_as(p + 4, false));
+    err |= xif_write_pair(k, couplet_load_le32_as(p, false), couplet_load_le32_as(p + 4, false));
   }
   return err;
 }
@@ -263,7 +263,7 @@ static __attribute__((noinline)) uint32_t xif_output(uint8_t *out, size_t len) {
     for (uint32_t w = 0; w < words; ++w) {
       uint32_t v;
       err |= xif_read_word(w, &v);
-      sha3_hw_store_as(out + 4u * w, v, false);
+      couplet_store_le32_as(out + 4u * w, v, false);
     }
   }
   if (len % 4u != 0u) {
@@ -446,7 +446,7 @@ SHA3_INLINE couplet_status_t xif_hash(uint32_t rate, uint32_t pad, const uint8_t
   const uint8_t *p = data;
   if (len >= rate) {
     const uint32_t top = pairs - 1u;
-    xif_xor_chain(p, top, sha3_hw_load_as(p + 8u * top, true), sha3_hw_load_as(p + 8u * top + 4u, true));
+    xif_xor_chain(p, top, couplet_load_le32_as(p + 8u * top, true), couplet_load_le32_as(p + 8u * top + 4u, true));
     acc = xif_permute();
     p += rate;
     len -= rate;
@@ -506,8 +506,8 @@ couplet_status_t sha3_xif_absorb(couplet_sha3_ctx_t *ctx, const uint8_t *blocks,
     // pairs below it.
     const uint32_t top = rate / 8u - 1u;
     for (size_t n = 0; n < nblocks; ++n, blocks += rate) {
-      xif_xor_chain(blocks, top, sha3_hw_load_as(blocks + 8u * top, true),
-                    sha3_hw_load_as(blocks + 8u * top + 4u, true));
+      xif_xor_chain(blocks, top, couplet_load_le32_as(blocks + 8u * top, true),
+                    couplet_load_le32_as(blocks + 8u * top + 4u, true));
       acc |= xif_permute();
     }
   } else {
@@ -527,8 +527,8 @@ couplet_status_t sha3_xif_absorb_part(couplet_sha3_ctx_t *ctx, const uint8_t *da
       const sha3_hw_pair_t pair = sha3_hw_pad_pair(data, n, true, 0u, false);
       xif_xor_chain(data, q, pair.lo, pair.hi);
     } else if (q != 0u) {
-      xif_xor_chain(data, q - 1u, sha3_hw_load_as(data + 8u * q - 8u, true),
-                    sha3_hw_load_as(data + 8u * q - 4u, true));
+      xif_xor_chain(data, q - 1u, couplet_load_le32_as(data + 8u * q - 8u, true),
+                    couplet_load_le32_as(data + 8u * q - 4u, true));
     }
     return COUPLET_OK;
   }
