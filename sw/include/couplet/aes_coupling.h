@@ -63,23 +63,24 @@ typedef uint32_t __attribute__((may_alias)) couplet_aes_word_t;
 // 1 write, 2 write two registers, 3 action), funct7 the register or action index, rd the
 // answer. One function per (operation, index) because the encoding fields are constants.
 // Register moves have no memory clobber, so the compiler may schedule the caller's loads and
-// stores around them; actions that make the accelerator touch memory have one.
+// stores around them; actions that make the accelerator touch memory have one. An operand that
+// is 0 is x0 ("rJ", %z), so that no register is set to zero for it.
 #define COUPLET_AES_XIF_REG(name, op, index)                                                   \
   static inline uint32_t name(uint32_t a, uint32_t b) {                                       \
     uint32_t result;                                                                           \
     __asm__ volatile(".insn r " COUPLET_AES_STR(COUPLET_AES_CUSTOM_OPCODE) ", " #op ", " #index \
-                     ", %0, %1, %2"                                                            \
+                     ", %0, %z1, %z2"                                                          \
                      : "=r"(result)                                                            \
-                     : "r"(a), "r"(b));                                                        \
+                     : "rJ"(a), "rJ"(b));                                                      \
     return result;                                                                             \
   }
 #define COUPLET_AES_XIF_MEM(name, op, index)                                                   \
   static inline uint32_t name(uint32_t a, uint32_t b) {                                       \
     uint32_t result;                                                                           \
     __asm__ volatile(".insn r " COUPLET_AES_STR(COUPLET_AES_CUSTOM_OPCODE) ", " #op ", " #index \
-                     ", %0, %1, %2"                                                            \
+                     ", %0, %z1, %z2"                                                          \
                      : "=r"(result)                                                            \
-                     : "r"(a), "r"(b)                                                          \
+                     : "rJ"(a), "rJ"(b)                                                        \
                      : "memory");                                                              \
     return result;                                                                             \
   }
@@ -115,11 +116,14 @@ _Static_assert(AES_REG_CTRL == 0x14 && AES_REG_STATUS == 0x15, "AES indexes");
 _Static_assert(AES_REG_LEN == 0x16, "AES indexes");
 
 // One block through registers: 2 WRITE2 in (the second starts the block), 4 READ out (the first
-// waits for the engine). The loads come first and every READ's answer is stored one
-// instruction later, so that no instruction waits on the one before it.
+// waits for the engine). The four loads come first (the empty asm makes the words registers
+// there: left alone, the compiler loads each pair just before its WRITE2, which then waits on
+// the second load) and every READ's answer is stored one instruction later, so that no
+// instruction waits on the one before it.
 static inline __attribute__((always_inline)) void couplet_aes_tight_block(const couplet_aes_word_t *in,
                                                                           couplet_aes_word_t *out) {
-  const uint32_t w0 = in[0], w1 = in[1], w2 = in[2], w3 = in[3];
+  uint32_t w0 = in[0], w1 = in[1], w2 = in[2], w3 = in[3];
+  __asm__("" : "+r"(w0), "+r"(w1), "+r"(w2), "+r"(w3));
   (void)couplet_aes_xif_write2_din0(w0, w1);
   (void)couplet_aes_xif_write2_din2(w2, w3);
   const uint32_t r0 = couplet_aes_xif_read_dout0(0, 0);

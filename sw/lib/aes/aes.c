@@ -470,9 +470,13 @@ static inline __attribute__((always_inline)) couplet_status_t inline_call(
   if (mode == COUPLET_AES_CTR || mode == COUPLET_AES_OFB) {
     decrypt = false;  // the same keystream both ways
   }
+  // The context's words are loaded where no instruction waits on them: key_id before the take,
+  // the control word between the resident key's load and its compare.
+  const uint32_t key_id = ctx->key_id;
   if (LIKELY(common_args(mode, iv, in, out, len)) && LIKELY(accel_take())) {
-    if (LIKELY(couplet_aes_accel.resident_key == ctx->key_id)) {
-      const uint32_t ctrl = ctx->ctrl | (uint32_t)mode | (decrypt ? AES_CTRL_DECRYPT : 0u);
+    const uint32_t resident = couplet_aes_accel.resident_key;
+    const uint32_t ctrl = ctx->ctrl | (uint32_t)mode | (decrypt ? AES_CTRL_DECRYPT : 0u);
+    if (LIKELY(resident == key_id)) {
 #if INLINE_XIF
       if (id == COUPLET_AES_BACKEND_TIGHT) {
         aes_xif_blocks(ctrl, iv, in, out, len);

@@ -126,12 +126,15 @@ static inline __attribute__((always_inline)) void aes_xif_blocks(uint32_t ctrl, 
   }
   const couplet_aes_word_t *src = (const couplet_aes_word_t *)(const void *)in;
   couplet_aes_word_t *dst = (couplet_aes_word_t *)(void *)out;
-  const couplet_aes_word_t *end = src + len / 4u;
-  do {
-    couplet_aes_tight_block(src, dst);
-    src += 4;
-    dst += 4;
-  } while (src != end);
+  couplet_aes_tight_block(src, dst);
+  if (__builtin_expect(len > COUPLET_AES_BLOCK_BYTES, 0)) {  // one block sets no loop up
+    const couplet_aes_word_t *end = src + len / 4u;
+    do {
+      src += 4;
+      dst += 4;
+      couplet_aes_tight_block(src, dst);
+    } while (src + 4 != end);
+  }
   if (iv != NULL) {
     couplet_aes_tight_read_iv((couplet_aes_word_t *)(void *)iv);
   }
