@@ -387,7 +387,7 @@ def run(config: SocConfig) -> int:
     costs = measured_access_costs(measurements)
     floors = kronos_floors(config, costs)
     harness = bench_common.summarise(measurements, HARNESS_PREFIX).get("none", {}).get("empty")
-    harness_cycles = f"{harness.mean:,.0f}" if harness else "-"
+    harness_cycles = "-" if harness is None else f"{harness.mean:,.0f} cycle{'' if harness.mean == 1 else 's'}"
     engine = (f"Keccak engine at {config.keccak.rounds_per_cycle} round(s) per cycle" if config.keccak
               else "no Keccak accelerator")
     permutation = 24 // config.keccak.rounds_per_cycle if config.keccak else 24
@@ -418,7 +418,7 @@ def run(config: SocConfig) -> int:
         "block moves only the words that hold message bytes or padding. For init + update + final the floor",
         f"adds what the incremental calls must move: the {STATE_WORDS}-word state stored in the context at the end",
         "of update (another context may use the accelerator before final) and wiped by final. Every figure",
-        f"also holds the timing itself: an empty timed interval takes {harness_cycles} cycles here.\n",
+        f"also holds the timing itself: an empty timed interval (couplet/bench.h) takes {harness_cycles} here.\n",
     ]
     sections = [kronos_table(stats, config.clock_hz), floors_table(stats, floors), split_table(stats),
                 long_table(stats, config.clock_hz)]
