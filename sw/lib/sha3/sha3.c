@@ -13,6 +13,24 @@
 
 #include "sha3_backend.h"
 
+// The common calls of update and final (below) issue the accelerator's instructions or register
+// accesses themselves: on the SoC, with its coupling's macros.
+#if defined(__riscv) && defined(COUPLET_KECCAK_PRESENT) && COUPLET_KECCAK_PRESENT && \
+    defined(COUPLET_KECCAK_CUSTOM_OPCODE) && \
+    ((defined(COUPLET_SHA3_HAS_TIGHT) && COUPLET_SHA3_HAS_TIGHT) || (defined(COUPLET_SHA3_HAS_MEM) && COUPLET_SHA3_HAS_MEM))
+#define FAST_XIF 1
+#include "sha3_xif.h"
+#else
+#define FAST_XIF 0
+#endif
+#if defined(__riscv) && defined(COUPLET_KECCAK_PRESENT) && COUPLET_KECCAK_PRESENT && defined(COUPLET_KECCAK_BASE) && \
+    ((defined(COUPLET_SHA3_HAS_MMIO) && COUPLET_SHA3_HAS_MMIO) || (defined(COUPLET_SHA3_HAS_DMA) && COUPLET_SHA3_HAS_DMA))
+#define FAST_MMIO 1
+#include "sha3_mmio.h"
+#else
+#define FAST_MMIO 0
+#endif
+
 static const char *const backend_names[COUPLET_SHA3_BACKEND_COUNT] = {
     [COUPLET_SHA3_BACKEND_SOFT] = "soft",
     [COUPLET_SHA3_BACKEND_ISE] = "ise",
@@ -272,30 +290,10 @@ static void buffer_behind_state(couplet_sha3_ctx_t *ctx) {
   wipe_buf_words(ctx, (ctx->in_state + 3u) / 4u);
 }
 
-couplet_status_t couplet_sha3_update(couplet_sha3_ctx_t *ctx, const uint8_t *data, size_t len) {
-  if (UNLIKELY(ctx == NULL || (len != 0u && data == NULL))) {
-    return COUPLET_ERR_NULL;
-  }
-  if (UNLIKELY(!ctx_initialised(ctx) || ctx->phase != PHASE_ABSORBING)) {
-    return COUPLET_ERR_STATE;
-  }
-  const size_t rate = ctx->rate;
-  const size_t have = ctx->buf_len;
-  if (len < rate - have) {
-    // Still short of a block: only the buffer changes, the backend is not needed.
-    if (len != 0u) {
-      if (ctx->in_state == have && have != 0u) {
-        buffer_behind_state(ctx);
-      }
-      copy_bytes(&ctx->buf[have], data, len);
-      ctx->buf_len = (uint32_t)(have + len);
-    }
-    return COUPLET_OK;
-  }
-  const couplet_sha3_backend_t *backend = ctx->backend;
-  if (UNLIKELY(!begin_call(backend))) {
-    return COUPLET_ERR_BUSY;
-  }
+// An update that reaches the backend, after the checks and the lock: the buffered start of the
+// block completed, the whole blocks, the rest into the state, the release.
+SHA3_INLINE couplet_status_t update_backend(couplet_sha3_ctx_t *ctx, const couplet_sha3_backend_t *backend,
+                                            const uint8_t *data, size_t len, size_t rate, size_t have) {
   couplet_status_t status = COUPLET_OK;
   if (have != 0u) {
     // The buffered start of the block (and zeros below it where the state has the rest), then
@@ -325,6 +323,46 @@ couplet_status_t couplet_sha3_update(couplet_sha3_ctx_t *ctx, const uint8_t *dat
   return end_call(ctx, backend, status, true);
 }
 
+// The checked path of couplet_sha3_update (below): every context, backend and length.
+static __attribute__((noinline)) couplet_status_t update_checked(couplet_sha3_ctx_t *ctx, const uint8_t *data,
+                                                                 size_t len) {
+  if (UNLIKELY(ctx == NULL || (len != 0u && data == NULL))) {
+    return COUPLET_ERR_NULL;
+  }
+  if (UNLIKELY(!ctx_initialised(ctx) || ctx->phase != PHASE_ABSORBING)) {
+    return COUPLET_ERR_STATE;
+  }
+  const size_t rate = ctx->rate;
+  const size_t have = ctx->buf_len;
+  if (len < rate - have) {
+    // Still short of a block: only the buffer changes, the backend is not needed.
+    if (len != 0u) {
+      if (ctx->in_state == have && have != 0u) {
+        buffer_behind_state(ctx);
+      }
+      copy_bytes(&ctx->buf[have], data, len);
+      ctx->buf_len = (uint32_t)(have + len);
+    }
+    return COUPLET_OK;
+  }
+  const couplet_sha3_backend_t *backend = ctx->backend;
+  if (UNLIKELY(!begin_call(backend))) {
+    return COUPLET_ERR_BUSY;
+  }
+  return update_backend(ctx, backend, data, len, rate, have);
+}
+
+#if FAST_XIF || FAST_MMIO
+// The same after the common call's checks and lock (xif_update, mmio_update), for what it leaves
+// to the backend's operations: the runs of blocks that go by ABSORB jobs (mem) or descriptors
+// (dma).
+// Nothing is buffered then (fast_update_bad).
+static __attribute__((noinline)) couplet_status_t update_locked(couplet_sha3_ctx_t *ctx, const uint8_t *data,
+                                                                size_t len) {
+  return update_backend(ctx, ctx->backend, data, len, ctx->rate, 0u);
+}
+#endif
+
 // Ends the input: the buffered bytes of the last block (none when they are all in the state;
 // where the state has some, the buffer is zero there), the padding and the last permutation.
 SHA3_INLINE couplet_status_t absorb_last_block(couplet_sha3_ctx_t *ctx, const couplet_sha3_backend_t *backend,
@@ -333,7 +371,9 @@ SHA3_INLINE couplet_status_t absorb_last_block(couplet_sha3_ctx_t *ctx, const co
   return backend->absorb_last(ctx, buffered ? ctx->buf : NULL, ctx->buf_len, pad);
 }
 
-couplet_status_t couplet_sha3_final(couplet_sha3_ctx_t *ctx, uint8_t *digest, size_t digest_len) {
+// The checked path of couplet_sha3_final (below).
+static __attribute__((noinline)) couplet_status_t final_checked(couplet_sha3_ctx_t *ctx, uint8_t *digest,
+                                                                size_t digest_len) {
   couplet_status_t status = check_ctx(ctx, digest != NULL, PHASE_ABSORBING, false);
   if (UNLIKELY(status != COUPLET_OK)) {
     return status;
@@ -362,6 +402,463 @@ couplet_status_t couplet_sha3_final(couplet_sha3_ctx_t *ctx, uint8_t *digest, si
   ctx->state_tag = 0u;
   ctx->phase = PHASE_FINISHED;
   return status;
+}
+
+// The common calls of the accelerator backends: couplet_sha3_update and couplet_sha3_final on
+// tight, mem, mmio and dma, when they can, run as one leaf function each: no register saved, no
+// call through the backend table, the state's residency checked once, the coupling's
+// instructions inline. They take a context that passes every check of the call and that is
+// fresh or whose state the accelerator holds, and word-aligned buffers: an update that starts
+// on a block boundary and reaches the accelerator (on mem fewer blocks than an ABSORB job is
+// worth, on dma fewer than a descriptor), a final of a SHA3-* digest. They do what the checked
+// path does through the backend's operations and leave the same context and the same record
+// (sha3_hw.h); everything else, and every error they do not decide themselves (BUSY and the
+// accelerator's own), goes to the checked path, which decides the error code. Host builds
+// (tests/test_sha3_host.py) have stand-in backends and no accelerator: there every call takes
+// the checked path.
+
+#if FAST_XIF || FAST_MMIO
+// Whether ctx (of the backend `id` whose table entry is `backend`) fails a check of
+// ctx_initialised or the absorbing phase, or is not of the first `algs` algorithms. One value,
+// one branch, as in ctx_initialised.
+SHA3_INLINE uint32_t fast_ctx_bad(const couplet_sha3_ctx_t *ctx, const couplet_sha3_backend_t *backend,
+                                  uint32_t algs) {
+  const uint32_t alg = ctx->alg, rate = ctx->rate, digest_len = ctx->digest_len;
+  return (uint32_t)(ctx->backend != backend) | (uint32_t)(ctx->phase != PHASE_ABSORBING) | (uint32_t)(alg >= algs) |
+         (uint32_t)((rate | digest_len << 8) != alg_shape[alg & (ALG_SLOTS - 1u)]);
+}
+
+// Whether an update that reaches the accelerator is not a common call: a check fails,
+// something is buffered or in the state, the data is unaligned.
+SHA3_INLINE uint32_t fast_update_bad(const couplet_sha3_ctx_t *ctx, const couplet_sha3_backend_t *backend,
+                                     const uint8_t *data) {
+  return fast_ctx_bad(ctx, backend, ALG_COUNT) | (uint32_t)((ctx->buf_len | ctx->in_state | ctx->squeezed) != 0u) |
+         (uint32_t)(data == NULL) | (uint32_t)(((uintptr_t)data & 3u) != 0u);
+}
+
+// Whether final(ctx, digest, digest_len) is not a common call: a check fails (a SHAKE context
+// included), or the digest buffer is unaligned.
+SHA3_INLINE uint32_t fast_final_bad(const couplet_sha3_ctx_t *ctx, const couplet_sha3_backend_t *backend,
+                                    const uint8_t *digest, size_t digest_len) {
+  const uint32_t buf_len = ctx->buf_len;
+  return fast_ctx_bad(ctx, backend, (uint32_t)COUPLET_SHA3_512 + 1u) | (uint32_t)(ctx->squeezed != 0u) |
+         (uint32_t)(ctx->in_state > buf_len) | (uint32_t)(buf_len >= ctx->rate) | (uint32_t)(digest == NULL) |
+         (uint32_t)(((uintptr_t)digest & 3u) != 0u) | (uint32_t)(digest_len < ctx->digest_len);
+}
+
+// An update that stays short of a block (len < rate - have) only buffers, without the
+// accelerator: copy_bytes inline (a call would cost the leaf its return address). Anything
+// else goes to the checked path: a failed check, the start of the block in the state with the
+// buffer below it not yet zeroed (buffer_behind_state), data NULL with a length.
+SHA3_INLINE couplet_status_t fast_buffer(couplet_sha3_ctx_t *ctx, const couplet_sha3_backend_t *backend,
+                                         const uint8_t *data, size_t len, size_t have) {
+  const uint32_t in_state = ctx->in_state;
+  const uint32_t bad = fast_ctx_bad(ctx, backend, ALG_COUNT) | (uint32_t)(ctx->squeezed != 0u) |
+                       (uint32_t)(have >= ctx->rate) | (uint32_t)(in_state >= have && have != 0u) |
+                       (uint32_t)(in_state > have) | (uint32_t)(data == NULL && len != 0u);
+  if (UNLIKELY(bad != 0u)) {
+    return update_checked(ctx, data, len);
+  }
+  uint8_t *dst = &ctx->buf[have];
+  size_t i = 0;
+  if ((((uintptr_t)dst | (uintptr_t)data) & 3u) == 0u) {
+    for (; i + 4u <= len; i += 4u) {
+      *(sha3_alias_word_t *)(void *)(dst + i) = *(const sha3_alias_word_t *)(const void *)(data + i);
+      __asm__ volatile("");  // no memcpy call (see copy_bytes)
+    }
+  }
+  for (; i < len; ++i) {
+    dst[i] = data[i];
+    __asm__ volatile("");
+  }
+  ctx->buf_len = (uint32_t)(have + len);
+  return COUPLET_OK;
+}
+
+// Whether the accelerator holds ctx's state (tag: ctx->state_tag, not 0).
+SHA3_INLINE bool fast_resident(const couplet_sha3_ctx_t *ctx, uint32_t tag) {
+  return sha3_hw.resident == ctx && sha3_hw.tag == tag;
+}
+
+// Update's bookkeeping, done while a permutation runs: the `left` bytes of the block that go
+// into the state, and the record of a state that will be stored under a new tag and stay
+// resident (sha3_hw_stored, sha3_hw_now_resident). A failure later wipes the context and
+// forgets the record.
+SHA3_INLINE void fast_update_record(couplet_sha3_ctx_t *ctx, size_t left) {
+  ctx->buf_len = (uint32_t)left;
+  ctx->in_state = (uint32_t)left;
+  uint32_t tag = sha3_hw.last_tag + 1u;
+  if (tag == 0u) {
+    tag = 1u;  // 0 means a fresh hash
+  }
+  sha3_hw.last_tag = tag;
+  sha3_hw.tag = tag;
+  sha3_hw.resident = ctx;
+  sha3_hw.permute_issued = false;
+  ctx->state_tag = tag;
+}
+
+// Final's wipes, done while the last permutation runs: the buffered bytes, the stored state
+// (when there is one), and the context finished. Read from the context again rather than kept
+// from before the permutation: a leaf function has no register to spare.
+SHA3_INLINE void fast_final_wipe(couplet_sha3_ctx_t *ctx) {
+  const uint32_t n = ctx->buf_len;
+  if (n != ctx->in_state) {
+    couplet_wipe_words((uint32_t *)(sha3_alias_word_t *)(void *)ctx->buf, (n + 3u) / 4u);
+  }
+  if (ctx->state_tag != 0u) {
+    wipe_state(ctx->state);
+  }
+  ctx->buf_len = 0u;
+  ctx->in_state = 0u;
+  ctx->state_tag = 0u;
+  ctx->phase = PHASE_FINISHED;
+}
+
+// A common call whose hardware failed (its accelerator zeroized, the record forgotten): as
+// end_call after a backend error, the lock given back and the context wiped.
+static __attribute__((noinline)) couplet_status_t fast_failed(couplet_sha3_ctx_t *ctx, couplet_status_t status) {
+  sha3_hw_forget();
+  sha3_lock_give();
+  wipe_data(ctx);
+  ctx->phase = PHASE_FINISHED;
+  return status;
+}
+
+#endif
+
+#if FAST_XIF
+// A refused PERMUTE (acc, ORed answers): as xif_failed (sha3_tight.c), its sticky bit cleared.
+static __attribute__((noinline)) couplet_status_t xif_fast_failed(couplet_sha3_ctx_t *ctx, uint32_t acc) {
+  (void)xif(XIF_WRITE, KECCAK_REG_STATUS, KECCAK_STATUS_REFUSED, 0u);
+  xif_zeroize();
+  return fast_failed(ctx, (acc & XIF_BAD_COUNT) ? COUPLET_ERR_HW : COUPLET_ERR_BUSY);
+}
+
+// couplet_sha3_update on tight or mem (`backend`): sha3_xif_absorb's blocks, sha3_xif_absorb_part's
+// tail, sha3_xif_release's store.
+SHA3_INLINE couplet_status_t xif_update(couplet_sha3_ctx_t *ctx, const couplet_sha3_backend_t *backend,
+                                        uint32_t max_blocks, const uint8_t *data, size_t len) {
+  const size_t have = ctx->buf_len;
+  if (len < ctx->rate - have) {
+    return fast_buffer(ctx, backend, data, len, have);
+  }
+  if (UNLIKELY(fast_update_bad(ctx, backend, data) != 0u)) {
+    return update_checked(ctx, data, len);
+  }
+  if (UNLIKELY(!sha3_lock_take())) {
+    return COUPLET_ERR_BUSY;
+  }
+  if (max_blocks != 0u && len >= max_blocks * (size_t)ctx->rate) {
+    return update_locked(ctx, data, len);  // checked, and the accelerator taken
+  }
+  const uint32_t tag = ctx->state_tag;
+  if (tag == 0u) {
+    xif_zeroize();  // a fresh hash
+  } else if (UNLIKELY(!fast_resident(ctx, tag))) {
+    sha3_lock_give();
+    return update_checked(ctx, data, len);  // it loads the state
+  }
+  const size_t rate = ctx->rate;
+  const uint32_t top = (uint32_t)rate / 8u - 1u;
+  uint32_t acc = 0u;
+  // (The top pair by a pointer of its own: an offset from data would be one more register.)
+  const uint8_t *top_pair = data + 8u * top;
+  do {
+    xif_xor_chain(data, top, couplet_load_le32_as(top_pair, true), couplet_load_le32_as(top_pair + 4u, true));
+    acc |= xif_permute();
+    data += rate;
+    top_pair += rate;
+    len -= rate;
+  } while (len >= rate);
+  fast_update_record(ctx, len);
+  // The rest into the state: the pair of its last bytes (if it ends inside one) and the whole
+  // pairs before it.
+  const uint32_t q = (uint32_t)len >> 3;
+  if ((len & 7u) != 0u) {
+    const sha3_hw_pair_t pair = sha3_hw_pad_pair(data, len, true, 0u, false);
+    xif_xor_chain(data, q, pair.lo, pair.hi);
+  } else if (q != 0u) {
+    xif_xor_chain(data, q - 1u, couplet_load_le32_as(data + 8u * q - 8u, true),
+                  couplet_load_le32_as(data + 8u * q - 4u, true));
+  }
+  if (UNLIKELY(acc != 0u)) {
+    return xif_fast_failed(ctx, acc);
+  }
+  // The state for the next call: two READs, then their two stores.
+  uint32_t *s = ctx->state;
+#pragma GCC unroll 25
+  for (uint32_t w = 0; w < COUPLET_SHA3_STATE_WORDS; w += 2u) {
+    xif_read2(KECCAK_REG_STATE0 + w, &s[w], KECCAK_REG_STATE0 + w + 1u, &s[w + 1u]);
+  }
+  sha3_lock_give();
+  return COUPLET_OK;
+}
+
+// couplet_sha3_final on tight or mem: sha3_xif_absorb_last, the digest READ straight into the
+// caller's buffer, release's ZEROIZE; the context's wipes while the last permutation runs.
+SHA3_INLINE couplet_status_t xif_final(couplet_sha3_ctx_t *ctx, const couplet_sha3_backend_t *backend,
+                                       uint8_t *digest, size_t digest_len) {
+  if (UNLIKELY(fast_final_bad(ctx, backend, digest, digest_len) != 0u)) {
+    return final_checked(ctx, digest, digest_len);
+  }
+  if (UNLIKELY(!sha3_lock_take())) {
+    return COUPLET_ERR_BUSY;
+  }
+  const uint32_t tag = ctx->state_tag;
+  if (tag == 0u) {
+    xif_zeroize();
+  } else if (UNLIKELY(!fast_resident(ctx, tag))) {
+    sha3_lock_give();
+    return final_checked(ctx, digest, digest_len);
+  }
+  const uint32_t n = ctx->buf_len, pairs = ctx->rate >> 3;
+  const uint32_t q = n >> 3;
+  const bool bit_here = q == pairs - 1u;
+  uint32_t acc = 0u;
+  // pad10*1's last bit first when it is not in the pair of the last bytes (XOR: any order).
+  if (!bit_here) {
+    acc = xif_write_pair_inline(pairs - 1u, 0u, SHA3_PAD_LAST_BIT);
+  }
+  if (n != ctx->in_state) {
+    // The buffered bytes (zero below those in the state).
+    const sha3_hw_pair_t pair = sha3_hw_pad_pair(ctx->buf, n, true, PAD_SHA3, bit_here);
+    xif_xor_chain(ctx->buf, q, pair.lo, pair.hi);
+  } else {
+    const sha3_hw_pair_t pair = sha3_hw_pad_pair(NULL, n, true, PAD_SHA3, bit_here);
+    acc |= xif_write_pair_inline(q, pair.lo, pair.hi);
+  }
+  acc |= xif_permute();
+  fast_final_wipe(ctx);
+  if (UNLIKELY(acc != 0u)) {
+    return xif_fast_failed(ctx, acc);
+  }
+  // The digest (7, 8, 12 or 16 words); the first READ waits for the permutation.
+  switch (ctx->alg) {
+    case COUPLET_SHA3_224:
+      XIF_R1(digest, 6u, true);
+      goto xd6;
+    case COUPLET_SHA3_256:
+      goto xd8;
+    case COUPLET_SHA3_384:
+      goto xd12;
+    default:
+      goto xd16;
+  }
+  SHA3_READ_CHAIN(xd, XIF_R2, digest, true)
+  xif_zeroize();
+  sha3_hw_forget();
+  sha3_hw.permute_issued = false;
+  sha3_lock_give();
+  return COUPLET_OK;
+}
+#endif
+
+#if FAST_MMIO
+// An error bit in STATUS after the last PERMUTE: as mmio_take_status (sha3_mmio.c), cleared.
+static __attribute__((noinline)) couplet_status_t mmio_fast_failed(couplet_sha3_ctx_t *ctx, uint32_t status) {
+  reg_write(KECCAK_REG_STATUS, status & KECCAK_STATUS_ERRORS);
+  mmio_zeroize();
+  return fast_failed(ctx, sha3_hw_refusal(status));
+}
+
+// couplet_sha3_update on mmio or dma (dma: runs shorter than a descriptor is worth, as
+// dma_absorb): sha3_mmio_absorb's blocks, sha3_mmio_absorb_part's tail, sha3_mmio_release's
+// STATUS check and store.
+SHA3_INLINE couplet_status_t mmio_update(couplet_sha3_ctx_t *ctx, const couplet_sha3_backend_t *backend,
+                                         uint32_t max_blocks, const uint8_t *data, size_t len) {
+  const size_t have = ctx->buf_len;
+  if (len < ctx->rate - have) {
+    return fast_buffer(ctx, backend, data, len, have);
+  }
+  if (UNLIKELY(fast_update_bad(ctx, backend, data) != 0u)) {
+    return update_checked(ctx, data, len);
+  }
+  if (UNLIKELY(!sha3_lock_take())) {
+    return COUPLET_ERR_BUSY;
+  }
+  if (max_blocks != 0u && len >= max_blocks * (size_t)ctx->rate) {
+    return update_locked(ctx, data, len);  // checked, and the accelerator taken
+  }
+  const uint32_t tag = ctx->state_tag;
+  if (tag == 0u) {
+    mmio_zeroize();
+  } else if (UNLIKELY(!fast_resident(ctx, tag))) {
+    sha3_lock_give();
+    return update_checked(ctx, data, len);
+  }
+  const size_t rate = ctx->rate;
+  const uint32_t top = (uint32_t)rate / 8u - 1u;
+  do {
+    mmio_xor_chain_permute(data, top, couplet_load_le32_as(data + 8u * top, true),
+                           couplet_load_le32_as(data + 8u * top + 4u, true));
+    data += rate;
+    len -= rate;
+  } while (len >= rate);
+  fast_update_record(ctx, len);
+  const uint32_t q = (uint32_t)len >> 3;
+  if ((len & 7u) != 0u) {
+    const sha3_hw_pair_t pair = sha3_hw_pad_pair(data, len, true, 0u, false);
+    mmio_xor_chain(data, q, pair.lo, pair.hi);
+  } else if (q != 0u) {
+    mmio_xor_chain(data, q - 1u, couplet_load_le32_as(data + 8u * q - 8u, true),
+                   couplet_load_le32_as(data + 8u * q - 4u, true));
+  }
+  // A refused PERMUTE shows only in STATUS.
+  const uint32_t status = reg_read(KECCAK_REG_STATUS);
+  if (UNLIKELY((status & KECCAK_STATUS_ERRORS) != 0u)) {
+    return mmio_fast_failed(ctx, status);
+  }
+  uint32_t *s = ctx->state;
+#pragma GCC unroll 25
+  for (uint32_t w = 0; w < COUPLET_SHA3_STATE_WORDS; w += 2u) {
+    mmio_read2(KECCAK_REG_STATE0 + w, &s[w], KECCAK_REG_STATE0 + w + 1u, &s[w + 1u]);
+  }
+  sha3_lock_give();
+  return COUPLET_OK;
+}
+
+// couplet_sha3_final on mmio or dma: sha3_mmio_absorb_last (its STATUS check), the digest
+// loaded straight into the caller's buffer, release's ZEROIZE.
+SHA3_INLINE couplet_status_t mmio_final(couplet_sha3_ctx_t *ctx, const couplet_sha3_backend_t *backend,
+                                        uint8_t *digest, size_t digest_len) {
+  if (UNLIKELY(fast_final_bad(ctx, backend, digest, digest_len) != 0u)) {
+    return final_checked(ctx, digest, digest_len);
+  }
+  if (UNLIKELY(!sha3_lock_take())) {
+    return COUPLET_ERR_BUSY;
+  }
+  const uint32_t tag = ctx->state_tag;
+  if (tag == 0u) {
+    mmio_zeroize();
+  } else if (UNLIKELY(!fast_resident(ctx, tag))) {
+    sha3_lock_give();
+    return final_checked(ctx, digest, digest_len);
+  }
+  const uint32_t n = ctx->buf_len, pairs = ctx->rate >> 3;
+  const uint32_t q = n >> 3;
+  const bool bit_here = q == pairs - 1u;
+  if (!bit_here) {
+    reg_write(KECCAK_REG_STATE_XOR0 + 2u * pairs - 1u, SHA3_PAD_LAST_BIT);
+  }
+  if (n != ctx->in_state) {
+    const sha3_hw_pair_t pair = sha3_hw_pad_pair(ctx->buf, n, true, PAD_SHA3, bit_here);
+    mmio_xor_chain(ctx->buf, q, pair.lo, pair.hi);
+  } else {
+    // Stores take any address: the pair by its index.
+    const sha3_hw_pair_t pair = sha3_hw_pad_pair(NULL, n, true, PAD_SHA3, bit_here);
+    reg_write(KECCAK_REG_STATE_XOR0 + 2u * q, pair.lo);
+    reg_write(KECCAK_REG_STATE_XOR0 + 2u * q + 1u, pair.hi);
+  }
+  reg_write(KECCAK_REG_CMD, KECCAK_CMD_PERMUTE);
+  // Answered at once, during the permutation.
+  const uint32_t status = reg_read(KECCAK_REG_STATUS);
+  fast_final_wipe(ctx);
+  if (UNLIKELY((status & KECCAK_STATUS_ERRORS) != 0u)) {
+    return mmio_fast_failed(ctx, status);
+  }
+  // The first load waits for the permutation.
+  switch (ctx->alg) {
+    case COUPLET_SHA3_224:
+      MMIO_R1(digest, 6u, true);
+      goto md6;
+    case COUPLET_SHA3_256:
+      goto md8;
+    case COUPLET_SHA3_384:
+      goto md12;
+    default:
+      goto md16;
+  }
+  SHA3_READ_CHAIN(md, MMIO_R2, digest, true)
+  mmio_zeroize();
+  sha3_hw_forget();
+  sha3_hw.permute_issued = false;
+  sha3_lock_give();
+  return COUPLET_OK;
+}
+#endif
+
+// The backends of one coupling share their common calls: tight and mem differ only in the
+// backend and in whether long runs go by ABSORB jobs, mmio and dma in the backend and whether
+// they go by descriptors. One function per coupling (noinline: each is allocated registers on
+// its own; inlined together they made every path save registers), with the backend chosen at
+// run time, rather than one per backend: each is a few KB of unrolled instructions. A backend the
+// SoC lacks is NULL here, which no initialised context has, so such a call takes the checked
+// path.
+#if defined(COUPLET_SHA3_HAS_TIGHT) && COUPLET_SHA3_HAS_TIGHT
+#define TIGHT_BACKEND (&couplet_sha3_backend_tight)
+#else
+#define TIGHT_BACKEND NULL
+#endif
+#if defined(COUPLET_SHA3_HAS_MEM) && COUPLET_SHA3_HAS_MEM
+#define MEM_BACKEND (&couplet_sha3_backend_mem)
+#else
+#define MEM_BACKEND NULL
+#endif
+#if defined(COUPLET_SHA3_HAS_MMIO) && COUPLET_SHA3_HAS_MMIO
+#define MMIO_BACKEND (&couplet_sha3_backend_mmio)
+#else
+#define MMIO_BACKEND NULL
+#endif
+#if defined(COUPLET_SHA3_HAS_DMA) && COUPLET_SHA3_HAS_DMA
+#define DMA_BACKEND (&couplet_sha3_backend_dma)
+#else
+#define DMA_BACKEND NULL
+#endif
+
+#if FAST_XIF
+static __attribute__((noinline)) couplet_status_t update_xif(couplet_sha3_ctx_t *ctx, const uint8_t *data,
+                                                             size_t len, bool mem) {
+  return xif_update(ctx, mem ? MEM_BACKEND : TIGHT_BACKEND, mem ? XIF_JOB_MIN_BLOCKS : 0u, data, len);
+}
+
+#endif
+#if FAST_MMIO
+static __attribute__((noinline)) couplet_status_t update_mmio(couplet_sha3_ctx_t *ctx, const uint8_t *data,
+                                                              size_t len, bool dma) {
+  return mmio_update(ctx, dma ? DMA_BACKEND : MMIO_BACKEND, dma ? SHA3_DMA_MIN_BLOCKS : 0u, data, len);
+}
+
+#endif
+
+couplet_status_t couplet_sha3_update(couplet_sha3_ctx_t *ctx, const uint8_t *data, size_t len) {
+#if FAST_XIF || FAST_MMIO
+  if (LIKELY(ctx != NULL)) {
+    const uint32_t id = ctx->backend_id;
+#if FAST_XIF
+    if (id == (uint32_t)COUPLET_SHA3_BACKEND_MEM || id == (uint32_t)COUPLET_SHA3_BACKEND_TIGHT) {
+      return update_xif(ctx, data, len, id == (uint32_t)COUPLET_SHA3_BACKEND_MEM);
+    }
+#endif
+#if FAST_MMIO
+    if (id == (uint32_t)COUPLET_SHA3_BACKEND_MMIO || id == (uint32_t)COUPLET_SHA3_BACKEND_DMA) {
+      return update_mmio(ctx, data, len, id == (uint32_t)COUPLET_SHA3_BACKEND_DMA);
+    }
+#endif
+  }
+#endif
+  return update_checked(ctx, data, len);
+}
+
+couplet_status_t couplet_sha3_final(couplet_sha3_ctx_t *ctx, uint8_t *digest, size_t digest_len) {
+#if FAST_XIF || FAST_MMIO
+  if (LIKELY(ctx != NULL)) {
+    const uint32_t id = ctx->backend_id;
+#if FAST_XIF
+    if (id == (uint32_t)COUPLET_SHA3_BACKEND_MEM || id == (uint32_t)COUPLET_SHA3_BACKEND_TIGHT) {
+      return xif_final(ctx, id == (uint32_t)COUPLET_SHA3_BACKEND_MEM ? MEM_BACKEND : TIGHT_BACKEND, digest,
+                       digest_len);
+    }
+#endif
+#if FAST_MMIO
+    if (id == (uint32_t)COUPLET_SHA3_BACKEND_MMIO || id == (uint32_t)COUPLET_SHA3_BACKEND_DMA) {
+      return mmio_final(ctx, id == (uint32_t)COUPLET_SHA3_BACKEND_DMA ? DMA_BACKEND : MMIO_BACKEND, digest,
+                        digest_len);
+    }
+#endif
+  }
+#endif
+  return final_checked(ctx, digest, digest_len);
 }
 
 couplet_status_t couplet_shake_final(couplet_sha3_ctx_t *ctx) {
