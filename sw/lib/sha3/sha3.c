@@ -572,25 +572,11 @@ SHA3_INLINE couplet_status_t xif_update(couplet_sha3_ctx_t *ctx, const couplet_s
     len -= rate;
   } while (len >= rate);
   fast_update_record(ctx, len);
-  // The rest into the state: the pair of its last bytes (if it ends inside one) and the whole
-  // pairs before it.
-  const uint32_t q = (uint32_t)len >> 3;
-  if ((len & 7u) != 0u) {
-    const sha3_hw_pair_t pair = sha3_hw_pad_pair(data, len, true, 0u, false);
-    xif_xor_chain(data, q, pair.lo, pair.hi);
-  } else if (q != 0u) {
-    xif_xor_chain(data, q - 1u, couplet_load_le32_as(data + 8u * q - 8u, true),
-                  couplet_load_le32_as(data + 8u * q - 4u, true));
-  }
+  xif_xor_part(data, len);  // the rest into the state
   if (UNLIKELY(acc != 0u)) {
     return xif_fast_failed(ctx, acc);
   }
-  // The state for the next call: two READs, then their two stores.
-  uint32_t *s = ctx->state;
-#pragma GCC unroll 25
-  for (uint32_t w = 0; w < COUPLET_SHA3_STATE_WORDS; w += 2u) {
-    xif_read2(KECCAK_REG_STATE0 + w, &s[w], KECCAK_REG_STATE0 + w + 1u, &s[w + 1u]);
-  }
+  xif_store_state(ctx->state);  // for the next call
   sha3_lock_give();
   return COUPLET_OK;
 }
@@ -696,24 +682,13 @@ SHA3_INLINE couplet_status_t mmio_update(couplet_sha3_ctx_t *ctx, const couplet_
     len -= rate;
   } while (len >= rate);
   fast_update_record(ctx, len);
-  const uint32_t q = (uint32_t)len >> 3;
-  if ((len & 7u) != 0u) {
-    const sha3_hw_pair_t pair = sha3_hw_pad_pair(data, len, true, 0u, false);
-    mmio_xor_chain(data, q, pair.lo, pair.hi);
-  } else if (q != 0u) {
-    mmio_xor_chain(data, q - 1u, couplet_load_le32_as(data + 8u * q - 8u, true),
-                   couplet_load_le32_as(data + 8u * q - 4u, true));
-  }
+  mmio_xor_part(data, len);  // the rest into the state
   // A refused PERMUTE shows only in STATUS.
   const uint32_t status = reg_read(KECCAK_REG_STATUS);
   if (UNLIKELY((status & KECCAK_STATUS_ERRORS) != 0u)) {
     return mmio_fast_failed(ctx, status);
   }
-  uint32_t *s = ctx->state;
-#pragma GCC unroll 25
-  for (uint32_t w = 0; w < COUPLET_SHA3_STATE_WORDS; w += 2u) {
-    mmio_read2(KECCAK_REG_STATE0 + w, &s[w], KECCAK_REG_STATE0 + w + 1u, &s[w + 1u]);
-  }
+  mmio_store_state(ctx->state);  // for the next call
   sha3_lock_give();
   return COUPLET_OK;
 }

@@ -311,11 +311,7 @@ couplet_status_t sha3_mmio_release(couplet_sha3_ctx_t *ctx, bool keep) {
   couplet_status_t status = mmio_take_status();
   if (keep && status == COUPLET_OK) {
     // The state goes on: store it for the next call (which may find it still here).
-    uint32_t *s = ctx->state;
-#pragma GCC unroll 50
-    for (uint32_t w = 0; w < COUPLET_SHA3_STATE_WORDS; ++w) {
-      s[w] = reg_read(KECCAK_REG_STATE0 + w);
-    }
+    mmio_store_state(ctx->state);
     sha3_hw_stored(ctx);
     sha3_hw.permute_issued = false;
   } else {

@@ -353,16 +353,7 @@ couplet_status_t sha3_xif_absorb(couplet_sha3_ctx_t *ctx, const uint8_t *blocks,
 couplet_status_t sha3_xif_absorb_part(couplet_sha3_ctx_t *ctx, const uint8_t *data, size_t n) {
   sha3_xif_begin(ctx);
   if (sha3_word_aligned(data) && n < ctx->rate && ctx->rate <= COUPLET_SHA3_MAX_RATE) {
-    // The asm chain inline: the pair of the last bytes (if the part ends inside one) and the
-    // whole pairs before it.
-    const uint32_t q = (uint32_t)n >> 3;
-    if ((n & 7u) != 0u) {
-      const sha3_hw_pair_t pair = sha3_hw_pad_pair(data, n, true, 0u, false);
-      xif_xor_chain(data, q, pair.lo, pair.hi);
-    } else if (q != 0u) {
-      xif_xor_chain(data, q - 1u, couplet_load_le32_as(data + 8u * q - 8u, true),
-                    couplet_load_le32_as(data + 8u * q - 4u, true));
-    }
+    xif_xor_part(data, n);  // the asm chain inline
     return COUPLET_OK;
   }
   return xif_status(xif_tail(data, n, 0u, ctx->rate, false));
@@ -427,12 +418,7 @@ couplet_status_t sha3_xif_release(couplet_sha3_ctx_t *ctx, bool keep) {
   }
   if (keep) {
     // The state goes on: store it for the next call (which may find it still here).
-    // Two READs, then their two stores: no store waits for its READ (100 cycles).
-    uint32_t *s = ctx->state;
-#pragma GCC unroll 25
-    for (uint32_t w = 0; w < COUPLET_SHA3_STATE_WORDS; w += 2u) {
-      xif_read2(KECCAK_REG_STATE0 + w, &s[w], KECCAK_REG_STATE0 + w + 1u, &s[w + 1u]);
-    }
+    xif_store_state(ctx->state);
     sha3_hw_stored(ctx);
     sha3_hw.permute_issued = false;
   } else {
