@@ -41,17 +41,29 @@
 #include <couplet/aes_coupling.h>
 #include <couplet/status.h>
 
+// How a hold's calls are served; a held_t's `path`. Zero means "not holding", so that a zeroed
+// or released held_t takes the checked path and gets COUPLET_ERR_STATE there. The inline call
+// tests this one word, which hold sets and release (or zeroize of the held context) clears:
+// one load tells it both that the hold is live and which coupling's instructions to use.
+typedef enum {
+  COUPLET_AES_HELD_NONE = 0,     // not holding
+  COUPLET_AES_HELD_CHECKED = 1,  // holding; every call goes through held_crypt_checked
+  COUPLET_AES_HELD_TIGHT = 2,    // holding the accelerator; blocks through its instructions
+  COUPLET_AES_HELD_MEM = 3,      // holding the accelerator; one job through its memory port
+  COUPLET_AES_HELD_MMIO = 4,     // holding the accelerator; blocks through its registers
+} couplet_aes_held_path_t;
+
 typedef struct {
   couplet_aes_ctx_t *ctx;  // the context whose key is loaded
   uint32_t backend_id;     // ctx's backend, a couplet_aes_backend_id_t
   uint32_t mode;           // a couplet_aes_mode_t
   uint32_t decrypt;        // 1 to decrypt (ECB, CBC, CFB)
   uint32_t iv[4];          // the chaining value of the backends that keep it in software
-  uint32_t active;         // nonzero from hold to release
+  uint32_t path;           // a couplet_aes_held_path_t: NONE before hold and after release
 } couplet_aes_held_t;
 
-// The one AES accelerator's state, which the front end keeps (sw/lib/aes/aes.c). Public only
-// because the inline calls below check `holder`: not for applications to touch.
+// The one AES accelerator's state, which the front end keeps (sw/lib/aes/aes.c) and the
+// backends share: not for applications to touch.
 // resident_key when no context's key is in the accelerator: a key_id no context ever has (a
 // context without a key has key_id 0, so "none" must differ from that too).
 #define COUPLET_AES_NO_RESIDENT_KEY 0xFFFFFFFFu
@@ -95,14 +107,13 @@ static inline __attribute__((always_inline)) couplet_status_t couplet_aes_held_c
 #if defined(__riscv) && ((defined(COUPLET_AES_CUSTOM_OPCODE) && COUPLET_AES_HAS_TIGHT) || \
                           (defined(COUPLET_AES_BASE) && COUPLET_AES_HAS_MMIO))
   const uintptr_t odd = ((((uintptr_t)in | (uintptr_t)out) << 2) | len) & (COUPLET_AES_BLOCK_BYTES - 1u);
-  if (__builtin_expect(couplet_aes_accel.holder == held && odd == 0u && len != 0u && in != NULL &&
-                           out != NULL,
-                       1)) {
+  const uint32_t path = held != NULL ? held->path : (uint32_t)COUPLET_AES_HELD_NONE;
+  if (__builtin_expect(odd == 0u && len != 0u && in != NULL && out != NULL, 1)) {
     const couplet_aes_word_t *src = (const couplet_aes_word_t *)(const void *)in;
     couplet_aes_word_t *dst = (couplet_aes_word_t *)(void *)out;
     const couplet_aes_word_t *end = src + len / 4u;
 #if defined(COUPLET_AES_CUSTOM_OPCODE) && COUPLET_AES_HAS_TIGHT
-    if (__builtin_expect(held->backend_id == COUPLET_AES_BACKEND_TIGHT, 1)) {
+    if (__builtin_expect(path == COUPLET_AES_HELD_TIGHT, 1)) {
       do {
         couplet_aes_tight_block(src, dst);
         src += 4;
@@ -110,21 +121,21 @@ static inline __attribute__((always_inline)) couplet_status_t couplet_aes_held_c
       } while (src != end);
       return COUPLET_OK;
     }
-#if COUPLET_AES_HAS_MEM
-    if (held->backend_id == COUPLET_AES_BACKEND_MEM && len <= AES_MAX_JOB_BYTES) {
-      const uint32_t code = couplet_aes_mem_job(in, out, (uint32_t)len);
-      return __builtin_expect(code == 0u, 1) ? COUPLET_OK : couplet_aes_held_job_failed(code);
-    }
-#endif
 #endif
 #if defined(COUPLET_AES_BASE) && COUPLET_AES_HAS_MMIO
-    if (held->backend_id == COUPLET_AES_BACKEND_MMIO) {
+    if (path == COUPLET_AES_HELD_MMIO) {
       do {
         couplet_aes_mmio_block(src, dst);
         src += 4;
         dst += 4;
       } while (src != end);
       return COUPLET_OK;
+    }
+#endif
+#if defined(COUPLET_AES_CUSTOM_OPCODE) && COUPLET_AES_HAS_TIGHT && COUPLET_AES_HAS_MEM
+    if (path == COUPLET_AES_HELD_MEM && len <= AES_MAX_JOB_BYTES) {
+      const uint32_t code = couplet_aes_mem_job(in, out, (uint32_t)len);
+      return __builtin_expect(code == 0u, 1) ? COUPLET_OK : couplet_aes_held_job_failed(code);
     }
 #endif
   }

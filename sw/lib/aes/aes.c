@@ -547,7 +547,7 @@ couplet_status_t couplet_aes_crypt(couplet_aes_ctx_t *ctx, couplet_aes_mode_t mo
 // Forgets a hold: the chaining value it kept is wiped, and it no longer has the accelerator.
 static void end_hold(couplet_aes_held_t *held) {
   couplet_wipe_words(held->iv, sizeof held->iv / sizeof held->iv[0]);
-  held->active = 0u;
+  held->path = COUPLET_AES_HELD_NONE;
   if (couplet_aes_accel.holder == held) {
     couplet_aes_accel.holder = NULL;
   }
@@ -630,21 +630,28 @@ couplet_status_t couplet_aes_ofb_crypt(couplet_aes_ctx_t *ctx, uint8_t iv[16], c
 // ---------------------------------------------------------------------------------------------
 // Holding the accelerator (couplet/aes_held.h)
 
-// True for the backends whose held calls run inline: they keep the mode and the chaining value
-// in the accelerator from hold to release.
-static bool held_in_hardware(uint32_t id) {
+// How a hold on backend `id` is served (couplet_aes_held_path_t). The backends whose held calls
+// run inline keep the mode and the chaining value in the accelerator from hold to release.
+static couplet_aes_held_path_t held_path(uint32_t id) {
 #if INLINE_XIF
-  if (id == COUPLET_AES_BACKEND_TIGHT || (COUPLET_AES_HAS_MEM && id == COUPLET_AES_BACKEND_MEM)) {
-    return true;
+  if (id == COUPLET_AES_BACKEND_TIGHT) {
+    return COUPLET_AES_HELD_TIGHT;
+  }
+  if (COUPLET_AES_HAS_MEM && id == COUPLET_AES_BACKEND_MEM) {
+    return COUPLET_AES_HELD_MEM;
   }
 #endif
 #if INLINE_MMIO
   if (id == COUPLET_AES_BACKEND_MMIO) {
-    return true;
+    return COUPLET_AES_HELD_MMIO;
   }
 #endif
   (void)id;
-  return false;
+  return COUPLET_AES_HELD_CHECKED;
+}
+
+static bool held_in_hardware(uint32_t id) {
+  return held_path(id) != COUPLET_AES_HELD_CHECKED;
 }
 
 // Byte access to the chaining value kept in `held` (its words hold the bytes in memory order).
@@ -708,7 +715,7 @@ couplet_status_t couplet_aes_hold(couplet_aes_held_t *held, couplet_aes_ctx_t *c
     }
     couplet_aes_accel.holder = held;
   }
-  held->active = 1u;
+  held->path = held_path(ctx->backend_id);
   return COUPLET_OK;
 }
 
@@ -717,7 +724,7 @@ couplet_status_t couplet_aes_hold(couplet_aes_held_t *held, couplet_aes_ctx_t *c
 // ends when its context loses its key). A hold of the accelerator whose context was
 // re-initialised still holds, so that its release gives the accelerator back.
 static const couplet_aes_backend_t *holding(const couplet_aes_held_t *held) {
-  if (held->active == 0u || held->ctx == NULL || held->backend_id >= (uint32_t)COUPLET_AES_BACKEND_COUNT) {
+  if (held->path == COUPLET_AES_HELD_NONE || held->ctx == NULL || held->backend_id >= (uint32_t)COUPLET_AES_BACKEND_COUNT) {
     return NULL;
   }
   const couplet_aes_backend_t *backend = backends[held->backend_id];
