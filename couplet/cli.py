@@ -21,7 +21,7 @@ def _add_config(parser: argparse.ArgumentParser, default: str = "default") -> No
 
 
 def cmd_gen(args: argparse.Namespace) -> int:
-    from couplet import paths
+    from couplet import cores, paths
     from couplet.config import load_config
     from couplet.generate import committed_outputs, write_config_outputs, write_if_changed
 
@@ -29,7 +29,7 @@ def cmd_gen(args: argparse.Namespace) -> int:
     out_dir = Path(args.out) if args.out else paths.config_build_dir(config.name) / "gen"
     for kind, path in write_config_outputs(config, out_dir).items():
         log.info(f"{kind:10s} {path}")
-    for path, text in committed_outputs(config).items():
+    for path, text in {**committed_outputs(config), **cores.core_outputs()}.items():
         if write_if_changed(path, text):
             log.info(f"updated    {path.relative_to(paths.ROOT)}")
     return 0
