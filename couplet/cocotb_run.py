@@ -19,8 +19,9 @@ from couplet import paths
 
 SEED_ENV = "COUPLET_TEST_SEED"
 
-# Lint warnings are checked by `couplet lint`; here they would only stop the build.
-BUILD_ARGS = ["-Wno-fatal", "-Wno-lint", "-Wno-style", "--x-assign", "unique", "--x-initial", "unique"]
+# Lint warnings are checked by `couplet lint`; here they would only stop the build. --assert
+# turns on the RTL's assertions (couplet_accel_port_assert and friends).
+BUILD_ARGS = ["-Wno-fatal", "-Wno-lint", "-Wno-style", "--assert", "--x-assign", "unique", "--x-initial", "unique"]
 
 
 # The wheel's verilated.mk leaves the precompiled-header include flag empty, which breaks the

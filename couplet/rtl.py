@@ -84,6 +84,14 @@ def ip_sources(ip: str) -> list[Path]:
     return sorted((ip_dir / "autogen").glob("*_pkg.sv")) + packages + modules
 
 
+def accel_port_sources() -> list[Path]:
+    """What an accelerator needs of the coupling layer on its own: the command port's types and
+    the checker of its rules (for a unit test of the accelerator without the adapters)."""
+    rtl_dir = paths.IP_DIR / "accel" / "rtl"
+    return [rtl_dir / "couplet_accel_pkg.sv", rtl_dir / "couplet_handshake_assert.sv",
+            rtl_dir / "couplet_accel_port_assert.sv"]
+
+
 # In compile order: the coupling layer's package (accel) before the IPs that import it.
 SOC_IPS = ("obi", "sram", "clint", "simctrl", "accel", "dma", "aes", "keccak", "rtos")
 

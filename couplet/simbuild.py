@@ -23,6 +23,8 @@ VERILATOR_FLAGS = [
     "--x-assign", "fast",
     "--x-initial", "fast",
     "--top-module", TOP,
+    # The RTL's assertions stop a run that breaks an interface rule (couplet_accel_port_assert).
+    "--assert",
     # The core is third-party and not lint-clean under -Wall; our own RTL is linted separately.
     "-Wno-fatal",
     "-Wno-lint",

@@ -51,8 +51,8 @@ def test_lint_waivers_still_report_our_warnings(tmp_path: Path) -> None:
 
 # IPs linted with their own top for the parameter values their tests build that no shipped
 # config uses (`couplet lint` only sees what a SoC uses), with just the files that top needs (a
-# package compiled but not imported would report its unused parameters). Accelerators import the coupling layer's types, which live in the accel IP.
-ACCEL_PKG = paths.IP_DIR / "accel" / "rtl" / "couplet_accel_pkg.sv"
+# package compiled but not imported would report its unused parameters). Accelerators import the
+# coupling layer's types and instantiate its port checker, which live in the accel IP.
 KECCAK_ENGINE = ("couplet_keccak_pkg", "couplet_keccak_round", "couplet_keccak_core")
 STANDALONE_TOPS = [
     *(("keccak", "couplet_keccak_core", KECCAK_ENGINE, [f"-GRoundsPerCycle={r}"]) for r in (1, 2, 24)),
@@ -64,8 +64,9 @@ STANDALONE_TOPS = [
 
 @pytest.mark.parametrize(("ip", "top", "modules", "params"), STANDALONE_TOPS)
 def test_lint_standalone_ip_is_clean(ip: str, top: str, modules: tuple[str, ...], params: list[str]) -> None:
-    sources = [ACCEL_PKG, *(p for p in rtl.ip_sources(ip) if p.stem in modules)]
-    assert len(sources) == 1 + len(modules), f"missing sources of {top}: {modules}"
+    accel = rtl.accel_port_sources()
+    sources = [*accel, *(p for p in rtl.ip_sources(ip) if p.stem in modules)]
+    assert len(sources) == len(accel) + len(modules), f"missing sources of {top}: {modules}"
     command = [str(paths.verilator_bin()), "--lint-only", "-Wall", "--top-module", top, *params,
                *lint.waiver_files(), *map(str, sources)]
     proc = subprocess.run(command, capture_output=True, text=True, env=paths.verilator_env())

@@ -140,4 +140,19 @@ module couplet_accel_cmd_mux
     end
   end
 
+`ifndef SYNTHESIS
+  // One input at a time is served and answered, the routing FIFO never overflows, and the
+  // winner of the arbitration is an input. (A reset-style block, so that rst_ni stays an
+  // asynchronous reset only.)
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+    end else begin
+      OneInputServed: assert ($onehot0(in_cmd_ready_o));
+      OneInputAnswered: assert ($onehot0(in_rsp_valid_o));
+      InFlightInRange: assert (count_q <= CntW'(MaxInFlight));
+      SelInRange: assert (int'(sel) < NumIn);
+    end
+  end
+`endif
+
 endmodule

@@ -285,4 +285,17 @@ module couplet_xif_adapter
                            xif_mem_if.mem_ready, xif_mem_if.mem_resp,
                            xif_mem_result_if.mem_result_valid, xif_mem_result_if.mem_result};
 
+`ifndef SYNTHESIS
+  // In every held entry each step follows the one before: sent to an accelerator only once
+  // committed (so a killed instruction never reaches one), answered only once sent. A free entry
+  // keeps its flags until it is allocated again, so only held ones are checked. (A reset-style
+  // block, so that rst_ni stays an asynchronous reset only.)
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+    end else begin
+      EntryStepsInOrder: assert ((valid_q & ((sent_q & ~committed_q) | (done_q & ~sent_q))) == '0);
+    end
+  end
+`endif
+
 endmodule

@@ -30,6 +30,7 @@ import cocotb
 import pytest
 from Crypto.Cipher import AES
 
+from couplet import rtl
 from couplet.cocotb_run import run_cocotb
 from hw.ip.accel.test.accel_port_bfm import CmdPort, StreamSink, StreamSource, from_words, to_words
 from hw.ip.obi.test.obi_bfm import MASK32, ClockedTb
@@ -40,7 +41,7 @@ ROLLED, PARTIAL, UNROLLED = 0, 1, 2
 
 HW_DIR = Path(__file__).resolve().parents[3]
 RTL_FILES = [
-    HW_DIR / "ip" / "accel" / "rtl" / "couplet_accel_pkg.sv",
+    *rtl.accel_port_sources(),
     HW_DIR / "ip" / "aes" / "rtl" / "autogen" / "aes_reg_pkg.sv",
     HW_DIR / "ip" / "aes" / "rtl" / "couplet_aes_pkg.sv",
     HW_DIR / "ip" / "aes" / "rtl" / "couplet_aes_sbox.sv",

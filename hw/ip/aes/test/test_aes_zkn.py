@@ -390,17 +390,17 @@ def test_encodings_match_assembler() -> None:
 
 
 def test_aes_zkn() -> None:
-    from couplet import paths
+    from couplet import paths, rtl
     from couplet.cocotb_run import run_cocotb
 
-    rtl = paths.IP_DIR / "aes" / "rtl"
+    aes_rtl = paths.IP_DIR / "aes" / "rtl"
     run_cocotb(
         toplevel="couplet_aes_zkn",
         sources=[
-            paths.IP_DIR / "accel" / "rtl" / "couplet_accel_pkg.sv",
-            rtl / "couplet_aes_pkg.sv",
-            rtl / "couplet_aes_sbox.sv",
-            rtl / "couplet_aes_zkn.sv",
+            *rtl.accel_port_sources(),
+            aes_rtl / "couplet_aes_pkg.sv",
+            aes_rtl / "couplet_aes_sbox.sv",
+            aes_rtl / "couplet_aes_zkn.sv",
         ],
         test_file=__file__,
         build_name="aes_zkn",

@@ -501,4 +501,15 @@ module couplet_keccak
   assign out_data_o  = '0;
   assign irq_o       = sticky_q[1] && ctrl_q.irq_en;
 
+  // A job offered to the DMA stays offered, unchanged, until the DMA takes it (simulation only).
+  couplet_handshake_assert #(.T(dma_job_t)) u_job_assert (
+    .clk_i, .rst_ni, .valid_i(job_valid_o), .ready_i(job_ready_i), .data_i(job_o)
+  );
+
+  // The command port's rules, checked in every simulation (couplet_accel_port_assert).
+  couplet_accel_port_assert #(.MaxOutstanding(1)) u_port_assert (
+    .clk_i, .rst_ni, .cmd_valid_i, .cmd_ready_i(cmd_ready_o), .cmd_i,
+    .rsp_valid_i(rsp_valid_o), .rsp_ready_i, .rsp_i(rsp_o)
+  );
+
 endmodule

@@ -130,4 +130,10 @@ module couplet_keccak_ise
   assign rsp_valid_o = rsp_valid_q;
   assign rsp_o       = rsp_q;
 
+  // The command port's rules, checked in every simulation (couplet_accel_port_assert).
+  couplet_accel_port_assert #(.MaxOutstanding(1)) u_port_assert (
+    .clk_i, .rst_ni, .cmd_valid_i, .cmd_ready_i(cmd_ready_o), .cmd_i,
+    .rsp_valid_i(rsp_valid_o), .rsp_ready_i, .rsp_i(rsp_o)
+  );
+
 endmodule

@@ -32,6 +32,7 @@ import cocotb
 import pytest
 from cocotb.triggers import RisingEdge
 
+from couplet import rtl
 from couplet.cocotb_run import run_cocotb
 from couplet.regs import load_ip_regs
 from hw.ip.accel.test.accel_port_bfm import Cmd, CmdPort, StreamSource, from_words, to_words
@@ -40,7 +41,7 @@ from hw.ip.obi.test.obi_bfm import MASK32, ClockedTb, Monitor
 
 HW_DIR = Path(__file__).resolve().parents[3]
 RTL_FILES = [
-    HW_DIR / "ip" / "accel" / "rtl" / "couplet_accel_pkg.sv",
+    *rtl.accel_port_sources(),
     HW_DIR / "ip" / "keccak" / "rtl" / "autogen" / "keccak_reg_pkg.sv",
     HW_DIR / "ip" / "keccak" / "rtl" / "couplet_keccak_pkg.sv",
     HW_DIR / "ip" / "keccak" / "rtl" / "couplet_keccak_round.sv",

@@ -633,13 +633,13 @@ def test_doc_c_example(tmp_path: Path) -> None:
 
 # ----------------------------------------------------------------------------- pytest: RTL
 def test_keccak_ise() -> None:
-    from couplet import paths
+    from couplet import paths, rtl
     from couplet.cocotb_run import run_cocotb
 
     run_cocotb(
         toplevel="couplet_keccak_ise",
         sources=[
-            paths.IP_DIR / "accel" / "rtl" / "couplet_accel_pkg.sv",
+            *rtl.accel_port_sources(),
             paths.IP_DIR / "keccak" / "rtl" / "couplet_keccak_ise.sv",
         ],
         test_file=__file__,

@@ -39,6 +39,7 @@ from pathlib import Path
 import cocotb
 import pytest
 
+from couplet import rtl
 from couplet.cocotb_run import run_cocotb
 from hw.ip.accel.test.accel_port_bfm import CmdPort
 from hw.ip.obi.test.obi_bfm import MASK32, ClockedTb
@@ -67,8 +68,8 @@ ACTION_LATENCY = 2
 
 
 def rtl_files() -> list[Path]:
-    """couplet_accel_pkg, then the files rtos.core lists, in its order."""
-    files = [HW_DIR / "ip" / "accel" / "rtl" / "couplet_accel_pkg.sv"]
+    """The accelerator port's sources, then the files rtos.core lists, in its order."""
+    files = rtl.accel_port_sources()
     for line in (IP_DIR / "rtos.core").read_text().splitlines():
         line = line.strip()
         if line.startswith("- ") and line.endswith(".sv"):
