@@ -21,9 +21,10 @@ def _add_config(parser: argparse.ArgumentParser, default: str = "default") -> No
 
 
 def cmd_gen(args: argparse.Namespace) -> int:
-    from couplet import cores, paths
-    from couplet.config import load_config
-    from couplet.generate import committed_outputs, write_config_outputs, write_if_changed
+    from couplet import paths
+    from couplet.gen import cores
+    from couplet.gen.generate import committed_outputs, write_config_outputs, write_if_changed
+    from couplet.model.config import load_config
 
     config = load_config(args.config)
     out_dir = Path(args.out) if args.out else paths.config_build_dir(config.name) / "gen"
@@ -36,8 +37,8 @@ def cmd_gen(args: argparse.Namespace) -> int:
 
 
 def cmd_build(args: argparse.Namespace) -> int:
-    from couplet import firmware
-    from couplet.config import load_config
+    from couplet.model.config import load_config
+    from couplet.tools import firmware
 
     config = load_config(args.config)
     elf = firmware.build_app(config, args.app, out=Path(args.output) if args.output else None)
@@ -46,8 +47,8 @@ def cmd_build(args: argparse.Namespace) -> int:
 
 
 def cmd_flags(args: argparse.Namespace) -> int:
-    from couplet import firmware
-    from couplet.config import load_config
+    from couplet.model.config import load_config
+    from couplet.tools import firmware
 
     config = load_config(args.config)
     sdk = firmware.build_sdk(config)
@@ -59,8 +60,8 @@ def cmd_flags(args: argparse.Namespace) -> int:
 
 def _simulate(args: argparse.Namespace, build_first: bool) -> int:
     """`sim` and `run`: the program's exit code becomes ours."""
-    from couplet import firmware, simulator
-    from couplet.config import load_config
+    from couplet.model.config import load_config
+    from couplet.tools import firmware, simulator
 
     config = load_config(args.config)
     elf = firmware.build_app(config, args.app) if build_first else Path(args.elf)
@@ -78,11 +79,11 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 def cmd_rtos(args: argparse.Namespace) -> int:
     """`rtos build` prints the ELF; `rtos run` builds, simulates and exits with the program's code."""
-    from couplet import rtos_fw, simulator
-    from couplet.config import load_config
+    from couplet.model.config import load_config
+    from couplet.tools import freertos, simulator
 
     config = load_config(args.config)
-    elf = rtos_fw.build_rtos_app(config, args.app, variant=args.kernel)
+    elf = freertos.build_rtos_app(config, args.app, variant=args.kernel)
     if args.rtos_command == "build":
         print(elf)
         return 0
@@ -91,48 +92,48 @@ def cmd_rtos(args: argparse.Namespace) -> int:
 
 
 def cmd_lint(args: argparse.Namespace) -> int:
-    from couplet import lint
-    from couplet.config import load_config
+    from couplet.flows import lint
+    from couplet.model.config import load_config
 
     return lint.lint(load_config(args.config))
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
-    from couplet import bench
-    from couplet.config import load_config
+    from couplet.flows import bench
+    from couplet.model.config import load_config
 
     kernels = [k.strip() for k in args.kernel.split(",") if k.strip()] if args.kernel else None
     return bench.run(args.what, load_config(args.config), runs=args.runs, kernels=kernels, jobs=args.jobs)
 
 
 def cmd_synth(args: argparse.Namespace) -> int:
-    from couplet import synth_report
+    from couplet.flows import synth
 
-    return synth_report.run(args.config, args.target, args.jobs, args.fmax)
+    return synth.run(args.config, args.target, args.jobs, args.fmax)
 
 
 def cmd_sweep(args: argparse.Namespace) -> int:
-    from couplet import synth_sweep
+    from couplet.flows import sweep
 
-    only, values = synth_sweep.parse_selection(args.only, args.values or [])
-    return synth_sweep.run(args.config, args.target, only, args.jobs, args.fmax, values)
+    only, values = sweep.parse_selection(args.only, args.values or [])
+    return sweep.run(args.config, args.target, only, args.jobs, args.fmax, values)
 
 
 def cmd_fpga(args: argparse.Namespace) -> int:
-    from couplet import board
+    from couplet.flows import fpga
 
-    return board.run(args.board, args.config, args.app)
+    return fpga.run(args.board, args.config, args.app)
 
 
 def cmd_energy(args: argparse.Namespace) -> int:
-    from couplet import energy
+    from couplet.flows import energy
 
     return energy.run(args.config, tuple(args.sizes), args.jobs)
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
-    from couplet import demo
-    from couplet.config import load_config
+    from couplet.flows import demo
+    from couplet.model.config import load_config
 
     return demo.run(load_config(args.config))
 
@@ -281,10 +282,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    from couplet.config import ConfigError
-    from couplet.errors import EXIT_TOOL_ERROR, CoupletError
+    from couplet.errors import CoupletError, EXIT_TOOL_ERROR
+    from couplet.model.config import ConfigError
+    from couplet.model.regs import RegsError
     from couplet.paths import ToolError
-    from couplet.regs import RegsError
 
     args = build_parser().parse_args(argv)
     log.set_verbose(args.verbose)

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from couplet import firmware, simbuild, simulator
-from couplet.config import SocConfig, load_config
-from couplet.simulator import SimResult
+from couplet.model.config import SocConfig, load_config
+from couplet.tools import firmware, simbuild, simulator
+from couplet.tools.simulator import SimResult
 
 
 @pytest.fixture(scope="session")

@@ -10,7 +10,8 @@ import re
 import subprocess
 from pathlib import Path
 
-from couplet import firmware, paths
+from couplet import paths
+from couplet.tools import firmware
 
 HOST_DIR = paths.BUILD_DIR / "host"
 HOST_CFLAGS = ["-O2", *firmware.WARN_CFLAGS]

@@ -6,17 +6,19 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from couplet import bench_aes, cavp, firmware, simulator
-from couplet.config import SocConfig, load_config
-from couplet.results import parse_results
-from couplet.simulator import SimResult
+from couplet.flows.bench import aes
+from couplet.tools import firmware, simulator
+from testsupport import cavp
+from couplet.model.config import SocConfig, load_config
+from couplet.reports.results import parse_results
+from couplet.tools.simulator import SimResult
 
 RunApp = Callable[..., SimResult]
 
 
 def test_aes_vectors_file_is_up_to_date() -> None:
     expected = cavp.firmware_source(cavp.firmware_sample())
-    assert cavp.FIRMWARE_VECTORS.read_text() == expected, "regenerate with couplet/cavp.py and commit"
+    assert cavp.FIRMWARE_VECTORS.read_text() == expected, "regenerate with testsupport/cavp.py and commit"
 
 
 def test_aes_firmware_sample_covers_every_mode_key_size_and_direction() -> None:
@@ -68,8 +70,8 @@ def test_aes_bench_figures_agree_across_backends() -> None:
     elf = firmware.build_app(config, "bench_aes", defines={"RUNS": "3"})
     result = simulator.simulate(config, elf, max_cycles=400_000_000, capture=True)
     assert result.status == "exit" and result.exit_code == 0, result.console
-    stats = bench_aes.summarise(parse_results(result.console or ""))
-    bench_aes.check_agreement(stats)
+    stats = aes.summarise(parse_results(result.console or ""))
+    aes.check_agreement(stats)
     assert config.aes is not None
     assert set(stats) == set(config.aes.backends)
     soft = stats["soft"]
@@ -81,12 +83,12 @@ def test_aes_bench_figures_agree_across_backends() -> None:
     # The held call of an inline coupling never costs more than the public one, and no figure is
     # below its floor: a floor above a measurement would be a wrong model of the coupling.
     for backend in ("tight", "mem", "mmio"):
-        for size in bench_aes.HELD_BYTES:
+        for size in aes.HELD_BYTES:
             assert stats[backend][f"held/128/{size}"].mean <= stats[backend][f"ecb/128/{size}"].mean, backend
     modelled = 0
     for backend, measures in stats.items():
         for measure, stat in measures.items():
-            bound = bench_aes.floor(backend, measure, config.aes.arch)
+            bound = aes.floor(backend, measure, config.aes.arch)
             if bound is not None:
                 modelled += 1
                 assert bound.cycles <= stat.mean, f"{backend} {measure}: floor {bound} above {stat.mean}"

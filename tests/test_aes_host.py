@@ -34,8 +34,9 @@ import cryptography_vectors
 import pytest
 from Crypto.Cipher import AES
 
-from couplet import cavp, paths
-from couplet.cocotb_run import regression_seed
+from couplet import paths
+from testsupport import cavp
+from couplet.tools.cocotb_run import regression_seed
 from host_c import build_host_driver, cross_compile, hex_or_null, status_codes, undefined_symbols
 
 AES_DIR = paths.SW_DIR / "lib" / "aes"

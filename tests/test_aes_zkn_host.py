@@ -27,7 +27,7 @@ import pytest
 from Crypto.Cipher import AES
 
 from couplet import paths
-from couplet.cocotb_run import SEED_ENV
+from couplet.tools.cocotb_run import SEED_ENV
 from hw.ip.aes.test import test_aes_zkn as rtl_model
 
 AES_DIR = paths.SW_DIR / "lib" / "aes"

@@ -12,11 +12,13 @@ from pathlib import Path
 import pytest
 from conftest import run_couplet
 
-from couplet import bench_common, bench_sha3, paths
-from couplet.config import SocConfig
+from couplet import paths
 from couplet.errors import CoupletError
-from couplet.results import parse_results
-from couplet.simulator import SimResult
+from couplet.flows.bench import sha3
+from couplet.model.config import SocConfig
+from couplet.reports import bench_report
+from couplet.reports.results import parse_results
+from couplet.tools.simulator import SimResult
 
 
 def test_bench_sim_writes_report(sim_binary: Path) -> None:
@@ -41,34 +43,34 @@ def sha3_console(config: SocConfig, sim_binary: Path) -> str:
     assert "KRONOS Table 1 shape" in proc.stdout and "Goals" in proc.stdout
     stem = paths.BUILD_DIR / "reports" / f"bench-sha3-{config.name}"
     data = json.loads(stem.with_suffix(".json").read_text())
-    assert list(data["backends"]) == bench_sha3.configured_backends(config)
-    assert data["missing_backends"] == [b for b in bench_sha3.BACKENDS if b not in data["backends"]]
+    assert list(data["backends"]) == sha3.configured_backends(config)
+    assert data["missing_backends"] == [b for b in sha3.BACKENDS if b not in data["backends"]]
     # The four one-call goals, the incremental ratio and the ISE speed-up.
     assert len(data["goals"]) == 6
     assert stem.with_suffix(".md").read_text().startswith("# SHA-3 benchmark")
     assert "against the physical floor" in proc.stdout
-    assert set(data["floors"]) == {b for b in bench_sha3.configured_backends(config) if b not in ("soft", "ise")}
+    assert set(data["floors"]) == {b for b in sha3.configured_backends(config) if b not in ("soft", "ise")}
     assert stem.with_suffix(".png").stat().st_size > 1000
     return stem.with_suffix(".log").read_text()
 
 
 def test_bench_sha3_firmware_outputs_match_hashlib(config: SocConfig, sha3_console: str) -> None:
     measurements = parse_results(sha3_console)
-    stats = bench_sha3.summarise(measurements)
+    stats = sha3.summarise(measurements)
     # Every backend of the configuration reported, each output equal to hashlib's digest.
-    bench_sha3.check_results(stats, bench_sha3.configured_backends(config))
-    assert list(stats) == bench_sha3.configured_backends(config)  # reported in the enum's order
+    sha3.check_results(stats, sha3.configured_backends(config))
+    assert list(stats) == sha3.configured_backends(config)  # reported in the enum's order
     # The statistics, recomputed from the raw lines.
     for backend, measures in stats.items():
         for measure, stat in measures.items():
             cycles = [m.cycles for m in measurements if m.name == f"sha3/{backend}/{measure}"]
             assert stat.runs == len(cycles) and stat.mean == pytest.approx(sum(cycles) / len(cycles))
-        long_runs = bench_sha3.SLOW_LONG_RUNS if backend in bench_sha3.SLOW_BACKENDS else bench_sha3.LONG_RUNS
-        assert measures["kronos"].runs == measures["kronos/oneshot"].runs == bench_sha3.KRONOS_RUNS
-        assert measures["kronos/held"].runs == bench_sha3.KRONOS_RUNS
-        assert all(measures[m].runs == bench_sha3.SPLIT_RUNS for m in bench_sha3.SPLIT_MEASURES)
+        long_runs = sha3.SLOW_LONG_RUNS if backend in sha3.SLOW_BACKENDS else sha3.LONG_RUNS
+        assert measures["kronos"].runs == measures["kronos/oneshot"].runs == sha3.KRONOS_RUNS
+        assert measures["kronos/held"].runs == sha3.KRONOS_RUNS
+        assert all(measures[m].runs == sha3.SPLIT_RUNS for m in sha3.SPLIT_MEASURES)
         assert measures["sha3-256/4096"].runs == measures["shake128/4096"].runs == long_runs
-        if backend not in bench_sha3.SLOW_BACKENDS:
+        if backend not in sha3.SLOW_BACKENDS:
             # On an accelerator the held call does what the one call does, without the lock.
             assert measures["kronos/held"].mean < measures["kronos/oneshot"].mean, backend
     # The lines that are not hashes: the empty interval, and the memory-mapped accesses (2 cycles
@@ -82,7 +84,7 @@ def test_bench_sha3_firmware_outputs_match_hashlib(config: SocConfig, sha3_conso
             # few more instructions of the timing itself, more than init now takes in cycles.)
             assert m.cycles - harness[0].cycles >= m.instret - harness[0].instret > 0, m
     if "mmio" in stats:
-        costs = bench_sha3.measured_access_costs(measurements)
+        costs = sha3.measured_access_costs(measurements)
         assert costs.mmio == pytest.approx(2.0, abs=0.25)
     soft = stats["soft"]
     # Sponge arithmetic: 4 KiB at the SHA3-256 rate (136 B) is 31 permutations, at SHAKE128's
@@ -91,10 +93,10 @@ def test_bench_sha3_firmware_outputs_match_hashlib(config: SocConfig, sha3_conso
     assert ratio == pytest.approx(31 / 25, rel=0.15)
     for backend, measures in stats.items():
         # The three calls timed one by one add up to the whole hash (give or take the counter reads).
-        split = sum(measures[m].mean for m in bench_sha3.SPLIT_MEASURES)
+        split = sum(measures[m].mean for m in sha3.SPLIT_MEASURES)
         assert split == pytest.approx(measures["kronos"].mean, rel=0.05), backend
         if backend != "soft":
-            for measure in ("kronos", "kronos/oneshot", *bench_sha3.LONG_MEASURES):
+            for measure in ("kronos", "kronos/oneshot", *sha3.LONG_MEASURES):
                 # An accelerator that is not faster than software on a whole hash is broken.
                 assert measures[measure].mean < soft[measure].mean, (backend, measure)
 
@@ -113,7 +115,7 @@ def _tamper(console: str, name: str, replace: Callable[[str], str | None]) -> st
 
 
 def test_bench_sha3_rejects_wrong_or_missing_results(config: SocConfig, sha3_console: str) -> None:
-    backends = bench_sha3.configured_backends(config)
+    backends = sha3.configured_backends(config)
     last = backends[-1]
     name = f"sha3/{last}/kronos"
     # One run disagreeing with the others.
@@ -121,27 +123,27 @@ def test_bench_sha3_rejects_wrong_or_missing_results(config: SocConfig, sha3_con
     one_off = _tamper(sha3_console, name, lambda line: line.replace("check=0x", "check=0x1") if next(first_only, False)
                       else line)
     with pytest.raises(CoupletError, match="runs disagree"):
-        bench_sha3.summarise(parse_results(one_off))
+        sha3.summarise(parse_results(one_off))
     # Every run of one backend consistently wrong: only hashlib catches it.
     wrong = _tamper(sha3_console, name, lambda line: re.sub(r"check=0x[0-9a-f]+", "check=0x00000000", line))
     with pytest.raises(CoupletError, match="wrong output"):
-        bench_sha3.check_results(bench_sha3.summarise(parse_results(wrong)), backends)
+        sha3.check_results(sha3.summarise(parse_results(wrong)), backends)
     # A measure missing.
     dropped = _tamper(sha3_console, f"sha3/{last}/shake128/4096", lambda line: None)
     with pytest.raises(CoupletError, match="no result for shake128/4096"):
-        bench_sha3.check_results(bench_sha3.summarise(parse_results(dropped)), backends)
+        sha3.check_results(sha3.summarise(parse_results(dropped)), backends)
     # A backend the configuration has but the firmware did not report.
     with pytest.raises(CoupletError, match="configuration has"):
-        bench_sha3.check_results(bench_sha3.summarise(parse_results(sha3_console)), [*backends, "extra"])
+        sha3.check_results(sha3.summarise(parse_results(sha3_console)), [*backends, "extra"])
 
 
 def test_bench_sha3_floor_model() -> None:
     """The floor of the KRONOS hash (SHA3-384, 200 bytes: a whole block and 96 bytes, 48 out),
     counted by hand from what each coupling must move (sha3_floor's docstring)."""
-    costs = bench_sha3.AccessCosts()
+    costs = sha3.AccessCosts()
 
     def floor(backend: str, state_kept: bool = False) -> int:
-        f = bench_sha3.sha3_floor(backend, 104, 200, 48, 1, costs, state_kept=state_kept)
+        f = sha3.sha3_floor(backend, 104, 200, 48, 1, costs, state_kept=state_kept)
         assert f is not None
         return f.cycles
 
@@ -158,21 +160,21 @@ def test_bench_sha3_floor_model() -> None:
     assert floor("mem", state_kept=True) == floor("mem") + 100 + 50
     assert floor("mmio", state_kept=True) == floor("mmio") + 150 + 50
     # Faster engines, fewer cycles; three blocks and more by ABSORB on mem; no floor in software.
-    f24 = bench_sha3.sha3_floor("tight", 104, 200, 48, 24, costs)
+    f24 = sha3.sha3_floor("tight", 104, 200, 48, 24, costs)
     assert f24 is not None and f24.cycles == floor("tight") - 46
-    three = bench_sha3.sha3_floor("mem", 104, 3 * 104 + 10, 48, 1, costs)
+    three = sha3.sha3_floor("mem", 104, 3 * 104 + 10, 48, 1, costs)
     assert three is not None and "ABSORB" in three.counts
-    assert bench_sha3.sha3_floor("soft", 104, 200, 48, 1, costs) is None
+    assert sha3.sha3_floor("soft", 104, 200, 48, 1, costs) is None
 
 
 def test_bench_sha3_tables_and_goals(config: SocConfig, sha3_console: str) -> None:
-    stats = bench_sha3.summarise(parse_results(sha3_console))
-    _, headers, rows = bench_sha3.kronos_table(stats, config.clock_hz)
-    assert [r[0] for r in rows] == list(bench_sha3.BACKENDS)  # every backend, present or not
+    stats = sha3.summarise(parse_results(sha3_console))
+    _, headers, rows = sha3.kronos_table(stats, config.clock_hz)
+    assert [r[0] for r in rows] == list(sha3.BACKENDS)  # every backend, present or not
     for row in rows:
         cells = dict(zip(headers, row))
         if row[0] not in stats:
-            assert cells["cycles"] == bench_sha3.NOT_IN_CONFIG
+            assert cells["cycles"] == sha3.NOT_IN_CONFIG
             continue
         cycles = stats[row[0]]["kronos/oneshot"].mean
         assert float(cells["speed-up vs soft"].rstrip("x")) == pytest.approx(
@@ -180,22 +182,22 @@ def test_bench_sha3_tables_and_goals(config: SocConfig, sha3_console: str) -> No
         # KRONOS's throughput: 384 digest bits per hash.
         mbit = float(cells[f"Mbit/s @ {config.clock_hz / 1e6:g} MHz"])
         assert mbit == pytest.approx(384 * config.clock_hz / cycles / 1e6, abs=0.006)
-    kronos = dict(zip(headers, rows[bench_sha3.BACKENDS.index("mmio")]))
+    kronos = dict(zip(headers, rows[sha3.BACKENDS.index("mmio")]))
     assert kronos["KRONOS speed-up"] == "13.56x" and kronos["KRONOS Mbit/s @ 50 MHz"] == "4.61"  # its Table 1
-    costs = bench_sha3.measured_access_costs(parse_results(sha3_console))
-    floors = bench_sha3.kronos_floors(config, costs)
-    _, headers, rows = bench_sha3.floors_table(stats, floors)
+    costs = sha3.measured_access_costs(parse_results(sha3_console))
+    floors = sha3.kronos_floors(config, costs)
+    _, headers, rows = sha3.floors_table(stats, floors)
     for row in rows:
         if row[0] in floors:
             for cell, level in zip(row[1:4], ("one", "three", "one")):
                 assert f"floor {floors[row[0]][level].cycles:,}" in cell, (row[0], cell)
-    goal_rows = bench_sha3.goals(stats, floors)
+    goal_rows = sha3.goals(stats, floors)
     assert [r[1] for r in goal_rows] == ["dma", "mmio", "tight", "mem", "mem", "ise"]
     for row in goal_rows:
-        goal = dict(zip(bench_common.GOAL_HEADERS, row))
+        goal = dict(zip(bench_report.GOAL_HEADERS, row))
         backend = goal["backend"]
         if backend not in stats:
-            assert goal["verdict"] == bench_sha3.NOT_IN_CONFIG
+            assert goal["verdict"] == sha3.NOT_IN_CONFIG
             continue
         measured = float(goal["measured"].rstrip("x").replace(",", ""))
         limit = float(goal["target"].split()[1].rstrip("x"))

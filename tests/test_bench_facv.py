@@ -12,10 +12,12 @@ from typing import Any
 import pytest
 from conftest import run_couplet
 
-from couplet import bench_facv, paths, rtos_fw
-from couplet.bench_rtos import TM_TESTS, ParseError
-from couplet.config import SocConfig
+from couplet import paths
 from couplet.errors import BuildError
+from couplet.flows.bench import facv
+from couplet.flows.bench.rtos import ParseError, TM_TESTS
+from couplet.model.config import SocConfig
+from couplet.tools import freertos
 
 TICK_RATE_HZ = 1000  # FreeRTOSConfig.h
 
@@ -110,11 +112,11 @@ def _console(drop: str | None = None, replace: tuple[str, str] | None = None) ->
 
 
 def test_bench_facv_parser_accepts_and_computes() -> None:
-    run = bench_facv.parse(_console())
+    run = facv.parse(_console())
     assert run.setup.scenarios == ("baseline", "echo", "soft", "tight")
     assert run.tm["tight"]["memory"].count == 5 and run.tm["tight"]["memory"].tasks == (2, 3)
     assert run.packets["soft"].server_mean == 100 and run.packets["soft"].ok
-    assert bench_facv.decrease(200, 150) == 25.0
+    assert facv.decrease(200, 150) == 25.0
 
 
 @pytest.mark.parametrize(
@@ -133,13 +135,13 @@ def test_bench_facv_parser_accepts_and_computes() -> None:
 )
 def test_bench_facv_parser_rejects(drop: str | None, replace: tuple[str, str] | None, message: str) -> None:
     with pytest.raises(ParseError, match=message):
-        bench_facv.parse(_console(drop, replace))
+        facv.parse(_console(drop, replace))
 
 
 def test_bench_facv_app_fits_beside_the_hw_kernel(config: SocConfig) -> None:
     # `couplet bench facv --kernel hw-mmio`: the app with the largest kernel glue links, i.e.
     # program and data fit the room the heap leaves (the linker script's ASSERT).
-    elf = rtos_fw.build_rtos_app(config, bench_facv.APP, "hw-mmio")
+    elf = freertos.build_rtos_app(config, facv.APP, "hw-mmio")
     assert elf.read_bytes()[:4] == b"\x7fELF"
 
 
@@ -148,10 +150,10 @@ def test_rtos_unknown_library_is_a_clear_error(tmp_path: Path) -> None:
     app.mkdir()
     (app / "libraries").write_text("# a comment\nthread_metric\n\nno_such_lib\n")
     with pytest.raises(BuildError, match=r"libraries:4: no FreeRTOS library 'no_such_lib'.*thread_metric"):
-        rtos_fw.app_libraries(app)
+        freertos.app_libraries(app)
     (app / "libraries").write_text("thread_metric  # the suite\n")
-    assert rtos_fw.app_libraries(app) == [rtos_fw.LIB_DIR / "thread_metric"]
-    sources = rtos_fw.library_sources(rtos_fw.app_libraries(app))
+    assert freertos.app_libraries(app) == [freertos.LIB_DIR / "thread_metric"]
+    sources = freertos.library_sources(freertos.app_libraries(app))
     assert {s.name for s in sources} == {"tm_suite.c", "tm_interrupt.c", "tm_interrupt.S"}
     (app / "libraries").unlink()
-    assert rtos_fw.app_libraries(app) == []
+    assert freertos.app_libraries(app) == []

@@ -12,9 +12,12 @@ from typing import Any
 import pytest
 from conftest import run_couplet
 
-from couplet import bench_common, bench_rtos, paths, rtos_fw
-from couplet.config import SocConfig, load_config
+from couplet import paths
 from couplet.errors import CoupletError
+from couplet.flows.bench import rtos
+from couplet.model.config import SocConfig, load_config
+from couplet.reports import bench_report
+from couplet.tools import freertos
 
 # FreeRTOSConfig.h: configTICK_RATE_HZ.
 TICK_RATE_HZ = 1000
@@ -42,13 +45,13 @@ def report(config: SocConfig, sim_binary: Path) -> dict[str, Any]:
 
 
 def test_bench_rtos_runs_every_supported_variant(config: SocConfig, report: dict[str, Any]) -> None:
-    expected, skipped = bench_rtos.select_variants(config, None)
+    expected, skipped = rtos.select_variants(config, None)
     assert report["variants"] == expected and "sw" in expected
-    assert sorted([*report["variants"], *report["skipped"]]) == sorted(rtos_fw.VARIANTS)
+    assert sorted([*report["variants"], *report["skipped"]]) == sorted(freertos.VARIANTS)
     assert report["skipped"] == skipped
     for variant in expected:
-        assert sorted(report["api"][variant]["measures"]) == sorted(bench_rtos.API_MEASURES)
-        assert list(report["thread_metric"][variant]) == list(bench_rtos.TM_TESTS)
+        assert sorted(report["api"][variant]["measures"]) == sorted(rtos.API_MEASURES)
+        assert list(report["thread_metric"][variant]) == list(rtos.TM_TESTS)
 
 
 def test_bench_rtos_latency_statistics_match_the_raw_samples(report: dict[str, Any]) -> None:
@@ -86,7 +89,7 @@ def test_bench_rtos_latencies_make_sense(report: dict[str, Any]) -> None:
         assert means["schedule/resume-switch"] > means["schedule/resume"], variant
         assert means["semaphore/give-wake"] > means["semaphore/give"], variant
         assert means["mutex/lock-pi"] > means["mutex/lock"], variant
-        for words in bench_rtos.QUEUE_WORDS:
+        for words in rtos.QUEUE_WORDS:
             assert means[f"queue/send-wake-{words}w"] > means[f"queue/send-{words}w"], (variant, words)
 
 
@@ -118,11 +121,11 @@ def test_bench_rtos_hw_vs_sw_and_goals(report: dict[str, Any]) -> None:
     hws = [v for v in report["variants"] if v != "sw"]
     sw = report["thread_metric"]["sw"]
     goals = report["goals"]
-    assert all(list(g) == bench_common.GOAL_HEADERS for g in goals)
+    assert all(list(g) == bench_report.GOAL_HEADERS for g in goals)
     if not hws:
         assert all(g["backend"] == "-" for g in goals)
         return
-    assert len(goals) == len(hws) * (len(bench_rtos.TM_GOALS) + len(bench_rtos.GROUPS))
+    assert len(goals) == len(hws) * (len(rtos.TM_GOALS) + len(rtos.GROUPS))
     for variant in hws:
         for measure, m in report["api"][variant]["measures"].items():
             # Latency gain as ChamelIoT gives it, from the samples no tick landed in.
@@ -131,15 +134,15 @@ def test_bench_rtos_hw_vs_sw_and_goals(report: dict[str, Any]) -> None:
             hw_quiet = [c for c, t in zip(m["cycles"], m["ticks"]) if not t]
             gain = (sum(sw_quiet) / len(sw_quiet)) / (sum(hw_quiet) / len(hw_quiet)) * 100 - 100
             assert report["hw_vs_sw"][variant]["api_pct"][measure] == pytest.approx(gain), (variant, measure)
-        for test in bench_rtos.TM_TESTS:
+        for test in rtos.TM_TESTS:
             gain = (report["thread_metric"][variant][test]["count"] / sw[test]["count"] - 1) * 100
             assert report["hw_vs_sw"][variant]["thread_metric_pct"][test] == pytest.approx(gain)
-        for test, limit in bench_rtos.TM_GOALS:
+        for test, limit in rtos.TM_GOALS:
             goal = next(g for g in goals if g["backend"] == variant and g["goal"] == f"Thread-Metric {test} hw vs sw")
             gain = (report["thread_metric"][variant][test]["count"] / sw[test]["count"] - 1) * 100
             assert goal["measured"] == f"{gain:+.1f}%"
             assert goal["verdict"] == ("met" if gain >= limit else "NOT met"), goal
-        for group, measures in bench_rtos.GROUPS.items():
+        for group, measures in rtos.GROUPS.items():
             goal = next(g for g in goals if g["backend"] == variant and g["goal"].startswith(f"zero jitter, {group} "))
             jitter = any(report["api"][variant]["measures"][m]["quiet_stdev"] > 0 for m in measures)
             assert goal["verdict"] == ("NOT met" if jitter else "met"), goal
@@ -155,14 +158,14 @@ bench_api samples=2 overhead_cycles=74 overhead_instret=30
 
 
 def _api_console(lines: dict[str, str] | None = None) -> str:
-    body = {m: f"api {m} cycles=10,12 instret=5,5 ticks=01\n" for m in bench_rtos.API_MEASURES}
+    body = {m: f"api {m} cycles=10,12 instret=5,5 ticks=01\n" for m in rtos.API_MEASURES}
     body.update(lines or {})
     return API_OK.format(lines="".join(body.values()))
 
 
 def test_bench_rtos_parser_reads_good_output() -> None:
-    run = bench_rtos.parse_api(_api_console())
-    assert run.samples == 2 and run.overhead_cycles == 74 and list(run.measures) == list(bench_rtos.API_MEASURES)
+    run = rtos.parse_api(_api_console())
+    assert run.samples == 2 and run.overhead_cycles == 74 and list(run.measures) == list(rtos.API_MEASURES)
     lat = run.measures["schedule/yield"]
     assert lat.cycles == (10, 12) and lat.ticks == (False, True) and lat.mean == 11 and lat.stdev == 1
     assert lat.quiet == (10,) and lat.quiet_stdev == 0 and lat.tick_hits == 1
@@ -178,43 +181,43 @@ def test_bench_rtos_parser_reads_good_output() -> None:
     ],
 )
 def test_bench_rtos_parser_rejects_malformed_lines(line: str, error: str) -> None:
-    with pytest.raises(bench_rtos.ParseError, match=error):
-        bench_rtos.parse_api(_api_console({"schedule/yield": line + "\n"}))
+    with pytest.raises(rtos.ParseError, match=error):
+        rtos.parse_api(_api_console({"schedule/yield": line + "\n"}))
 
 
 def test_bench_rtos_parser_rejects_incomplete_output() -> None:
     console = _api_console()
-    with pytest.raises(bench_rtos.ParseError, match="did not finish"):
-        bench_rtos.parse_api(console.replace("bench_api done\n", ""))
-    with pytest.raises(bench_rtos.ParseError, match=r"missing \['queue/receive-wake-16w'\]"):
-        bench_rtos.parse_api(_api_console({"queue/receive-wake-16w": ""}))
-    with pytest.raises(bench_rtos.ParseError, match="reported twice"):
-        bench_rtos.parse_api(console.replace("bench_api done", "api mutex/lock cycles=1,1 instret=1,1 ticks=00\n"
+    with pytest.raises(rtos.ParseError, match="did not finish"):
+        rtos.parse_api(console.replace("bench_api done\n", ""))
+    with pytest.raises(rtos.ParseError, match=r"missing \['queue/receive-wake-16w'\]"):
+        rtos.parse_api(_api_console({"queue/receive-wake-16w": ""}))
+    with pytest.raises(rtos.ParseError, match="reported twice"):
+        rtos.parse_api(console.replace("bench_api done", "api mutex/lock cycles=1,1 instret=1,1 ticks=00\n"
                                                                "bench_api done"))
-    with pytest.raises(bench_rtos.ParseError, match="malformed bench_api header"):
-        bench_rtos.parse_api(console.replace("samples=2 ", "samples=two "))
-    tm = "".join(f"tm {t} count=3 ticks=5 cycles=250000 tasks=1,2\n" for t in bench_rtos.TM_TESTS)
+    with pytest.raises(rtos.ParseError, match="malformed bench_api header"):
+        rtos.parse_api(console.replace("samples=2 ", "samples=two "))
+    tm = "".join(f"tm {t} count=3 ticks=5 cycles=250000 tasks=1,2\n" for t in rtos.TM_TESTS)
     tm += "thread_metric done\n"
-    assert bench_rtos.parse_tm(tm)["memory"].tasks == (1, 2)
-    with pytest.raises(bench_rtos.ParseError, match="not the sum of the task counters"):
-        bench_rtos.parse_tm(tm.replace("tm basic count=3", "tm basic count=4"))
-    with pytest.raises(bench_rtos.ParseError, match="line 1: malformed tm line"):
-        bench_rtos.parse_tm(tm.replace("tm basic count=3", "tm basic count=-3"))
-    with pytest.raises(bench_rtos.ParseError, match="did not finish"):
-        bench_rtos.parse_tm(tm.replace("thread_metric done\n", ""))
+    assert rtos.parse_tm(tm)["memory"].tasks == (1, 2)
+    with pytest.raises(rtos.ParseError, match="not the sum of the task counters"):
+        rtos.parse_tm(tm.replace("tm basic count=3", "tm basic count=4"))
+    with pytest.raises(rtos.ParseError, match="line 1: malformed tm line"):
+        rtos.parse_tm(tm.replace("tm basic count=3", "tm basic count=-3"))
+    with pytest.raises(rtos.ParseError, match="did not finish"):
+        rtos.parse_tm(tm.replace("thread_metric done\n", ""))
 
 
 def test_bench_rtos_variant_selection() -> None:
     config = load_config("default")
     with pytest.raises(CoupletError, match="unknown kernel variant"):
-        bench_rtos.select_variants(config, ["sw", "no-such-kernel"])
-    assert bench_rtos.select_variants(config, ["sw", "sw"]) == (["sw"], {})
+        rtos.select_variants(config, ["sw", "no-such-kernel"])
+    assert rtos.select_variants(config, ["sw", "sw"]) == (["sw"], {})
     # A configuration without the RTOS accelerator runs sw and says why the hw variants are skipped.
     small = load_config("small")
-    run, skipped = bench_rtos.select_variants(small, None)
+    run, skipped = rtos.select_variants(small, None)
     assert "sw" in run
     if small.rtos is None:
-        assert run == ["sw"] and sorted(skipped) == sorted(v for v in rtos_fw.VARIANTS if v != "sw")
+        assert run == ["sw"] and sorted(skipped) == sorted(v for v in freertos.VARIANTS if v != "sw")
         assert all("small" in why for why in skipped.values())
 
 

@@ -27,13 +27,16 @@ import pytest
 
 from conftest import run_couplet
 
-from couplet import board, elf_image, firmware, paths, rtl, simulator, yowasp
-from couplet.config import SocConfig, load_config
+from couplet import paths
 from couplet.errors import BuildError, CoupletError
-from couplet.pnr import PnrResult, place_and_route
-from couplet.synth import Design
+from couplet.flows import fpga
+from couplet.model import rtl
+from couplet.model.config import SocConfig, load_config
+from couplet.tools import boards, elf_image, firmware, simulator, yowasp
+from couplet.tools.nextpnr import PnrResult, place_and_route
+from couplet.tools.yosys import Design
 
-ULX3S = board.BOARDS["ulx3s"]
+ULX3S = boards.BOARDS["ulx3s"]
 WORK = paths.BUILD_DIR / "test_board"
 PROBE_MHZ = 50.0
 
@@ -136,8 +139,8 @@ def test_board_config_runs_its_app_in_simulation() -> None:
     """The bitstream's program, on the bitstream's SoC: the board configuration (each accelerator
     behind its register window, 15 MHz, mtime in microseconds) runs the demo to its end in
     simulation, every backend it has checked against its reference value."""
-    config = load_config(board.DEFAULT_CONFIG)
-    result = simulator.simulate(config, firmware.build_app(config, board.DEFAULT_APP), max_cycles=5_000_000,
+    config = load_config(fpga.DEFAULT_CONFIG)
+    result = simulator.simulate(config, firmware.build_app(config, fpga.DEFAULT_APP), max_cycles=5_000_000,
                                 capture=True)
     console = result.console or ""
     assert (result.status, result.exit_code) == ("exit", 0), console
@@ -157,13 +160,13 @@ def test_board_cli_refuses_unknown_board_and_app() -> None:
 # ---------------------------------------------------------------------------- pins, PLL, bitstream
 
 @pytest.fixture(scope="module")
-def probe() -> tuple[board.Pll, PnrResult]:
+def probe() -> tuple[boards.Pll, PnrResult]:
     out = WORK / "probe"
     out.mkdir(parents=True, exist_ok=True)
     top = out / "couplet_ulx3s_probe.sv"
     if not top.is_file() or top.read_text() != PROBE_TOP:
         top.write_text(PROBE_TOP)
-    pll = board.generate_pll(ULX3S, int(PROBE_MHZ * 1e6), out)
+    pll = boards.generate_pll(ULX3S, int(PROBE_MHZ * 1e6), out)
     design = Design("test_ulx3s_probe", "couplet_ulx3s_probe", (*rtl.ip_sources("uart"), top),
                     verilog_sources=(pll.verilog,))
     return pll, place_and_route(design, pll.mhz, ULX3S.device, lpf=ULX3S.lpf)
@@ -199,21 +202,21 @@ def words(config: dict[str, set[str]]) -> set[tuple[str, str, str]]:
 
 
 def test_board_pll_is_what_ecppll_promises() -> None:
-    pll = board.generate_pll(ULX3S, 50_000_000, WORK / "pll")
+    pll = boards.generate_pll(ULX3S, 50_000_000, WORK / "pll")
     text = pll.verilog.read_text()
     assert pll.mhz == 50 and "module couplet_ulx3s_pll" in text and "EHXPLLL" in text
     # 25 MHz * CLKFB_DIV / CLKI_DIV is the frequency the PLL locks its output to.
     fields = {k: int(text.split(f".{k}(")[1].split(")")[0]) for k in ("CLKI_DIV", "CLKFB_DIV")}
     assert 25 * fields["CLKFB_DIV"] / fields["CLKI_DIV"] == pll.mhz
     with pytest.raises(CoupletError, match=r"cannot make 27\.3 MHz.*nearest it gives is 28\.125 MHz"):
-        board.generate_pll(ULX3S, 27_300_000, WORK / "pll")
+        boards.generate_pll(ULX3S, 27_300_000, WORK / "pll")
 
 
-def test_board_bitstream_holds_what_nextpnr_placed(probe: tuple[board.Pll, PnrResult]) -> None:
+def test_board_bitstream_holds_what_nextpnr_placed(probe: tuple[boards.Pll, PnrResult]) -> None:
     pll, pnr = probe
     config = probe_config("test_probe")
-    assert board.finish(ULX3S, config, "probe", pll, pnr, {}) == 0
-    bit = board.bitstream_path(ULX3S, config)
+    assert fpga.finish(ULX3S, config, "probe", pll, pnr, {}) == 0
+    bit = fpga.bitstream_path(ULX3S, config)
     assert bit.is_file() and bit.with_suffix(".svf").is_file()
     unpacked = WORK / "probe.unpacked.config"
     yowasp.run("ecpunpack", [str(bit), str(unpacked)], WORK / "ecpunpack.log", cwd=WORK)
@@ -237,11 +240,11 @@ def test_board_bitstream_holds_what_nextpnr_placed(probe: tuple[board.Pll, PnrRe
         assert any(n == name and "PLL" in tile and int(b, 2) == divider - 1 for tile, n, b in read_back), name
 
 
-def test_board_report_agrees_with_nextpnr(probe: tuple[board.Pll, PnrResult],
+def test_board_report_agrees_with_nextpnr(probe: tuple[boards.Pll, PnrResult],
                                           capsys: pytest.CaptureFixture[str]) -> None:
     pll, pnr = probe
     config = probe_config("test_probe_report")
-    assert board.finish(ULX3S, config, "probe", pll, pnr, {"place and route (nextpnr)": 1.0}) == 0
+    assert fpga.finish(ULX3S, config, "probe", pll, pnr, {"place and route (nextpnr)": 1.0}) == 0
     report = json.loads((paths.BUILD_DIR / "reports" / "fpga-ulx3s-test_probe_report.json").read_text())
     nextpnr = json.loads((pnr.textcfg.parent / "pnr_report.json").read_text())
     achieved = min(float(v["achieved"]) for v in nextpnr["fmax"].values())
@@ -250,19 +253,19 @@ def test_board_report_agrees_with_nextpnr(probe: tuple[board.Pll, PnrResult],
         assert report["utilization"][bel] == {k: nextpnr["utilization"][bel][k] for k in ("used", "available")}
     assert report["utilization"]["TRELLIS_IO"]["used"] == 1 + 1 + 1 + 1 + 8 + 1  # the probe's ports
     assert report["utilization"]["EHXPLLL"]["used"] == 1
-    bit = board.bitstream_path(ULX3S, config)
+    bit = fpga.bitstream_path(ULX3S, config)
     assert report["bitstream_bytes"] == bit.stat().st_size > 10_000
     assert str(bit) in capsys.readouterr().out
 
 
-def test_board_missed_clock_is_an_error_naming_the_fmax(probe: tuple[board.Pll, PnrResult],
+def test_board_missed_clock_is_an_error_naming_the_fmax(probe: tuple[boards.Pll, PnrResult],
                                                         capsys: pytest.CaptureFixture[str]) -> None:
     pll, pnr = probe
     config = probe_config("test_probe_fail")
     absurd = dataclasses.replace(pll, mhz=1000.0)
-    assert board.finish(ULX3S, config, "probe", absurd, pnr, {}) == 1
+    assert fpga.finish(ULX3S, config, "probe", absurd, pnr, {}) == 1
     fmax = f"{pnr.timing.fmax_mhz:.2f} MHz"
     assert f"timing FAILED: the design reaches {fmax}" in capsys.readouterr().err
     report = json.loads((paths.BUILD_DIR / "reports" / "fpga-ulx3s-test_probe_fail.json").read_text())
     assert report["timing"] == "FAIL" and report["bitstream"] is None and report["clock_mhz"] == 1000.0
-    assert not board.bitstream_path(ULX3S, config).exists()
+    assert not fpga.bitstream_path(ULX3S, config).exists()

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from couplet import paths
-from couplet.config import ConfigError, load_config, parse_config
+from couplet.model.config import ConfigError, load_config, parse_config
 
 
 def default_doc() -> dict[str, Any]:

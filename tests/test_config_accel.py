@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 
 from couplet import paths
-from couplet.config import CUSTOM_OPCODES, ConfigError, SocConfig, load_config, parse_config
-from couplet.generate import accel_irqs, c_config_header, sv_config_package, tiles, xif_ports
+from couplet.gen.generate import accel_irqs, c_config_header, sv_config_package, tiles, xif_ports
+from couplet.model.config import CUSTOM_OPCODES, ConfigError, SocConfig, load_config, parse_config
 
 
 def default_doc() -> dict[str, Any]:

@@ -9,9 +9,9 @@ import pytest
 
 from conftest import run_couplet
 
-from couplet import firmware, simbuild, simulator
-from couplet.config import SocConfig, load_config
 from couplet.errors import EXIT_TOOL_ERROR
+from couplet.model.config import SocConfig, load_config
+from couplet.tools import firmware, simbuild, simulator
 
 
 @pytest.fixture(scope="module")

@@ -1,4 +1,4 @@
-"""FuseSoC core files (couplet/cores.py): up to date, valid for FuseSoC, and complete.
+"""FuseSoC core files (couplet/gen/cores.py): up to date, valid for FuseSoC, and complete.
 
 FuseSoC itself (pinned in requirements.txt) parses every core and sets the SoC up; Verilator
 then lints the file list FuseSoC made, so a core that lists a file too few, or in an order that
@@ -15,7 +15,10 @@ from pathlib import Path
 import pytest
 from fusesoc.capi2.coreparser import Core2Parser
 
-from couplet import cores, lint, paths, rtl
+from couplet import paths
+from couplet.flows import lint
+from couplet.gen import cores
+from couplet.model import rtl
 
 FUSESOC = Path(sys.executable).parent / "fusesoc"
 

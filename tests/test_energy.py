@@ -14,11 +14,12 @@ from pathlib import Path
 
 import pytest
 
-from couplet import energy, simbuild, simulator
-from couplet.config import SocConfig, read_config_doc
 from couplet.errors import CoupletError, SimulationError
-from couplet.synth_report import derive_config
-from couplet.synth_stats import Resources
+from couplet.flows import energy
+from couplet.flows.synth import derive_config
+from couplet.model.config import SocConfig, read_config_doc
+from couplet.tools import simbuild, simulator
+from couplet.tools.yosys_stats import Resources
 
 # (backend, messages) of every run; all with 16-byte messages (one AES block each).
 RUNS = (("tight", 2), ("tight", 6), ("tight", 10), ("soft", 1), ("soft", 2))

@@ -7,7 +7,7 @@ from collections.abc import Callable
 import pytest
 
 from couplet.errors import EXIT_TIMEOUT
-from couplet.simulator import SimResult
+from couplet.tools.simulator import SimResult
 
 RunApp = Callable[..., SimResult]
 

@@ -6,8 +6,8 @@ import re
 from pathlib import Path
 
 from couplet import paths
-from couplet.config import SocConfig
-from couplet.generate import committed_outputs, write_config_outputs
+from couplet.gen.generate import committed_outputs, write_config_outputs
+from couplet.model.config import SocConfig
 
 
 def test_generated_committed_files_are_up_to_date(config: SocConfig) -> None:

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from couplet import cores, paths, rtl
+from couplet import paths
+from couplet.gen import cores
+from couplet.model import rtl
 
 # Every IP folder, not only those in the SoC today: an IP is held to the layout from its
 # first commit.
@@ -17,7 +19,7 @@ def test_every_soc_ip_has_a_folder() -> None:
 
 @pytest.mark.parametrize("ip", ALL_IPS)
 def test_ip_has_a_readme(ip: str) -> None:
-    # Its title is the IP's summary in its FuseSoC core (couplet/cores.py, tests/test_cores.py).
+    # Its title is the IP's summary in its FuseSoC core (couplet/gen/cores.py, tests/test_cores.py).
     readme = paths.IP_DIR / ip / "README.md"
     assert readme.is_file(), f"{ip} has no README.md"
     assert readme.read_text().startswith("# "), f"{readme}: the first line is the title"

@@ -7,8 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from couplet import lint, paths, rtl
-from couplet.config import load_config
+from couplet import paths
+from couplet.flows import lint
+from couplet.model import rtl
+from couplet.model.config import load_config
 
 SHIPPED_CONFIGS = sorted(p.stem for p in paths.CONFIGS_DIR.glob("*.toml"))
 # The FPGA tops (the ULX3S board top with its generated PLL, couplet_fmax_tile around each tile)

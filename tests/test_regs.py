@@ -1,4 +1,4 @@
-"""Register maps (couplet/regs.py): arrays, and the malformed descriptions it refuses."""
+"""Register maps (couplet/model/regs.py): arrays, and the malformed descriptions it refuses."""
 
 from __future__ import annotations
 
@@ -6,7 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from couplet import generate, paths, regs
+from couplet import paths
+from couplet.gen import generate
+from couplet.model import regs
 
 HEAD = '[ip]\nname = "toy"\ndescription = "a toy"\nspan = 0x40\n'
 

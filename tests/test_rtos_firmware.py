@@ -16,9 +16,10 @@ from pathlib import Path
 import pytest
 from conftest import run_couplet
 
-from couplet import paths, rtos_fw
-from couplet.config import SocConfig, load_config
-from couplet.errors import EXIT_TOOL_ERROR, BuildError
+from couplet import paths
+from couplet.errors import BuildError, EXIT_TOOL_ERROR
+from couplet.model.config import SocConfig, load_config
+from couplet.tools import freertos
 
 EXPECTED_CHECKS = [
     "priority: lower tasks wait while a higher one runs",
@@ -65,10 +66,10 @@ KERNEL_OWN_TASKS = 1
 
 def _cargo_outputs(config: SocConfig, app: str, variant: str = "sw") -> list[Path]:
     """The kernel library build.rs made and the linked binary: rebuilt means newer."""
-    out = rtos_fw.target_dir(config, app, rtos_fw.VARIANTS[variant]) / rtos_fw.RUST_TARGET / "release"
+    out = freertos.target_dir(config, app, freertos.VARIANTS[variant]) / freertos.RUST_TARGET / "release"
     libraries = sorted(out.glob("build/couplet-rtos-*/out/libfreertos.a"))
     assert libraries, f"build.rs left no libfreertos.a under {out}"
-    return [*libraries, out / rtos_fw.BINARY_NAME]
+    return [*libraries, out / freertos.BINARY_NAME]
 
 
 @pytest.mark.parametrize("kernel", KERNELS)
@@ -86,20 +87,20 @@ def test_rtos_test_kernel_passes_on_the_soc(sim_binary: Path, kernel: str) -> No
 @pytest.mark.parametrize("kernel", ["sw", "hw-tight"])
 def test_rtos_second_build_does_not_recompile(config: SocConfig, kernel: str) -> None:
     # hw-tight: the patched kernel copy build.rs makes must not look changed to cargo either.
-    elf = rtos_fw.build_rtos_app(config, "test_kernel", kernel)
+    elf = freertos.build_rtos_app(config, "test_kernel", kernel)
     outputs = _cargo_outputs(config, "test_kernel", kernel)
     before = [p.stat().st_mtime_ns for p in [elf, *outputs]]
-    again = rtos_fw.build_rtos_app(config, "test_kernel", kernel)
+    again = freertos.build_rtos_app(config, "test_kernel", kernel)
     assert again == elf
     assert [p.stat().st_mtime_ns for p in [elf, *outputs]] == before, "the second build recompiled or relinked"
 
 
 def test_rtos_unknown_app_is_a_clear_error(config: SocConfig) -> None:
     with pytest.raises(BuildError, match=r"no FreeRTOS app 'no_such_app' in fw/rtos/apps/ \(known: .*test_kernel"):
-        rtos_fw.build_rtos_app(config, "no_such_app")
+        freertos.build_rtos_app(config, "no_such_app")
     # The glue folder is not an app either.
     with pytest.raises(BuildError, match="no FreeRTOS app 'common'"):
-        rtos_fw.build_rtos_app(config, "common")
+        freertos.build_rtos_app(config, "common")
     proc = run_couplet("rtos", "build", "no_such_app")
     assert proc.returncode == EXIT_TOOL_ERROR
     assert "no FreeRTOS app 'no_such_app'" in proc.stderr
@@ -107,19 +108,19 @@ def test_rtos_unknown_app_is_a_clear_error(config: SocConfig) -> None:
 
 def test_rtos_unknown_kernel_variant_is_a_clear_error(config: SocConfig) -> None:
     with pytest.raises(BuildError, match="no FreeRTOS kernel variant 'nope' .*known: sw, hw-tight, hw-mmio"):
-        rtos_fw.build_rtos_app(config, "test_kernel", variant="nope")
+        freertos.build_rtos_app(config, "test_kernel", variant="nope")
 
 
 def test_rtos_hw_kernel_needs_its_coupling(config: SocConfig) -> None:
     # Refused before anything is built, naming the config and what it lacks.
     with pytest.raises(BuildError, match="'hw-tight' needs the RTOS accelerator, and config 'small' has none"):
-        rtos_fw.build_rtos_app(load_config("small"), "test_kernel", variant="hw-tight")
+        freertos.build_rtos_app(load_config("small"), "test_kernel", variant="hw-tight")
     assert config.rtos is not None
     tight_only = dataclasses.replace(
         config, name="tight_only", rtos=dataclasses.replace(config.rtos, couplings=("tight",))
     )
     with pytest.raises(BuildError, match="'hw-mmio' needs the 'mmio' coupling .* config 'tight_only' has only tight"):
-        rtos_fw.build_rtos_app(tight_only, "test_kernel", variant="hw-mmio")
+        freertos.build_rtos_app(tight_only, "test_kernel", variant="hw-mmio")
 
 
 def _task_limit(console: str) -> int:
@@ -231,13 +232,13 @@ def test_rtos_hw_tight_schedules_with_the_accelerator(config: SocConfig) -> None
     # without it the hw kernel would quietly be FreeRTOS's own scheduler again. That its choice
     # agrees with FreeRTOS's ready lists is asserted at run time (tasks.patch).
     assert config.rtos is not None
-    elf = rtos_fw.build_rtos_app(config, "test_kernel", "hw-tight")
+    elf = freertos.build_rtos_app(config, "test_kernel", "hw-tight")
     opcode = {0: 0x0B, 1: 0x2B, 2: 0x5B, 3: 0x7B}[config.rtos.custom]
     words = _function_words(elf, "vTaskSwitchContext")
     assert words, "no vTaskSwitchContext in the ELF"
     schedule = [w for w in words if w & 0x7F == opcode and (w >> 12) & 7 == 3 and w >> 25 == 0x08]
     assert len(schedule) == 1, [hex(w) for w in words]
-    sw_elf = rtos_fw.build_rtos_app(config, "test_kernel", "sw")
+    sw_elf = freertos.build_rtos_app(config, "test_kernel", "sw")
     assert not [w for w in _function_words(sw_elf, "vTaskSwitchContext") if w & 0x7F == opcode]
 
 
@@ -250,11 +251,11 @@ def test_rtos_kernel_patch_that_does_not_apply_is_a_clear_error(
     broken.write_text(
         "--- a/tasks.c\n+++ b/tasks.c\n@@ -1,3 +1,3 @@\n-no such line\n+a new line\n context\n context\n"
     )
-    variant = dataclasses.replace(rtos_fw.VARIANTS["hw-tight"], name="broken", patches=(broken,))
-    monkeypatch.setitem(rtos_fw.VARIANTS, "broken", variant)
+    variant = dataclasses.replace(freertos.VARIANTS["hw-tight"], name="broken", patches=(broken,))
+    monkeypatch.setitem(freertos.VARIANTS, "broken", variant)
     headline = r"^building FreeRTOS app 'hello' failed: kernel patch \S*broken\.patch does not apply cleanly"
     with pytest.raises(BuildError, match=rf"(?s){headline}.*FAILED"):
-        rtos_fw.build_rtos_app(config, "hello", "broken")
+        freertos.build_rtos_app(config, "hello", "broken")
 
 
 def test_rtos_kernel_patches_apply_to_the_pristine_kernel(tmp_path: Path) -> None:
@@ -264,7 +265,7 @@ def test_rtos_kernel_patches_apply_to_the_pristine_kernel(tmp_path: Path) -> Non
     kernels = sorted(Path.home().glob(".cargo/registry/src/*/freertos-next-0.12.0/FreeRTOS-Kernel"))
     if not kernels:
         pytest.skip("freertos-next 0.12.0 is not in cargo's registry (run ./bootstrap.sh)")
-    variants = [v for v in rtos_fw.VARIANTS.values() if v.patches]
+    variants = [v for v in freertos.VARIANTS.values() if v.patches]
     assert {v.name for v in variants} == set(HW_KERNELS)
     for variant in variants:
         copy = tmp_path / variant.name
@@ -285,7 +286,7 @@ def test_rtos_kernel_patches_apply_to_the_pristine_kernel(tmp_path: Path) -> Non
 
 def test_rtos_heap_fills_the_sram_left_over(config: SocConfig) -> None:
     # The default SoC: 256 KiB SRAM, 8 KiB start-up stack, 52 KiB for the program.
-    assert rtos_fw.heap_size(config) == (256 - 8 - 52) * 1024
+    assert freertos.heap_size(config) == (256 - 8 - 52) * 1024
     tiny = dataclasses.replace(config, name="tiny", sram=dataclasses.replace(config.sram, size=48 * 1024))
     with pytest.raises(BuildError, match="no room for a FreeRTOS heap"):
-        rtos_fw.heap_size(tiny)
+        freertos.heap_size(tiny)

@@ -10,8 +10,8 @@ import re
 from collections.abc import Callable
 
 from couplet import paths
-from couplet.config import load_config
-from couplet.simulator import SimResult
+from couplet.model.config import load_config
+from couplet.tools.simulator import SimResult
 
 RunApp = Callable[..., SimResult]
 

@@ -10,16 +10,16 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from couplet import cavp
-from couplet.config import SocConfig, load_config
-from couplet.simulator import SimResult
+from testsupport import cavp
+from couplet.model.config import SocConfig, load_config
+from couplet.tools.simulator import SimResult
 
 RunApp = Callable[..., SimResult]
 
 
 def test_sha3_vectors_file_is_up_to_date() -> None:
     expected = cavp.sha3_firmware_source(cavp.sha3_firmware_sample())
-    assert cavp.SHA3_FIRMWARE_VECTORS.read_text() == expected, "regenerate with couplet/cavp.py and commit"
+    assert cavp.SHA3_FIRMWARE_VECTORS.read_text() == expected, "regenerate with testsupport/cavp.py and commit"
 
 
 def test_sha3_firmware_sample_covers_every_algorithm_and_length_class() -> None:

@@ -12,13 +12,14 @@ from pathlib import Path
 
 import pytest
 
-from couplet import paths, rtl
-from couplet import synth_sweep
+from couplet import paths
 from couplet.errors import BuildError, CoupletError
-from couplet.pnr import place_and_route
-from couplet.synth import TARGETS, Design, synth_dir, synthesize
-from couplet.synth_report import tile_design, variants
-from couplet.synth_stats import CELL_CLASSES, parse_stat
+from couplet.flows import sweep
+from couplet.flows.synth import tile_design, variants
+from couplet.model import rtl
+from couplet.tools.nextpnr import place_and_route
+from couplet.tools.yosys import Design, TARGETS, synth_dir, synthesize
+from couplet.tools.yosys_stats import CELL_CLASSES, parse_stat
 
 
 def dma_design() -> Design:
@@ -98,7 +99,7 @@ def test_variants_hold_one_accelerator_in_one_coupling() -> None:
 
 
 def test_sweep_points_change_one_setting_of_one_accelerator() -> None:
-    full, found = synth_sweep.points("default", ("keccak", "rtos"), {"keccak": (1, 4)})
+    full, found = sweep.points("default", ("keccak", "rtos"), {"keccak": (1, 4)})
     assert [(p.accelerator, p.coupling, p.value) for p in found] == (
         [("keccak", c, r) for c in ("tight", "mmio") for r in (1, 4)]
         + [("rtos", c, t) for c in ("tight", "mmio") for t in (2, 4, 8, 16)])
@@ -118,16 +119,16 @@ def test_sweep_points_change_one_setting_of_one_accelerator() -> None:
 
 
 def test_sweep_selection_is_checked() -> None:
-    assert synth_sweep.parse_selection("aes,rtos", ["rtos=16,2"]) == (("aes", "rtos"), {"rtos": (16, 2)})
+    assert sweep.parse_selection("aes,rtos", ["rtos=16,2"]) == (("aes", "rtos"), {"rtos": (16, 2)})
     with pytest.raises(CoupletError, match="choose from aes, keccak, rtos"):
-        synth_sweep.parse_selection("aes,dsp", [])
+        sweep.parse_selection("aes,dsp", [])
     with pytest.raises(CoupletError, match="rounds_per_cycle takes 1, 2, 3, 4, 6, 8, 12, 24"):
-        synth_sweep.parse_selection(None, ["keccak=5"])
+        sweep.parse_selection(None, ["keccak=5"])
     with pytest.raises(CoupletError, match="for one of rtos"):
-        synth_sweep.parse_selection("rtos", ["aes=rolled"])
+        sweep.parse_selection("rtos", ["aes=rolled"])
     # A narrowed sweep writes a report of its own.
-    assert synth_sweep.report_stem("default", "xc7", ("aes", "keccak", "rtos"), {}) == "sweep-default-xc7"
-    assert synth_sweep.report_stem("default", "xc7", ("aes", "keccak"), {"keccak": (1, 4)}) == \
+    assert sweep.report_stem("default", "xc7", ("aes", "keccak", "rtos"), {}) == "sweep-default-xc7"
+    assert sweep.report_stem("default", "xc7", ("aes", "keccak"), {"keccak": (1, 4)}) == \
         "sweep-default-xc7-aes-keccak_1_4"
     with pytest.raises(CoupletError, match="no keccak accelerator"):
-        synth_sweep.points("small", ("keccak",))
+        sweep.points("small", ("keccak",))

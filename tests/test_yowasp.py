@@ -14,8 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from couplet import paths, yowasp
+from couplet import paths
 from couplet.errors import BuildError
+from couplet.tools import yowasp
 
 
 def module(name: str) -> str:

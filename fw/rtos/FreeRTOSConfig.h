@@ -3,7 +3,7 @@
  * checks what they need from it, such as configMAX_PRIORITIES against the accelerator's).
  *
  * freertos-build passes part of the configuration as -D flags, so it is NOT set here:
- *   from build.rs:  configTOTAL_HEAP_SIZE (sized from the SoC's SRAM by couplet/rtos_fw.py),
+ *   from build.rs:  configTOTAL_HEAP_SIZE (sized from the SoC's SRAM by couplet/tools/freertos.py),
  *                   configMINIMAL_STACK_SIZE (256 words), configMAX_PRIORITIES (8),
  *                   configUSE_PREEMPTION (1);
  *   from the freertos-next features in Cargo.toml (0 when the feature is off):

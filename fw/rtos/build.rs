@@ -6,7 +6,7 @@
 //! heap_4 and the application's C files, all with the same flags and `-D` configuration.
 //!
 //! Everything that depends on the SoC configuration comes from environment variables that
-//! `couplet/rtos_fw.py` sets (run `couplet rtos build APP`): lists are one item per line.
+//! `couplet/tools/freertos.py` sets (run `couplet rtos build APP`): lists are one item per line.
 //!
 //! | variable                     | meaning                                                    |
 //! |------------------------------|------------------------------------------------------------|

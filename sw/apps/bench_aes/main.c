@@ -4,7 +4,7 @@
 //
 //   result aes/<backend>/<measure> cycles=<N> instret=<M> check=<0xHEX>
 //
-// measures (each run RUNS times; couplet/bench_aes.py computes mean and standard deviation):
+// measures (each run RUNS times; couplet/flows/bench/aes.py computes mean and standard deviation):
 //   init/<bits>            couplet_aes_set_key on a fresh context        (FAC-V Table 6)
 //   ecb/<bits>/<bytes>     ECB encryption of 16..80 bytes, key set up    (FAC-V Table 7)
 //   4blk/<mode>/<bits>     4 consecutive blocks (64 bytes), each mode    (AES-RV Fig. 7)

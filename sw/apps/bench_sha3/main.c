@@ -23,7 +23,7 @@
 //   result sha3-access/mmio/load cycles=<N> ...     Keccak window (STATE_XOR, zeros), and loads
 //                                                   from it (STATE): the cost of a memory-mapped
 //                                                   access, for the floor model of bench_sha3.py
-// The message is byte i = (7i + 3) mod 256, the same as bench_aes, so couplet/bench_sha3.py
+// The message is byte i = (7i + 3) mod 256, the same as bench_aes, so couplet/flows/bench/sha3.py
 // recomputes every digest with hashlib. check is FNV-1a of the output, so the report can confirm
 // that every backend computed the right digest. The software and ISE backends are slow (about 115
 // and 80 cycles per byte), so their 4 KiB runs are fewer. A failing call prints

@@ -1,4 +1,4 @@
-// energy_aes: the firmware of `couplet energy` (couplet/energy.py). One backend per build:
+// energy_aes: the firmware of `couplet energy` (couplet/flows/energy.py). One backend per build:
 // sets an AES-128 key once, then encrypts one MSG_BYTES-byte message MESSAGES times in ECB,
 // in place, so that each message is the previous one's ciphertext (every call does real work
 // on changing data, and the last output depends on all of them). It ends with one line:

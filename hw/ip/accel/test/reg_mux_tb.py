@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from couplet.cocotb_run import run_cocotb
+from couplet.tools.cocotb_run import run_cocotb
 from hw.ip.accel.test.accel_model import OP_READ, OP_WRITE, AccelModel, AccelSlave, Cmd, CmdMaster, Rsp
-from hw.ip.obi.test.obi_bfm import ClockedTb, Monitor, ObiMaster, ObiPort, ObiTxn, Response
+from testsupport.obi_bfm import ClockedTb, Monitor, ObiMaster, ObiPort, ObiTxn, Response
 
 HERE = Path(__file__).resolve().parent
 NUM_IN = 3

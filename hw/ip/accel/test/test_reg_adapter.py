@@ -1,6 +1,6 @@
 """cocotb tests of couplet_reg_adapter, in tb_reg_mux (reg_mux_tb.py explains the golden side).
 
-The OBI master model (hw/ip/obi/test/obi_bfm.py) checks every response against the expectation
+The OBI master model (testsupport/obi_bfm.py) checks every response against the expectation
 set when the request's command reaches the accelerator model, or at the grant for requests the
 adapter must refuse; it also fails on a response in the grant cycle (OBI order).
 
@@ -13,7 +13,7 @@ import cocotb
 
 from hw.ip.accel.test.accel_model import MASK32, random_cmd
 from hw.ip.accel.test.reg_mux_tb import RegMuxTb, run_reg_mux
-from hw.ip.obi.test.obi_bfm import assert_values
+from testsupport.obi_bfm import assert_values
 
 REFUSED = [  # (addr, we, be): sub-word stores, unaligned offsets, beyond the 128 registers
     (0x00, True, 0x1), (0x04, True, 0x3), (0x08, True, 0xC), (0x1C, True, 0x7), (0x0C, True, 0xE),

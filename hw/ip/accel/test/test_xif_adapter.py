@@ -33,9 +33,9 @@ from pathlib import Path
 import cocotb
 import pytest
 
-from couplet.cocotb_run import run_cocotb
+from couplet.tools.cocotb_run import run_cocotb
 from hw.ip.accel.test.accel_model import MASK32, AccelKnobs, AccelModel, Cmd, Rsp, random_cmd
-from hw.ip.obi.test.obi_bfm import ClockedTb, Monitor, assert_values
+from testsupport.obi_bfm import ClockedTb, Monitor, assert_values
 
 HERE = Path(__file__).resolve().parent
 DEPTH_ENV = "COUPLET_XIF_DEPTH"
@@ -605,7 +605,7 @@ async def xif_random(dut):
 
 @pytest.mark.parametrize("depth_value", DEPTHS)
 def test_xif_adapter(depth_value: int, monkeypatch: pytest.MonkeyPatch) -> None:
-    from couplet import rtl
+    from couplet.model import rtl
 
     monkeypatch.setenv(DEPTH_ENV, str(depth_value))
     core = rtl.core_root() / "rtl"

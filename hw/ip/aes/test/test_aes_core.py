@@ -29,8 +29,8 @@ import pytest
 from cocotb.triggers import FallingEdge, RisingEdge
 from Crypto.Cipher import AES
 
-from couplet.cocotb_run import run_cocotb
-from hw.ip.obi.test.obi_bfm import ClockedTb, Monitor
+from couplet.tools.cocotb_run import run_cocotb
+from testsupport.obi_bfm import ClockedTb, Monitor
 
 ARCH_ENV = "COUPLET_AES_CORE_ARCH"  # the build's Arch, passed from the pytest side
 ARCHS = {"rolled": 0, "partial": 1, "unrolled": 2}

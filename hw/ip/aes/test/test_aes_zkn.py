@@ -25,8 +25,8 @@ from collections.abc import Awaitable, Callable, Sequence
 
 import cocotb
 
-from hw.ip.accel.test.accel_port_bfm import Cmd, StatelessUnitPort
-from hw.ip.obi.test.obi_bfm import MASK32, ClockedTb, assert_values
+from testsupport.accel_port_bfm import Cmd, StatelessUnitPort
+from testsupport.obi_bfm import MASK32, ClockedTb, assert_values
 
 # ------------------------------------------------------------------------------------ model
 OPCODE_OP = 0b0110011
@@ -390,8 +390,9 @@ def test_encodings_match_assembler() -> None:
 
 
 def test_aes_zkn() -> None:
-    from couplet import paths, rtl
-    from couplet.cocotb_run import run_cocotb
+    from couplet import paths
+    from couplet.model import rtl
+    from couplet.tools.cocotb_run import run_cocotb
 
     aes_rtl = paths.IP_DIR / "aes" / "rtl"
     run_cocotb(

@@ -18,8 +18,8 @@ import os
 import cocotb
 import pytest
 
-from couplet.cocotb_run import run_cocotb
-from hw.ip.obi.test.obi_bfm import (
+from couplet.tools.cocotb_run import run_cocotb
+from testsupport.obi_bfm import (
     MASK32,
     ClockedTb,
     Monitor,
@@ -292,7 +292,7 @@ async def clint_random(dut):
 
 @pytest.mark.parametrize("divider", DIVIDERS)
 def test_clint(divider: int, monkeypatch: pytest.MonkeyPatch) -> None:
-    from couplet import rtl
+    from couplet.model import rtl
 
     monkeypatch.setenv(DIVIDER_ENV, str(divider))
     run_cocotb(

@@ -23,8 +23,8 @@ from dataclasses import dataclass, field
 import cocotb
 from cocotb.triggers import Event
 
-from couplet.cocotb_run import run_cocotb
-from hw.ip.obi.test.obi_bfm import (
+from couplet.tools.cocotb_run import run_cocotb
+from testsupport.obi_bfm import (
     MASK32,
     ClockedTb,
     MemoryModel,
@@ -734,7 +734,7 @@ async def dma_bus_errors(dut):
 
 
 def test_dma() -> None:
-    from couplet import rtl
+    from couplet.model import rtl
 
     run_cocotb(
         toplevel="couplet_dma",

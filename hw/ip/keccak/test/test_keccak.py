@@ -32,12 +32,12 @@ import cocotb
 import pytest
 from cocotb.triggers import RisingEdge
 
-from couplet import rtl
-from couplet.cocotb_run import run_cocotb
-from couplet.regs import load_ip_regs
-from hw.ip.accel.test.accel_port_bfm import Cmd, CmdPort, StreamSource, from_words, to_words
+from couplet.model import rtl
+from couplet.model.regs import load_ip_regs
+from couplet.tools.cocotb_run import run_cocotb
+from testsupport.accel_port_bfm import Cmd, CmdPort, StreamSource, from_words, to_words
 from hw.ip.keccak.test.test_keccak_core import keccak_f
-from hw.ip.obi.test.obi_bfm import MASK32, ClockedTb, Monitor
+from testsupport.obi_bfm import MASK32, ClockedTb, Monitor
 
 HW_DIR = Path(__file__).resolve().parents[3]
 RTL_FILES = [

@@ -30,8 +30,8 @@ import cocotb
 import pytest
 from cocotb.triggers import FallingEdge, RisingEdge
 
-from couplet.cocotb_run import run_cocotb
-from hw.ip.obi.test.obi_bfm import ClockedTb, Monitor
+from couplet.tools.cocotb_run import run_cocotb
+from testsupport.obi_bfm import ClockedTb, Monitor
 
 RPC_ENV = "COUPLET_KECCAK_ROUNDS_PER_CYCLE"  # the build's RoundsPerCycle, from the pytest side
 BUILDS = (1, 2, 24)
@@ -508,7 +508,7 @@ ENGINE_MODULES = ("couplet_keccak_pkg", "couplet_keccak_round", "couplet_keccak_
 
 @pytest.mark.parametrize("rpc", BUILDS)
 def test_keccak_core(rpc: int, monkeypatch: pytest.MonkeyPatch) -> None:
-    from couplet import rtl
+    from couplet.model import rtl
 
     monkeypatch.setenv(RPC_ENV, str(rpc))
     run_cocotb(

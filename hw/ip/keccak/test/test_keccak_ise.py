@@ -37,8 +37,8 @@ from typing import Any
 
 import cocotb
 
-from hw.ip.accel.test.accel_port_bfm import Cmd, StatelessUnitPort
-from hw.ip.obi.test.obi_bfm import MASK32, ClockedTb, assert_values
+from testsupport.accel_port_bfm import Cmd, StatelessUnitPort
+from testsupport.obi_bfm import MASK32, ClockedTb, assert_values
 
 DOC = Path(__file__).resolve().parent.parent / "doc" / "ise.md"
 REPO = Path(__file__).resolve().parents[4]
@@ -586,7 +586,7 @@ def test_doc_c_example(tmp_path: Path) -> None:
     SDK's flags for RV32 it uses only defined encodings and the counted ones (47 xrol, 5 rolx and
     50 andn per round); on the host, with C models of the wrappers, absorb + two permutations +
     extract match the Python model, and interleaving in place undoes extracting in place."""
-    from couplet.firmware import COMMON_CFLAGS, OPT_CFLAGS, WARN_CFLAGS
+    from couplet.tools.firmware import COMMON_CFLAGS, OPT_CFLAGS, WARN_CFLAGS
 
     assert "sw/lib/sha3/sha3_ise.c" in DOC.read_text(), "the document must point to the library code"
     includes = library_include_args(tmp_path)
@@ -633,8 +633,9 @@ def test_doc_c_example(tmp_path: Path) -> None:
 
 # ----------------------------------------------------------------------------- pytest: RTL
 def test_keccak_ise() -> None:
-    from couplet import paths, rtl
-    from couplet.cocotb_run import run_cocotb
+    from couplet import paths
+    from couplet.model import rtl
+    from couplet.tools.cocotb_run import run_cocotb
 
     run_cocotb(
         toplevel="couplet_keccak_ise",

@@ -19,8 +19,8 @@ from pathlib import Path
 
 import cocotb
 
-from couplet.cocotb_run import run_cocotb
-from hw.ip.obi.test.obi_bfm import (
+from couplet.tools.cocotb_run import run_cocotb
+from testsupport.obi_bfm import (
     AMO_RMW_OPS,
     MASK32,
     ClockedTb,
@@ -243,7 +243,7 @@ async def obi_arbiter_random(dut):
 
 
 def test_obi_arbiter() -> None:
-    from couplet import rtl
+    from couplet.model import rtl
 
     run_cocotb(
         toplevel="tb_obi_arbiter",

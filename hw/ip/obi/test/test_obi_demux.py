@@ -16,8 +16,8 @@ from pathlib import Path
 
 import cocotb
 
-from couplet.cocotb_run import run_cocotb
-from hw.ip.obi.test.obi_bfm import (
+from couplet.tools.cocotb_run import run_cocotb
+from testsupport.obi_bfm import (
     AMO_RMW_OPS,
     ATOP_EXCL,
     CORNER_WORDS,
@@ -326,7 +326,7 @@ async def obi_demux_stress(dut):
 
 
 def test_obi_demux() -> None:
-    from couplet import rtl
+    from couplet.model import rtl
 
     run_cocotb(
         toplevel="tb_obi_demux",

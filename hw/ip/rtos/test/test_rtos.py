@@ -39,10 +39,10 @@ from pathlib import Path
 import cocotb
 import pytest
 
-from couplet import rtl
-from couplet.cocotb_run import run_cocotb
-from hw.ip.accel.test.accel_port_bfm import CmdPort
-from hw.ip.obi.test.obi_bfm import MASK32, ClockedTb
+from couplet.model import rtl
+from couplet.tools.cocotb_run import run_cocotb
+from testsupport.accel_port_bfm import CmdPort
+from testsupport.obi_bfm import MASK32, ClockedTb
 from hw.ip.rtos.test.rtos_model import (
     ADD_READY, ARG_A, ARG_B, BLOCK, CALL0, CONFIG, FRONT, MSG0, NONE, OP_EXEC, OP_READ, OP_WRITE, OP_WRITE2, PEEK,
     STATUS, Act, Params, RtosModel, State, Status, Unspecified, decode_result,

@@ -15,7 +15,7 @@ import random
 
 import pytest
 
-from couplet.regs import load_ip_regs
+from couplet.model.regs import load_ip_regs
 from hw.ip.rtos.test.rtos_model import (
     ADD_READY, ARG_A, ARG_B, BLOCK, CALL0, CONFIG, FRONT, MSG0, NONE, OP_EXEC, OP_READ, OP_WRITE, OP_WRITE2, PEEK,
     STATUS, Act, CommandError, Params, RtosModel, State, Status, Unspecified, Wait, decode_result,

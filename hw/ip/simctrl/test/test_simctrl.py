@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import cocotb
 
-from couplet.cocotb_run import run_cocotb
-from hw.ip.obi.test.obi_bfm import (
+from couplet.tools.cocotb_run import run_cocotb
+from testsupport.obi_bfm import (
     ClockedTb,
     Monitor,
     ObiMaster,
@@ -252,7 +252,7 @@ async def simctrl_console_backpressure(dut):
 
 
 def test_simctrl() -> None:
-    from couplet import rtl
+    from couplet.model import rtl
 
     run_cocotb(
         toplevel="couplet_simctrl",

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import cocotb
 
-from couplet.cocotb_run import run_cocotb
-from hw.ip.obi.test.obi_bfm import (
+from couplet.tools.cocotb_run import run_cocotb
+from testsupport.obi_bfm import (
     AMO_RMW_OPS,
     ATOP_EXCL,
     CORNER_WORDS,
@@ -299,7 +299,7 @@ async def sram_random(dut):
 
 
 def test_sram() -> None:
-    from couplet import rtl
+    from couplet.model import rtl
 
     run_cocotb(
         toplevel="couplet_sram",

@@ -21,8 +21,8 @@ from collections import deque
 import cocotb
 import pytest
 
-from couplet.cocotb_run import run_cocotb
-from hw.ip.obi.test.obi_bfm import ClockedTb, Monitor
+from couplet.tools.cocotb_run import run_cocotb
+from testsupport.obi_bfm import ClockedTb, Monitor
 
 CLK_HZ = 1_000_000
 BAUD = 115_200
@@ -215,7 +215,7 @@ async def uart_fifo_full(dut):
 
 
 def test_uart(monkeypatch: pytest.MonkeyPatch) -> None:
-    from couplet import rtl
+    from couplet.model import rtl
 
     monkeypatch.setenv(PARAM_ENV, f"{CLK_HZ},{BAUD},{DEPTH}")
     run_cocotb(

@@ -1,0 +1,508 @@
+"""`couplet bench rtos`: FreeRTOS API latency and a Thread-Metric-equivalent suite, per kernel variant.
+
+For every kernel variant (couplet/freertos.py VARIANTS: "sw" is FreeRTOS as released, the "hw-*"
+ones have the RTOS accelerator serve the kernel) this builds and simulates two FreeRTOS apps:
+
+- fw/rtos/apps/bench_api: cycles of each API call (ChamelIoT Figs. 5-8 shape), N samples per
+  measure, the cost of an empty measurement subtracted, ticks left on (a sample a tick landed in
+  is flagged);
+- fw/rtos/apps/thread_metric: eight Thread-Metric-style tests, each counting loop iterations
+  over a fixed period of ticks (ChamelIoT Table II shape).
+
+It prints the tables, writes build/reports/bench-rtos-<config>.{json,md} with every raw sample,
+three plots and the firmware consoles, and judges the issue's goals (hw vs sw, per hw variant).
+docs/bench_rtos.md says what each measure and test times.
+"""
+
+from __future__ import annotations
+
+import re
+import statistics
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from couplet import log
+from couplet.errors import BuildError, CoupletError
+from couplet.flows.bench.thread_metric import ParseError, TM_LINE, TM_TESTS, TmResult
+from couplet.model.config import SocConfig
+from couplet.reports import bench_report
+from couplet.reports.bench_report import Section, goal_row
+from couplet.reports.results import reports_dir
+from couplet.tools import freertos, simbuild
+
+API_APP = "bench_api"
+TM_APP = "thread_metric"
+BASELINE = "sw"
+# Each app runs 1.5 to 3 M cycles; far more means it hangs.
+MAX_CYCLES = 30_000_000
+
+# The measures bench_api reports, in table order (docs/bench_rtos.md defines each).
+SCHEDULE_MEASURES = ("yield", "suspend", "resume", "resume-switch", "suspend-self")
+MUTEX_MEASURES = ("lock", "unlock", "unlock-fail", "lock-fail", "lock-pi", "unlock-handover")
+SEMAPHORE_MEASURES = ("give", "take", "take-fail", "give-wake")
+QUEUE_OPS = ("send", "receive", "send-wake", "receive-wake")
+QUEUE_WORDS = (1, 2, 4, 8, 16)
+GROUPS: dict[str, tuple[str, ...]] = {
+    "schedule": tuple(f"schedule/{m}" for m in SCHEDULE_MEASURES),
+    "mutex": tuple(f"mutex/{m}" for m in MUTEX_MEASURES),
+    "semaphore": tuple(f"semaphore/{m}" for m in SEMAPHORE_MEASURES),
+    "queue": tuple(f"queue/{op}-{w}w" for op in QUEUE_OPS for w in QUEUE_WORDS),
+}
+API_MEASURES = tuple(m for group in GROUPS.values() for m in group)
+
+# ChamelIoT (Rocket E31 at 65 MHz, FreeRTOS 10.2.1), Table II: Thread-Metric counts over 30 s.
+CHAMELIOT_TABLE_II: dict[str, tuple[int, int, float]] = {  # test: (SW, HW, HW vs SW %)
+    "basic": (59_222, 63_165, 6.66),
+    "cooperative": (1_612_707, 4_846_436, 200.52),
+    "preemptive": (753_302, 2_086_273, 176.95),
+    "message": (2_362_369, 3_641_817, 54.16),
+    "synchronization": (3_675_268, 4_451_240, 21.11),
+}
+# The issue's goals: HW vs SW Thread-Metric gain in %, at least.
+TM_GOALS = (("cooperative", 200.0), ("preemptive", 177.0), ("message", 54.0), ("synchronization", 21.0))
+
+# The firmware's lines (docs/bench_rtos.md); any line starting with one of these keywords must match.
+API_HEADER = re.compile(r"^bench_api samples=(?P<n>\d+) overhead_cycles=(?P<oc>\d+) overhead_instret=(?P<oi>\d+)$")
+API_LINE = re.compile(
+    r"^api (?P<name>[a-z]+/[a-z0-9-]+) cycles=(?P<cycles>\d+(?:,\d+)*) instret=(?P<instret>\d+(?:,\d+)*) "
+    r"ticks=(?P<ticks>[01]+)$")
+API_DONE = "bench_api done"
+TM_DONE = "thread_metric done"
+KEYWORDS = ("api", "bench_api", "tm", "thread_metric")
+
+
+# ----------------------------------------------------------------------------- results
+
+
+@dataclass(frozen=True)
+class Latency:
+    """The samples of one API measure: cycles and instructions (overhead subtracted), and whether
+    the tick count changed across each sample."""
+
+    cycles: tuple[int, ...]
+    instret: tuple[int, ...]
+    ticks: tuple[bool, ...]
+
+    @property
+    def mean(self) -> float:
+        return statistics.mean(self.cycles)
+
+    @property
+    def stdev(self) -> float:
+        return statistics.pstdev(self.cycles)
+
+    @property
+    def quiet(self) -> tuple[int, ...]:
+        """The samples no tick landed in (all of them if every sample met one)."""
+        return tuple(c for c, t in zip(self.cycles, self.ticks) if not t) or self.cycles
+
+    @property
+    def quiet_mean(self) -> float:
+        return statistics.mean(self.quiet)
+
+    @property
+    def quiet_stdev(self) -> float:
+        return statistics.pstdev(self.quiet)
+
+    @property
+    def tick_hits(self) -> int:
+        return sum(self.ticks)
+
+    def cell(self) -> str:
+        return f"{self.mean:,.1f} ± {self.stdev:.1f}"
+
+    def as_json(self) -> dict[str, Any]:
+        return {"cycles": list(self.cycles), "instret": list(self.instret), "ticks": [int(t) for t in self.ticks],
+                "mean": self.mean, "stdev": self.stdev, "min": min(self.cycles), "max": max(self.cycles),
+                "instret_mean": statistics.mean(self.instret), "tick_hits": self.tick_hits,
+                "quiet_mean": self.quiet_mean, "quiet_stdev": self.quiet_stdev}
+
+
+@dataclass(frozen=True)
+class ApiRun:
+    samples: int
+    overhead_cycles: int
+    overhead_instret: int
+    measures: dict[str, Latency]
+
+
+@dataclass
+class VariantResult:
+    api: ApiRun
+    tm: dict[str, TmResult]
+    consoles: dict[str, str] = field(default_factory=dict)
+    sim: dict[str, dict[str, float]] = field(default_factory=dict)  # app: cycles, seconds
+
+
+# ----------------------------------------------------------------------------- parsing
+
+
+def _numbers(text: str) -> tuple[int, ...]:
+    return tuple(int(v) for v in text.split(","))
+
+
+def _keyword_lines(console: str) -> list[tuple[int, str]]:
+    """(line number, line) of the lines meant for us: those starting with one of KEYWORDS."""
+    found = []
+    for number, line in enumerate(console.splitlines(), 1):
+        line = line.rstrip()
+        if line.split(" ", 1)[0] in KEYWORDS:
+            found.append((number, line))
+    return found
+
+
+def _bad(number: int, line: str, why: str) -> ParseError:
+    return ParseError(f"firmware output line {number}: {why}: {line[:160]!r}")
+
+
+def parse_api(console: str) -> ApiRun:
+    """bench_api's output: the header, one line per measure, the done line. Strict: a line of
+    ours that does not match, a sample count other than the header's, a measure twice, or one
+    missing or unknown is an error."""
+    header: re.Match[str] | None = None
+    measures: dict[str, Latency] = {}
+    done = False
+    for number, line in _keyword_lines(console):
+        if line == API_DONE:
+            done = True
+            continue
+        if line.startswith("bench_api "):
+            header = API_HEADER.match(line)
+            if header is None:
+                raise _bad(number, line, "malformed bench_api header")
+            continue
+        match = API_LINE.match(line)
+        if match is None:
+            raise _bad(number, line, "malformed api line (expected 'api <group>/<measure> cycles=... instret=... "
+                                     "ticks=...')")
+        if header is None:
+            raise _bad(number, line, "api line before the bench_api header")
+        samples = int(header["n"])
+        cycles, instret, ticks = _numbers(match["cycles"]), _numbers(match["instret"]), match["ticks"]
+        if not len(cycles) == len(instret) == len(ticks) == samples:
+            raise _bad(number, line, f"expected {samples} samples, got {len(cycles)} cycles, {len(instret)} instret, "
+                                     f"{len(ticks)} tick flags")
+        name = match["name"]
+        if name in measures:
+            raise _bad(number, line, f"measure {name} reported twice")
+        measures[name] = Latency(cycles, instret, tuple(t == "1" for t in ticks))
+    if header is None:
+        raise ParseError("bench_api printed no header line ('bench_api samples=...')")
+    if not done:
+        raise ParseError(f"bench_api did not finish (no '{API_DONE}' line)")
+    unknown = sorted(set(measures) - set(API_MEASURES))
+    missing = [m for m in API_MEASURES if m not in measures]
+    if unknown or missing:
+        raise ParseError(f"bench_api measures differ from the expected ones: missing {missing}, unknown {unknown}")
+    return ApiRun(int(header["n"]), int(header["oc"]), int(header["oi"]), {m: measures[m] for m in API_MEASURES})
+
+
+def parse_tm(console: str) -> dict[str, TmResult]:
+    """thread_metric's output: one line per test and the done line, strictly."""
+    results: dict[str, TmResult] = {}
+    done = False
+    for number, line in _keyword_lines(console):
+        if line == TM_DONE:
+            done = True
+            continue
+        match = TM_LINE.match(line)
+        if match is None:
+            raise _bad(number, line, "malformed tm line (expected 'tm <test> count=N ticks=P cycles=C tasks=...')")
+        name = match["name"]
+        if name in results:
+            raise _bad(number, line, f"test {name} reported twice")
+        result = TmResult(int(match["count"]), int(match["ticks"]), int(match["cycles"]), _numbers(match["tasks"]))
+        if sum(result.tasks) != result.count:
+            raise _bad(number, line, "count is not the sum of the task counters")
+        results[name] = result
+    if not done:
+        raise ParseError(f"thread_metric did not finish (no '{TM_DONE}' line)")
+    unknown = sorted(set(results) - set(TM_TESTS))
+    missing = [t for t in TM_TESTS if t not in results]
+    if unknown or missing:
+        raise ParseError(f"thread_metric tests differ from the expected ones: missing {missing}, unknown {unknown}")
+    return {t: results[t] for t in TM_TESTS}
+
+
+# ----------------------------------------------------------------------------- running
+
+
+def select_variants(config: SocConfig, requested: Sequence[str] | None) -> tuple[list[str], dict[str, str]]:
+    """The variants to run (requested, or all of VARIANTS) and the skipped ones with the reason:
+    those the configuration lacks (the variant's own check says so)."""
+    names = list(requested) if requested else list(freertos.VARIANTS)
+    unknown = [n for n in names if n not in freertos.VARIANTS]
+    if unknown:
+        raise CoupletError(f"unknown kernel variant(s) {', '.join(unknown)} (known: {', '.join(freertos.VARIANTS)})")
+    run, skipped = [], {}
+    for name in dict.fromkeys(names):
+        try:
+            freertos.VARIANTS[name].check(config)
+        except BuildError as err:
+            skipped[name] = str(err)
+            continue
+        run.append(name)
+    return run, skipped
+
+
+def _simulate(config: SocConfig, elf: Path, app: str, variant: str) -> tuple[str, dict[str, float]]:
+    log.info(f"{variant}: simulating {app} (about {'3' if app == TM_APP else '1.5'} M cycles)")
+    result = bench_report.simulate_firmware(config, elf, f"{app} on the {variant} kernel", MAX_CYCLES)
+    return result.console or "", {"cycles": result.cycles, "seconds": result.seconds}
+
+
+def run_variant(config: SocConfig, variant: str) -> VariantResult:
+    """Build both apps for `variant`, simulate them and parse their output."""
+    elfs = {}
+    for app in (API_APP, TM_APP):
+        log.info(f"{variant}: building {app}")
+        elfs[app] = freertos.build_rtos_app(config, app, variant)
+    consoles, sim = {}, {}
+    for app, elf in elfs.items():
+        consoles[app], sim[app] = _simulate(config, elf, app, variant)
+    try:
+        api, tm = parse_api(consoles[API_APP]), parse_tm(consoles[TM_APP])
+    except ParseError as err:
+        raise ParseError(f"{variant}: {err}") from err
+    return VariantResult(api, tm, consoles, sim)
+
+
+def run_all(config: SocConfig, variants: list[str], jobs: int) -> dict[str, VariantResult]:
+    log.info(f"building the simulation model of '{config.name}'")
+    simbuild.build_sim(config)
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        return dict(zip(variants, pool.map(lambda variant: run_variant(config, variant), variants)))
+
+
+# ----------------------------------------------------------------------------- tables
+
+
+def latency_gain(sw: float, hw: float) -> float:
+    """ChamelIoT's "improvement" of a latency: how much longer software takes, in %."""
+    return (sw / hw - 1.0) * 100.0 if hw else float("nan")
+
+
+def count_gain(sw: float, hw: float) -> float:
+    """Table II's HW vs SW: how many more iterations, in %."""
+    return (hw / sw - 1.0) * 100.0 if sw else float("nan")
+
+
+def _pct(value: float) -> str:
+    return "-" if value != value else f"{value:+.1f}%"
+
+
+def hw_variants(results: dict[str, VariantResult]) -> list[str]:
+    return [v for v in results if v != BASELINE]
+
+
+def latency_table(results: dict[str, VariantResult], samples: int) -> Section:
+    variants = list(results)
+    hws = hw_variants(results) if BASELINE in results else []
+    headers = ["measure"]
+    for v in variants:
+        headers += [f"{v} mean ± sd", f"{v} min-max"]
+    headers += [f"{v} vs sw" for v in hws]
+    rows = []
+    for measure in API_MEASURES:
+        row = [measure]
+        for v in variants:
+            lat = results[v].api.measures[measure]
+            row += [lat.cell(), f"{min(lat.cycles)}-{max(lat.cycles)}"]
+        sw = results[BASELINE].api.measures[measure].quiet_mean if hws else 0.0
+        row += [_pct(latency_gain(sw, results[v].api.measures[measure].quiet_mean)) for v in hws]
+        rows.append(row)
+    return (f"API latency in cycles ({samples} samples each, empty measurement subtracted, ticks left on; "
+            "'vs sw' = how much longer sw takes, as in ChamelIoT Figs. 5-8, from the means of the samples no "
+            "tick landed in)", headers, rows)
+
+
+def jitter_table(results: dict[str, VariantResult]) -> Section:
+    headers = ["measure"]
+    for v in results:
+        headers += [f"{v} sd", f"{v} tick hits", f"{v} no tick: mean ± sd", f"{v} instret"]
+    rows = []
+    for measure in API_MEASURES:
+        row = [measure]
+        for v in results:
+            lat = results[v].api.measures[measure]
+            row += [f"{lat.stdev:.1f}", str(lat.tick_hits), f"{lat.quiet_mean:,.1f} ± {lat.quiet_stdev:.1f}",
+                    f"{statistics.mean(lat.instret):,.1f}"]
+        rows.append(row)
+    return ("Jitter: standard deviation of all samples, how many samples a tick landed in, mean and sd of the "
+            "others, and mean instructions retired", headers, rows)
+
+
+def tm_table(results: dict[str, VariantResult]) -> Section:
+    variants = list(results)
+    hws = hw_variants(results) if BASELINE in results else []
+    first = next(iter(results.values()))
+    period = first.tm[TM_TESTS[0]].ticks
+    headers = ["test"]
+    for v in variants:
+        headers += [f"{v} count", f"{v} cycles/iter"]
+    headers += [f"{v} vs sw" for v in hws]
+    headers += ["ChamelIoT SW", "ChamelIoT HW", "ChamelIoT HW vs SW"]
+    rows = []
+    for test in TM_TESTS:
+        row = [test]
+        for v in variants:
+            res = results[v].tm[test]
+            row += [f"{res.count:,}", f"{res.cycles_per_iteration:,.1f}"]
+        row += [_pct(count_gain(results[BASELINE].tm[test].count, results[v].tm[test].count)) for v in hws]
+        anchor = CHAMELIOT_TABLE_II.get(test)
+        row += [f"{anchor[0]:,}", f"{anchor[1]:,}", f"{anchor[2]:+.2f}%"] if anchor else ["-", "-", "-"]
+        rows.append(row)
+    return (f"Thread-Metric-equivalent suite: iterations in {period} ticks ({period} ms); ChamelIoT Table II "
+            "(FreeRTOS, 30 s at 65 MHz) for comparison of the HW vs SW gain", headers, rows)
+
+
+def goals(results: dict[str, VariantResult], skipped: dict[str, str]) -> list[list[str]]:
+    rows: list[list[str]] = []
+    hws = hw_variants(results)
+    if BASELINE not in results or not hws:
+        why = "no sw baseline run" if BASELINE not in results else "no hw variant run"
+        if skipped:
+            why += f" (skipped: {', '.join(skipped)})"
+        for test, limit in TM_GOALS:
+            rows.append([f"Thread-Metric {test} hw vs sw", "-", "-", f">= +{limit:g}%", why,
+                         f"ChamelIoT: {CHAMELIOT_TABLE_II[test][2]:+.2f}%"])
+        rows.append(["zero jitter on hw-served calls", "-", "-", "sd = 0", why, "ChamelIoT: HW deviation 0"])
+        return rows
+    sw = results[BASELINE]
+    for v in hws:
+        for test, limit in TM_GOALS:
+            gain = count_gain(sw.tm[test].count, results[v].tm[test].count)
+            row = goal_row(f"Thread-Metric {test} hw vs sw", v, gain, limit,
+                           f"ChamelIoT Table II: {CHAMELIOT_TABLE_II[test][2]:+.2f}%", at_least=True, digits=1)
+            rows.append([row[0], row[1], f"{gain:+.1f}%", f">= +{limit:g}%", *row[4:]])
+        for group, measures in GROUPS.items():
+            lats = [results[v].api.measures[m] for m in measures]
+            worst = max(lat.quiet_stdev for lat in lats)
+            jittery = sum(1 for lat in lats if lat.quiet_stdev > 0)
+            row = goal_row(f"zero jitter, {group} calls (samples without a tick)", v, worst, 0.0,
+                           "ChamelIoT: HW deviation 0", digits=2)
+            rows.append([row[0], row[1], f"max sd {worst:.2f} ({jittery}/{len(lats)} measures jitter)",
+                         "sd = 0", *row[4:]])
+    return rows
+
+
+# ----------------------------------------------------------------------------- plots
+
+
+def plot_latency(results: dict[str, VariantResult], path: Path) -> None:
+    measures = [m for m in API_MEASURES if not m.startswith("queue/")]
+    series = {v: [r.api.measures[m].mean for m in measures] for v, r in results.items()}
+    bench_report.bar_plot(path, measures, series, "FreeRTOS API latency (schedule, mutex, semaphore)",
+                          "cycles (mean)", log_scale=False, label_rotation=40)
+
+
+def plot_queue(results: dict[str, VariantResult], path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(8, 4.5))
+    for v, r in results.items():
+        for op, style in zip(QUEUE_OPS, ("-o", "--s", "-^", "--v")):
+            ax.plot(QUEUE_WORDS, [r.api.measures[f"queue/{op}-{w}w"].mean for w in QUEUE_WORDS], style,
+                    label=f"{v} {op}")
+    ax.set_xscale("log", base=2)
+    ax.set_xticks(QUEUE_WORDS, [str(w) for w in QUEUE_WORDS])
+    ax.set_xlabel("message size (words)")
+    ax.set_ylabel("cycles")
+    ax.set_title("FreeRTOS queue latency by message size")
+    ax.legend(fontsize="small", ncol=2)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+
+
+def plot_tm(results: dict[str, VariantResult], path: Path) -> None:
+    if BASELINE in results:
+        base = results[BASELINE].tm
+        series = {v: [100.0 * r.tm[t].count / base[t].count for t in TM_TESTS] for v, r in results.items()}
+        ylabel, log_scale = "iterations per period, % of sw", False
+    else:
+        series = {v: [float(r.tm[t].count) for t in TM_TESTS] for v, r in results.items()}
+        ylabel, log_scale = "iterations per period (log scale)", True
+    bench_report.bar_plot(path, list(TM_TESTS), series, "Thread-Metric-equivalent suite", ylabel,
+                          log_scale=log_scale, label_rotation=30)
+
+
+# ----------------------------------------------------------------------------- report
+
+
+def report_data(config: SocConfig, results: dict[str, VariantResult], skipped: dict[str, str]) -> dict[str, Any]:
+    first = next(iter(results.values()))
+    data: dict[str, Any] = {
+        "config": config.name,
+        "clock_hz": config.clock_hz,
+        "samples": first.api.samples,
+        "period_ticks": first.tm[TM_TESTS[0]].ticks,
+        "variants": list(results),
+        "skipped": skipped,
+        "api": {},
+        "thread_metric": {},
+        "simulation": {v: r.sim for v, r in results.items()},
+        "chameliot_table_ii": {t: {"sw": a[0], "hw": a[1], "hw_vs_sw_pct": a[2]}
+                               for t, a in CHAMELIOT_TABLE_II.items()},
+    }
+    for v, r in results.items():
+        data["api"][v] = {"overhead_cycles": r.api.overhead_cycles, "overhead_instret": r.api.overhead_instret,
+                          "measures": {m: lat.as_json() for m, lat in r.api.measures.items()}}
+        data["thread_metric"][v] = {t: res.as_json() for t, res in r.tm.items()}
+    if BASELINE in results:
+        sw = results[BASELINE]
+        data["hw_vs_sw"] = {
+            v: {"api_pct": {m: latency_gain(sw.api.measures[m].quiet_mean, results[v].api.measures[m].quiet_mean)
+                            for m in API_MEASURES},
+                "thread_metric_pct": {t: count_gain(sw.tm[t].count, results[v].tm[t].count) for t in TM_TESTS}}
+            for v in hw_variants(results)
+        }
+    return data
+
+
+def publish(config: SocConfig, results: dict[str, VariantResult], skipped: dict[str, str]) -> Path:
+    first = next(iter(results.values()))
+    samples, period = first.api.samples, first.tm[TM_TESTS[0]].ticks
+    skipped_text = "; ".join(f"{v}: {why}" for v, why in skipped.items()) or "none"
+    intro = [
+        f"# FreeRTOS benchmark, configuration '{config.name}' ({config.clock_hz / 1e6:g} MHz)\n",
+        f"Kernel variants run: {', '.join(results)}. Skipped (the configuration lacks them): {skipped_text}.\n",
+        "FreeRTOS V11.2.0 on CV32E40X in the Verilator model, one firmware per variant built from the same",
+        "application code (fw/rtos/apps/bench_api and thread_metric). API latency: mcycle around each call,",
+        f"{samples} samples per measure, the cost of an empty measurement subtracted; a measure that wakes",
+        "or switches to another task is timed until that task runs. Ticks stay on: a sample a tick landed in",
+        "is counted in the mean and sd, and flagged (see the jitter table). Thread-Metric: iterations in",
+        f"{period} ticks per test. docs/bench_rtos.md says exactly what each figure times.\n",
+    ]
+    sections = [latency_table(results, samples), jitter_table(results), tm_table(results)]
+    stem = f"bench-rtos-{config.name}"
+    json_path, md_path = bench_report.publish(stem, intro, sections, goals(results, skipped),
+                                              report_data(config, results, skipped))
+    out = reports_dir()
+    plots = [bench_report.plot_path(stem), out / f"{stem}-queue.png", out / f"{stem}-tm.png"]
+    plot_latency(results, plots[0])
+    plot_queue(results, plots[1])
+    plot_tm(results, plots[2])
+    for v, r in results.items():
+        for app, console in r.consoles.items():
+            (out / f"{stem}-{v}-{app}.log").write_text(console)
+    log.info(f"written {json_path}, {md_path}, {', '.join(p.name for p in plots)} and the firmware consoles")
+    return json_path
+
+
+def run(config: SocConfig, kernels: Sequence[str] | None = None, jobs: int = 1) -> int:
+    variants, skipped = select_variants(config, kernels)
+    for variant, reason in skipped.items():
+        log.info(f"{variant}: skipped, {reason}")
+    if not variants:
+        raise CoupletError(f"config '{config.name}' supports none of the kernel variants asked for")
+    log.info(f"kernel variants: {', '.join(variants)} (two apps each, about 40 s of simulation per variant)")
+    results = run_all(config, variants, jobs)
+    publish(config, results, skipped)
+    return 0

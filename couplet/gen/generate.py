@@ -1,0 +1,586 @@
+"""Generators: everything derived from a SoC configuration or a register description.
+
+Per configuration (into ``build/<config>/gen``): the SystemVerilog package that sets the SoC
+top's parameters, the C header with addresses and IRQ numbers, the linker script and the
+memory-map page. Per IP (committed, checked by a test to be up to date): the register-offset
+package, the C register header and the register table of the IP's doc.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from couplet import paths
+from couplet.model.config import AES_ARCHS, CUSTOM_OPCODES, KECCAK_ISE_CUSTOM, SocConfig
+from couplet.model.regs import ACCESS, IpRegs, load_ip_regs
+
+# The core's fast interrupts (mip bits 16..31) are reserved for accelerators.
+IRQ_MSI = 3
+IRQ_MTI = 7
+IRQ_MEI = 11
+IRQ_FAST_FIRST = 16
+IRQ_FAST_COUNT = 16
+
+# Zkne/Zknd aes32* (opcode OP, funct3 0, funct7 = bs:2 | 10xx1): the bits that are fixed.
+ZKN_MASK = 0x3200_707F
+ZKN_MATCH = 0x2200_0033
+# A custom-N port claims every R-type instruction of its major opcode.
+OPCODE_MASK = 0x0000_007F
+# The kc.* unit claims funct3 0..3 with funct7[6:5] = 0 of custom-1 (hw/ip/keccak/doc/ise.md), so
+# the encodings it does not define are refused at issue and trap as illegal instructions.
+KECCAK_ISE_MASK = 0xC000_407F
+
+
+def data_slaves(config: SocConfig) -> list[str]:
+    """Data-bus slave ports in decoder order: SRAM, then the peripherals as the config lists them."""
+    return [r.name for r in config.regions]
+
+
+@dataclass(frozen=True)
+class Tile:
+    """One couplet_accel_tile: an accelerator and the front doors its couplings need."""
+
+    name: str  # the accelerator, and the name of its register window and interrupt
+    kind: int  # couplet_accel_pkg::accel_kind_e
+    param: int  # AES: index in AES_ARCHS; Keccak: rounds per cycle; RTOS: its CONFIG word
+    xif: bool  # tight or mem: a CV-X-IF port
+    regs: bool  # mmio or dma: the accelerator's register window
+    dma_regs: bool  # dma: the DMA engine's descriptor window
+    dma_engine: bool  # mem or dma: the tile has a DMA engine (a bus master)
+
+    @property
+    def dma_name(self) -> str:
+        """The name of the tile's DMA window and interrupt ("dma" is the AES tile's, the first)."""
+        return "dma" if self.name == "aes" else f"{self.name}_dma"
+
+
+ACCEL_KIND_AES = 0
+ACCEL_KIND_KECCAK = 1
+ACCEL_KIND_RTOS = 2
+
+
+def tiles(config: SocConfig) -> list[Tile]:
+    """The accelerator tiles of a configuration, in the order of their bus-master ports."""
+    result: list[Tile] = []
+    aes = config.aes
+    if aes and any(aes.has(c) for c in ("tight", "mem", "mmio", "dma")):
+        result.append(Tile("aes", ACCEL_KIND_AES, AES_ARCHS.index(aes.arch), aes.needs_xif_port,
+                           aes.has("mmio") or aes.has("dma"), aes.has("dma"), aes.needs_dma_engine))
+    keccak = config.keccak
+    if keccak and keccak.needs_accelerator:
+        result.append(Tile("keccak", ACCEL_KIND_KECCAK, keccak.rounds_per_cycle, keccak.needs_xif_port,
+                           keccak.has("mmio") or keccak.has("dma"), keccak.has("dma"),
+                           keccak.needs_dma_engine))
+    rtos = config.rtos
+    if rtos:
+        # The memory port (message copies to a waiting receiver) always needs the engine; its
+        # descriptor registers are not mapped: no RTOS coupling programs them.
+        result.append(Tile("rtos", ACCEL_KIND_RTOS, rtos.param_word, rtos.needs_xif_port,
+                           rtos.has("mmio"), False, True))
+    return result
+
+
+def xif_ports(config: SocConfig) -> list[tuple[str, int, int]]:
+    """(name, mask, match) of each CV-X-IF adapter port."""
+    ports: list[tuple[str, int, int]] = []
+    aes, keccak = config.aes, config.keccak
+    if aes and aes.needs_xif_port:
+        ports.append(("aes", OPCODE_MASK, CUSTOM_OPCODES[aes.custom]))
+    if aes and aes.has("zkn"):
+        ports.append(("zkn", ZKN_MASK, ZKN_MATCH))
+    if keccak and keccak.needs_xif_port:
+        ports.append(("keccak", OPCODE_MASK, CUSTOM_OPCODES[keccak.custom]))
+    if keccak and keccak.has("ise"):
+        ports.append(("keccak_ise", KECCAK_ISE_MASK, CUSTOM_OPCODES[KECCAK_ISE_CUSTOM]))
+    if config.rtos and config.rtos.needs_xif_port:
+        ports.append(("rtos", OPCODE_MASK, CUSTOM_OPCODES[config.rtos.custom]))
+    return ports
+
+
+def accel_irqs(config: SocConfig) -> list[str]:
+    """Accelerator interrupt sources, in the order of the fast interrupt lines from 16."""
+    irqs: list[str] = []
+    for tile in tiles(config):
+        if tile.regs:
+            irqs.append(tile.name)
+        if tile.dma_engine:
+            irqs.append(tile.dma_name)
+    return irqs
+
+
+def _sv_array(width: str, values: list[int]) -> str:
+    # Packed arrays list the highest index first.
+    return "{" + ", ".join(f"{width}'h{v:0{int(width) // 4}X}" for v in reversed(values)) + "}"
+
+
+def banner(comment: str, what: str) -> str:
+    return (
+        f"{comment} Generated by `couplet gen` from {what}. Do not edit: edit the source and regenerate.\n"
+    )
+
+
+def _hex(value: int) -> str:
+    return f"0x{value:08X}"
+
+
+# --- per configuration ------------------------------------------------------------------------
+
+
+def sv_config_package(config: SocConfig) -> str:
+    lines = [
+        banner("//", f"configs/{config.path.name}"),
+        "// SoC parameters of configuration '" + config.name + "'.",
+        "package couplet_soc_cfg_pkg;",
+        f"  localparam int unsigned ClockHz      = {config.clock_hz};",
+        f"  localparam int unsigned MtimeDivider = {config.mtime_divider};",
+        f"  localparam logic [31:0] BootAddr     = 32'h{config.boot_addr:08X};",
+        f"  localparam logic [31:0] MtvecAddr    = 32'h{config.mtvec_addr:08X};",
+    ]
+    # The SRAM also serves instruction fetches; every other region is only in the arrays below.
+    lines.append(f"  localparam logic [31:0] SramBase     = 32'h{config.sram.base:08X};")
+    lines.append(f"  localparam logic [31:0] SramSize     = 32'h{config.sram.size:08X};")
+    slaves = data_slaves(config)
+    regions = {r.name: r for r in config.regions}
+    lines += [
+        "",
+        "  // Data-bus slave ports of the address decoder, in port order.",
+        f"  localparam int unsigned NumDataSlaves = {len(slaves)};",
+        f"  localparam logic [NumDataSlaves-1:0][31:0] DataBase = {_sv_array('32', [regions[n].base for n in slaves])};",
+        f"  localparam logic [NumDataSlaves-1:0][31:0] DataSize = {_sv_array('32', [regions[n].size for n in slaves])};",
+        f"  localparam logic [NumDataSlaves-1:0] DataAtomics = {len(slaves)}'b{'0' * (len(slaves) - 1)}1;  // SRAM only",
+    ]
+    for name in ("sram", "clint", "simctrl"):
+        lines.append(f"  localparam int unsigned DataIdx{name.capitalize()} = {slaves.index(name)};")
+    ports = xif_ports(config)
+    port_names = [p[0] for p in ports]
+    irqs = accel_irqs(config)
+    tile_list = tiles(config)
+    engines = [t for t in tile_list if t.dma_engine]
+    lines += [
+        "",
+        "  // CV-X-IF adapter ports: an instruction goes to the first port whose mask/match it fits.",
+        f"  localparam int unsigned NumXifPorts = {len(ports)};",
+        f"  localparam int unsigned XifArrayLen = {max(1, len(ports))};  // NumXifPorts, at least 1 for the array types",
+        f"  localparam logic [XifArrayLen-1:0][31:0] XifMask = {_sv_array('32', [p[1] for p in ports] or [0])};",
+        f"  localparam logic [XifArrayLen-1:0][31:0] XifMatch = {_sv_array('32', [p[2] for p in ports] or [0])};",
+        "",
+        "  // Stateless instruction units, each on its own adapter port.",
+        f"  localparam bit ZknEnable = 1'b{int('zkn' in port_names)};",
+        f"  localparam int unsigned XifIdxZkn = {port_names.index('zkn') if 'zkn' in port_names else 0};",
+        f"  localparam bit KeccakIseEnable = 1'b{int('keccak_ise' in port_names)};",
+        f"  localparam int unsigned XifIdxKeccakIse = "
+        f"{port_names.index('keccak_ise') if 'keccak_ise' in port_names else 0};",
+        "",
+        "  // Accelerator tiles (couplet_accel_tile), one per accelerator: kind, parameter, front doors,",
+        "  // and the index each front door has in the adapter ports, data-bus slaves, interrupt lines",
+        "  // (line n drives mip bit 16 + n) and DMA bus masters (master 0 is the core).",
+        f"  localparam int unsigned NumTiles = {len(tile_list)};",
+        f"  localparam int unsigned TileArrayLen = {max(1, len(tile_list))};  // NumTiles, at least 1",
+        f"  localparam int unsigned NumDmaEngines = {len(engines)};",
+    ]
+    def tile_array(name: str, values: list[int], comment: str, width: int = 8) -> str:
+        values = values or [0]
+        return (f"  localparam logic [TileArrayLen-1:0][{width - 1}:0] {name} = "
+                f"{_sv_array(str(width), values)};  // {comment}")
+
+    def tile_bits(name: str, values: list[bool]) -> str:
+        bits = "".join(str(int(v)) for v in reversed(values or [False]))
+        return f"  localparam logic [TileArrayLen-1:0] {name} = {len(bits)}'b{bits};"
+
+    lines += [
+        tile_array("TileKind", [t.kind for t in tile_list], "couplet_accel_pkg::accel_kind_e"),
+        tile_array("TileParam", [t.param for t in tile_list],
+                   "AES architecture | Keccak rounds per cycle | RTOS CONFIG word", 32),
+        tile_bits("TileXif", [t.xif for t in tile_list]),
+        tile_bits("TileRegs", [t.regs for t in tile_list]),
+        tile_bits("TileDmaRegs", [t.dma_regs for t in tile_list]),
+        tile_bits("TileDmaEngine", [t.dma_engine for t in tile_list]),
+        tile_array("TileXifIdx", [port_names.index(t.name) if t.xif else 0 for t in tile_list], "adapter port"),
+        tile_array("TileRegsIdx", [slaves.index(t.name) if t.regs else 0 for t in tile_list], "data-bus slave"),
+        tile_array("TileDmaRegsIdx", [slaves.index(t.dma_name) if t.dma_regs else 0 for t in tile_list],
+                   "data-bus slave"),
+        tile_array("TileIrqIdx", [irqs.index(t.name) if t.regs else 0 for t in tile_list], "interrupt line"),
+        tile_array("TileDmaIrqIdx", [irqs.index(t.dma_name) if t.dma_engine else 0 for t in tile_list],
+                   "interrupt line"),
+        tile_array("TileMasterIdx", [1 + engines.index(t) if t.dma_engine else 0 for t in tile_list],
+                   "bus master"),
+    ]
+    lines.append("endpackage")
+    return "\n".join(lines) + "\n"
+
+
+def c_config_header(config: SocConfig) -> str:
+    lines = [
+        banner("//", f"configs/{config.path.name}"),
+        "#ifndef COUPLET_SOC_CONFIG_H_",
+        "#define COUPLET_SOC_CONFIG_H_",
+        "",
+        f'#define COUPLET_SOC_NAME "{config.name}"',
+        f"#define COUPLET_CLOCK_HZ {config.clock_hz}u",
+        f"#define COUPLET_MTIME_HZ {config.mtime_hz}u",
+        "",
+    ]
+    for region in config.regions:
+        upper = region.name.upper()
+        lines.append(f"#define COUPLET_{upper}_BASE {_hex(region.base)}u")
+        lines.append(f"#define COUPLET_{upper}_SIZE {_hex(region.size)}u")
+    lines += [
+        f"#define COUPLET_STACK_SIZE {_hex(config.stack_size)}u",
+        "",
+        "// Interrupt numbers: bit positions in mie/mip and mcause codes of interrupts.",
+        f"#define COUPLET_IRQ_SOFTWARE {IRQ_MSI}u",
+        f"#define COUPLET_IRQ_TIMER {IRQ_MTI}u",
+        f"#define COUPLET_IRQ_EXTERNAL {IRQ_MEI}u",
+        f"#define COUPLET_IRQ_ACCEL_FIRST {IRQ_FAST_FIRST}u",
+        f"#define COUPLET_IRQ_ACCEL_COUNT {IRQ_FAST_COUNT}u",
+    ]
+    for index, name in enumerate(accel_irqs(config)):
+        lines.append(f"#define COUPLET_IRQ_{name.upper()} {IRQ_FAST_FIRST + index}u")
+    lines += ["", *_c_aes_lines(config), "", *_c_keccak_lines(config), "", *_c_rtos_lines(config), "",
+              "#endif  // COUPLET_SOC_CONFIG_H_"]
+    return "\n".join(lines) + "\n"
+
+
+def _c_aes_lines(config: SocConfig) -> list[str]:
+    aes = config.aes
+    lines = ["// AES accelerator: which couplings this SoC has (couplet/aes.h picks the backends)."]
+    lines.append(f"#define COUPLET_AES_PRESENT {int(aes is not None)}")
+    # A coupling brings the simpler one it is built on: mem is tight plus a memory master, dma
+    # is the register window plus the DMA engine.
+    for coupling in ("tight", "mem", "mmio", "dma", "zkn"):
+        present = bool(aes and coupling in aes.backends)
+        lines.append(f"#define COUPLET_AES_HAS_{coupling.upper()} {int(present)}")
+    if aes:
+        lines += [
+            f'#define COUPLET_AES_ARCH "{aes.arch}"',
+            f"#define COUPLET_AES_CUSTOM_OPCODE 0x{CUSTOM_OPCODES[aes.custom]:02x}",
+            f"#define COUPLET_AES_DEFAULT_BACKEND COUPLET_AES_BACKEND_{aes.default_backend.upper()}",
+        ]
+    return lines
+
+
+def _c_keccak_lines(config: SocConfig) -> list[str]:
+    keccak = config.keccak
+    lines = ["// Keccak accelerator and kc.* unit: which SHA-3 backends this SoC has (couplet/sha3.h)."]
+    lines.append(f"#define COUPLET_KECCAK_PRESENT {int(keccak is not None)}")
+    for backend in ("ise", "tight", "mem", "mmio", "dma"):
+        present = bool(keccak and backend in keccak.backends)
+        lines.append(f"#define COUPLET_SHA3_HAS_{backend.upper()} {int(present)}")
+    if keccak:
+        lines += [
+            f"#define COUPLET_KECCAK_ROUNDS_PER_CYCLE {keccak.rounds_per_cycle}",
+            f"#define COUPLET_KECCAK_CUSTOM_OPCODE 0x{CUSTOM_OPCODES[keccak.custom]:02x}",
+            f"#define COUPLET_KECCAK_ISE_OPCODE 0x{CUSTOM_OPCODES[KECCAK_ISE_CUSTOM]:02x}",
+            f"#define COUPLET_SHA3_DEFAULT_BACKEND COUPLET_SHA3_BACKEND_{keccak.default_backend.upper()}",
+        ]
+    return lines
+
+
+def _c_rtos_lines(config: SocConfig) -> list[str]:
+    rtos = config.rtos
+    lines = ["// RTOS accelerator: its couplings and build parameters (couplet/rtos_hw.h)."]
+    lines.append(f"#define COUPLET_RTOS_PRESENT {int(rtos is not None)}")
+    for coupling in ("tight", "mmio"):
+        lines.append(f"#define COUPLET_RTOS_HAS_{coupling.upper()} {int(bool(rtos and rtos.has(coupling)))}")
+    if rtos:
+        lines += [
+            f"#define COUPLET_RTOS_CUSTOM_OPCODE 0x{CUSTOM_OPCODES[rtos.custom]:02x}",
+            f"#define COUPLET_RTOS_DEFAULT_BACKEND COUPLET_RTOS_BACKEND_{rtos.default_backend.upper()}",
+            f"#define COUPLET_RTOS_MAX_THREADS {rtos.max_threads}u",
+            f"#define COUPLET_RTOS_PRIORITIES {rtos.priorities}u",
+            f"#define COUPLET_RTOS_PRIORITY_ASCENDING {int(rtos.ascending)}",
+            f"#define COUPLET_RTOS_PRIORITY_INHERITANCE {int(rtos.priority_inheritance)}",
+            f"#define COUPLET_RTOS_MUTEXES {rtos.mutexes}u",
+            f"#define COUPLET_RTOS_SEMAPHORES {rtos.semaphores}u",
+            f"#define COUPLET_RTOS_QUEUES {rtos.queues}u",
+            f"#define COUPLET_RTOS_MESSAGE_WORDS {rtos.message_words}u",
+            f"#define COUPLET_RTOS_QUEUE_DEPTH {rtos.queue_depth}u",
+            f"#define COUPLET_RTOS_CONFIG_WORD 0x{rtos.param_word:08x}u  // what CONFIG reads",
+        ]
+    return lines
+
+
+def linker_script(config: SocConfig) -> str:
+    sram = config.sram
+    return (
+        banner("/*", f"configs/{config.path.name}").rstrip("\n")
+        + " */\n"
+        + f"""/* Everything runs from SRAM: the simulator (or a boot loader) places each PT_LOAD segment. */
+OUTPUT_ARCH(riscv)
+ENTRY(_start)
+
+MEMORY
+{{
+  sram (rwx) : ORIGIN = {_hex(sram.base)}, LENGTH = {_hex(sram.size)}
+}}
+
+__stack_size = {_hex(config.stack_size)};
+
+SECTIONS
+{{
+  . = {_hex(config.boot_addr)};
+  .text : {{
+    KEEP(*(.text.start))
+    *(.text.unlikely .text.unlikely.*)
+    *(.text.startup .text.startup.*)
+    *(.text .text.*)
+  }} > sram
+
+  .rodata : {{
+    *(.rodata .rodata.*)
+    *(.srodata .srodata.*)
+    . = ALIGN(4);
+    PROVIDE_HIDDEN(__init_array_start = .);
+    KEEP(*(SORT_BY_INIT_PRIORITY(.init_array.*)))
+    KEEP(*(.init_array))
+    PROVIDE_HIDDEN(__init_array_end = .);
+    PROVIDE_HIDDEN(__fini_array_start = .);
+    KEEP(*(SORT_BY_INIT_PRIORITY(.fini_array.*)))
+    KEEP(*(.fini_array))
+    PROVIDE_HIDDEN(__fini_array_end = .);
+  }} > sram
+
+  .data : ALIGN(8) {{
+    *(.data .data.*)
+    . = ALIGN(8);
+    PROVIDE(__global_pointer$ = . + 0x800);
+    *(.sdata .sdata.*)
+  }} > sram
+
+  /* picolibc keeps errno and friends thread-local: tp points at __tls_base. */
+  .tdata : ALIGN(8) {{
+    PROVIDE(__tls_base = .);
+    *(.tdata .tdata.*)
+  }} > sram
+  .tbss (NOLOAD) : ALIGN(8) {{
+    *(.tbss .tbss.*)
+    *(.tcommon)
+  }} > sram
+  /* The linker does not advance '.' over .tbss; make room for it explicitly. */
+  .tbss_space (NOLOAD) : {{
+    . = ADDR(.tbss) + SIZEOF(.tbss);
+  }} > sram
+
+  .bss (NOLOAD) : ALIGN(8) {{
+    __bss_start = .;
+    *(.sbss .sbss.*)
+    *(.bss .bss.*)
+    *(COMMON)
+    . = ALIGN(8);
+    __bss_end = .;
+  }} > sram
+  PROVIDE(__tbss_start = ADDR(.tbss));
+
+  __heap_start = ALIGN(__bss_end, 16);
+  __stack_top = ORIGIN(sram) + LENGTH(sram);
+  __stack_bottom = __stack_top - __stack_size;
+  __heap_end = __stack_bottom;
+  ASSERT(__heap_start <= __heap_end, "couplet: program and stack do not fit in the SRAM")
+  ASSERT(_start == {_hex(config.boot_addr)}, "couplet: _start must be at the boot address")
+
+  /DISCARD/ : {{
+    *(.note .note.*)
+    *(.eh_frame .eh_frame.*)
+    *(.riscv.attributes)
+  }}
+}}
+"""
+    )
+
+
+def memory_map_markdown(config: SocConfig) -> str:
+    lines = [
+        banner("<!--", f"configs/{config.path.name}").rstrip("\n") + " -->",
+        f"# Memory map of configuration `{config.name}`",
+        "",
+        config.description + ".",
+        "",
+        f"Clock: {config.clock_hz / 1e6:g} MHz. mtime counts at {config.mtime_hz / 1e6:g} MHz "
+        f"(divider {config.mtime_divider}). Boot address `{_hex(config.boot_addr)}`.",
+        "",
+        "| region | base | end (exclusive) | size | what |",
+        "|---|---|---|---|---|",
+    ]
+    for region in sorted(config.regions, key=lambda r: r.base):
+        lines.append(
+            f"| {region.name} | `{_hex(region.base)}` | `{_hex(region.end)}` | "
+            f"{_size(region.size)} | {region.description} |"
+        )
+    lines += [
+        "",
+        "Any other address answers with a bus error. CV32E40X turns a data bus error into an",
+        "imprecise non-maskable interrupt (mcause `0x80000400` load, `0x80000401` store, taken at",
+        "`mtvec + 0x3C`) and an instruction fetch bus error into exception 48 (`0x30`). Instruction",
+        "fetches are served by the SRAM only.",
+        "",
+        f"The top {_size(config.stack_size)} of the SRAM hold the stack; the heap runs from the end",
+        "of `.bss` up to the stack.",
+        "",
+        "## Interrupts",
+        "",
+        "| mcause / mie bit | source |",
+        "|---|---|",
+        f"| {IRQ_MSI} | machine software interrupt (CLINT `msip`) |",
+        f"| {IRQ_MTI} | machine timer interrupt (CLINT `mtime >= mtimecmp`) |",
+    ]
+    irqs = accel_irqs(config)
+    for index, name in enumerate(irqs):
+        lines.append(f"| {IRQ_FAST_FIRST + index} | {name} accelerator/engine done |")
+    first_free = IRQ_FAST_FIRST + len(irqs)
+    lines += [
+        f"| {first_free}..{IRQ_FAST_FIRST + IRQ_FAST_COUNT - 1} | reserved for accelerators |",
+        "",
+    ]
+    if config.aes or config.keccak or config.rtos:
+        lines += ["## Accelerators", ""]
+    if config.aes:
+        aes = config.aes
+        lines.append(f"- AES ({aes.arch}), couplings: {', '.join(aes.couplings)}; "
+                     f"`couplet_aes_init()` uses the `{aes.default_backend}` backend.")
+        if aes.needs_xif_port:
+            lines.append(f"  Custom instructions of the tight/mem couplings use custom-{aes.custom} "
+                         f"(opcode 0x{CUSTOM_OPCODES[aes.custom]:02x}).")
+    if config.keccak:
+        keccak = config.keccak
+        lines.append(f"- Keccak ({keccak.rounds_per_cycle} round(s) per cycle), couplings: "
+                     f"{', '.join(keccak.couplings)}; `couplet_sha3_init()` uses the "
+                     f"`{keccak.default_backend}` backend.")
+        if keccak.needs_xif_port:
+            lines.append(f"  Custom instructions of the tight/mem couplings use custom-{keccak.custom} "
+                         f"(opcode 0x{CUSTOM_OPCODES[keccak.custom]:02x}).")
+        if keccak.has("ise"):
+            lines.append(f"  The kc.* instructions (ise coupling) use custom-{KECCAK_ISE_CUSTOM} "
+                         f"(opcode 0x{CUSTOM_OPCODES[KECCAK_ISE_CUSTOM]:02x}).")
+    if config.rtos:
+        rtos = config.rtos
+        lines.append(f"- RTOS kernel services ({rtos.max_threads} threads, {rtos.priorities} priorities "
+                     f"{'ascending' if rtos.ascending else 'descending'}, {rtos.mutexes} mutexes"
+                     f"{' with priority inheritance' if rtos.priority_inheritance else ''}, "
+                     f"{rtos.semaphores} semaphores, {rtos.queues} queues of {rtos.queue_depth} x "
+                     f"{rtos.message_words} words), couplings: {', '.join(rtos.couplings)}; the "
+                     f"kernel-offload layer uses the `{rtos.default_backend}` backend.")
+        if rtos.needs_xif_port:
+            lines.append(f"  Its custom instructions use custom-{rtos.custom} "
+                         f"(opcode 0x{CUSTOM_OPCODES[rtos.custom]:02x}).")
+    if config.aes or config.keccak or config.rtos:
+        lines.append("")
+    for region in config.peripherals:
+        regs = config.ip_regs[region.name]
+        lines += [f"## {region.name} registers (base `{_hex(region.base)}`)", ""]
+        lines += _reg_table(regs, region.base)
+    return "\n".join(lines)
+
+
+def _size(size: int) -> str:
+    if size % 1024 == 0:
+        return f"{size // 1024} KiB"
+    return f"{size} B"
+
+
+def _reg_table(regs: IpRegs, base: int) -> list[str]:
+    lines = ["| register | offset | address | access | description |", "|---|---|---|---|---|"]
+    for reg in regs.regs:
+        if reg.count == 1:
+            name, offset, address = f"`{reg.name.upper()}`", f"`0x{reg.offset:04X}`", f"`{_hex(base + reg.offset)}`"
+        else:
+            last = reg.end - 4
+            name = f"`{reg.name.upper()}0`..`{reg.name.upper()}{reg.count - 1}`"
+            offset = f"`0x{reg.offset:04X}`-`0x{last:04X}`"
+            address = f"`{_hex(base + reg.offset)}`-`{_hex(base + last)}`"
+        lines.append(f"| {name} | {offset} | {address} | {ACCESS[reg.access]} | {reg.description} |")
+    return lines + [""]
+
+
+def write_config_outputs(config: SocConfig, out_dir: Path) -> dict[str, Path]:
+    """Write the per-configuration files; only touch a file whose content changes."""
+    outputs = {
+        "sv_pkg": (out_dir / "rtl" / "couplet_soc_cfg_pkg.sv", sv_config_package(config)),
+        "c_header": (out_dir / "include" / "couplet" / "soc_config.h", c_config_header(config)),
+        "linker": (out_dir / "link.ld", linker_script(config)),
+        "memory_map": (out_dir / "memory-map.md", memory_map_markdown(config)),
+    }
+    for path, text in outputs.values():
+        write_if_changed(path, text)
+    return {key: path for key, (path, _) in outputs.items()}
+
+
+# --- per IP -----------------------------------------------------------------------------------
+
+
+def sv_reg_package(regs: IpRegs) -> str:
+    width = max(r.end - 4 for r in regs.regs).bit_length() or 1
+    lines = [banner("//", f"hw/ip/{regs.ip}/data/{regs.ip}.toml"), f"package {regs.ip}_reg_pkg;"]
+    for reg in regs.regs:
+        lines.append(
+            f"  localparam logic [{width - 1}:0] {regs.ip.upper()}_{reg.name.upper()}_OFFSET = "
+            f"{width}'h{reg.offset:X};"
+        )
+        if reg.count > 1:
+            lines.append(f"  localparam int unsigned {regs.ip.upper()}_{reg.name.upper()}_COUNT = {reg.count};")
+    lines.append("endpackage")
+    return "\n".join(lines) + "\n"
+
+
+def c_reg_header(regs: IpRegs) -> str:
+    guard = f"COUPLET_AUTOGEN_{regs.ip.upper()}_REGS_H_"
+    lines = [
+        banner("//", f"hw/ip/{regs.ip}/data/{regs.ip}.toml"),
+        f"#ifndef {guard}",
+        f"#define {guard}",
+        "",
+        f"// {regs.description}",
+    ]
+    for reg in regs.regs:
+        lines.append(f"#define {regs.ip.upper()}_{reg.name.upper()}_OFFSET 0x{reg.offset:04X}u")
+        if reg.count > 1:
+            lines.append(f"#define {regs.ip.upper()}_{reg.name.upper()}_COUNT {reg.count}u")
+    lines += ["", f"#endif  // {guard}"]
+    return "\n".join(lines) + "\n"
+
+
+def reg_doc(regs: IpRegs) -> str:
+    lines = [
+        banner("<!--", f"hw/ip/{regs.ip}/data/{regs.ip}.toml").rstrip("\n") + " -->",
+        f"# {regs.ip} registers",
+        "",
+        regs.description,
+        "",
+        f"Register window: 0x{regs.span:X} bytes. Word accesses only, except where a register says",
+        "otherwise; an offset with no register answers with a bus error.",
+        "",
+    ]
+    lines += _reg_table(regs, 0)
+    return "\n".join(lines)
+
+
+def ip_outputs(regs: IpRegs) -> dict[Path, str]:
+    ip_dir = paths.IP_DIR / regs.ip
+    return {
+        ip_dir / "rtl" / "autogen" / f"{regs.ip}_reg_pkg.sv": sv_reg_package(regs),
+        paths.SW_DIR / "include" / "couplet" / "autogen" / f"{regs.ip}_regs.h": c_reg_header(regs),
+        ip_dir / "doc" / "autogen" / "registers.md": reg_doc(regs),
+    }
+
+
+def committed_outputs(config: SocConfig) -> dict[Path, str]:
+    """Generated files that live in the repository, with the text they must have."""
+    outputs: dict[Path, str] = {}
+    for regs in config.ip_regs.values():
+        outputs.update(ip_outputs(regs))
+    # IPs not in this SoC yet (built and tested on their own) keep their files current too.
+    for toml in sorted(paths.IP_DIR.glob("*/data/*.toml")):
+        ip = toml.parent.parent.name
+        if toml.stem == ip and ip not in config.ip_regs:
+            outputs.update(ip_outputs(load_ip_regs(ip)))
+    if config.name == "default":
+        outputs[paths.DOCS_DIR / "memory-map.md"] = memory_map_markdown(config)
+    return outputs
+
+
+def write_if_changed(path: Path, text: str) -> bool:
+    if path.exists() and path.read_text() == text:
+        return False
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    return True

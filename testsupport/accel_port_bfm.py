@@ -1,0 +1,291 @@
+"""Models of an accelerator's side of the coupling layer (docs/coupling.md), for the cocotb
+tests of each accelerator (hw/ip/aes, hw/ip/keccak): a command-port master that checks
+ordering, response stability and a response bound, the word-stream source and sink, and the
+master of a stateless instruction unit. The
+adapters' own tests use accel_model.CmdMaster, which randomises the traffic instead.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from cocotb.triggers import Event, FallingEdge, SimTimeoutError, with_timeout
+
+from testsupport.obi_bfm import MASK32, ClockedTb
+
+CMD_BITS = 3 + 7 + 32 + 32  # accel_cmd_t
+
+# The answer a stateless unit must give to (op, index, op_a, op_b): (data, err).
+UnitModel = Callable[[int, int, int, int], tuple[int, bool]]
+
+
+def to_words(data: bytes) -> list[int]:
+    return [int.from_bytes(data[i:i + 4], "little") for i in range(0, len(data), 4)]
+
+
+def from_words(words: list[int]) -> bytes:
+    return b"".join(w.to_bytes(4, "little") for w in words)
+
+
+@dataclass(eq=False)
+class Cmd:
+    op: int
+    index: int
+    a: int = 0
+    b: int = 0
+    data: int | None = None
+    err: bool | None = None
+    accept_cycle: int | None = None
+    resp_cycle: int | None = None
+    done: Event = field(default_factory=Event)
+
+    def packed(self) -> int:
+        """The accel_cmd_t bits {op, index, op_a, op_b}."""
+        return self.op << 71 | self.index << 64 | self.a << 32 | self.b
+
+    def describe(self) -> str:
+        return f"op={self.op} index=0x{self.index:02x} a=0x{self.a:08x} b=0x{self.b:08x}"
+
+    @property
+    def latency(self) -> int:
+        assert self.accept_cycle is not None and self.resp_cycle is not None
+        return self.resp_cycle - self.accept_cycle
+
+
+class CmdPort:
+    """Master of the command port: in-order commands, one response each, within `resp_timeout`;
+    a response waiting for rsp_ready must not change."""
+
+    def __init__(self, dut: object, rng: random.Random, wait_cycles: int = 200) -> None:
+        self.dut = dut
+        self.rng = rng
+        self.wait_cycles = wait_cycles  # default bound of wait() and request()
+        self.idle_prob = 0.0
+        self.rsp_ready_prob = 1.0
+        self.resp_timeout = 100
+        self.queue: deque[Cmd] = deque()
+        self.current: Cmd | None = None
+        self.outstanding: deque[Cmd] = deque()
+        self.log: list[Cmd] = []
+        self._rsp_ready = 1
+        self._held: int | None = None  # response seen without rsp_ready
+
+    def issue(self, op: int, index: int, a: int = 0, b: int = 0) -> Cmd:
+        cmd = Cmd(op, index, a & MASK32, b & MASK32)
+        self.queue.append(cmd)
+        return cmd
+
+    async def wait(self, cmd: Cmd, timeout_cycles: int | None = None) -> Cmd:
+        timeout_cycles = self.wait_cycles if timeout_cycles is None else timeout_cycles
+        try:
+            await with_timeout(cmd.done.wait(), timeout_cycles * ClockedTb.PERIOD_NS, "ns")
+        except SimTimeoutError:
+            raise AssertionError(f"no response to {cmd.describe()} within {timeout_cycles} cycles") from None
+        return cmd
+
+    async def request(self, op: int, index: int, a: int = 0, b: int = 0,
+                      timeout_cycles: int | None = None) -> Cmd:
+        return await self.wait(self.issue(op, index, a, b), timeout_cycles)
+
+    def forget(self) -> None:
+        """Drop every command not answered (a reset)."""
+        self.queue.clear()
+        self.current = None
+        self.outstanding.clear()
+        self._held = None
+
+    def reset_values(self) -> None:
+        self.dut.cmd_valid_i.value = 0
+        self.dut.cmd_i.value = 0
+        self.dut.rsp_ready_i.value = 1
+
+    def drive(self, cycle: int) -> None:
+        if self.current is None and self.queue and self.rng.random() >= self.idle_prob:
+            self.current = self.queue.popleft()
+        self._rsp_ready = int(self.rng.random() < self.rsp_ready_prob)
+        self.dut.rsp_ready_i.value = self._rsp_ready
+        cmd = self.current
+        if cmd is None:
+            self.dut.cmd_valid_i.value = 0
+            self.dut.cmd_i.value = self.rng.getrandbits(CMD_BITS)  # don't-care without valid
+            return
+        self.dut.cmd_valid_i.value = 1
+        self.dut.cmd_i.value = cmd.packed()
+
+    def sample(self, cycle: int) -> None:
+        dut = self.dut
+        if int(dut.rsp_valid_o.value):
+            rsp = int(dut.rsp_o.value)
+            assert self._held is None or rsp == self._held, f"cycle {cycle}: response changed while waiting"
+            if self._rsp_ready:
+                assert self.outstanding, f"cycle {cycle}: response without a command"
+                cmd = self.outstanding.popleft()
+                cmd.data, cmd.err, cmd.resp_cycle = rsp >> 1, bool(rsp & 1), cycle
+                cmd.done.set()
+                self._held = None
+            else:
+                self._held = rsp
+        else:
+            assert self._held is None, f"cycle {cycle}: rsp_valid fell without rsp_ready"
+        if self.current is not None and int(dut.cmd_ready_o.value):
+            self.current.accept_cycle = cycle
+            self.outstanding.append(self.current)
+            self.log.append(self.current)
+            self.current = None
+        if self.outstanding:
+            age = cycle - self.outstanding[0].accept_cycle
+            assert age < self.resp_timeout, f"no response to {self.outstanding[0].describe()} in {age} cycles"
+
+
+class StreamSource:
+    """Drives the input word stream; `gap_prob` leaves in_valid low in random cycles."""
+
+    def __init__(self, dut: object, rng: random.Random) -> None:
+        self.dut = dut
+        self.rng = rng
+        self.gap_prob = 0.0
+        self.queue: deque[int] = deque()
+        self.current: int | None = None
+        self.accepted = 0
+        self.accept_cycles: list[int] = []
+        self.first_accept: int | None = None  # cleared by a test to time from the next word
+
+    def push(self, words: list[int]) -> None:
+        self.queue.extend(words)
+
+    def flush(self) -> None:
+        self.queue.clear()
+        self.current = None
+
+    def reset_values(self) -> None:
+        self.dut.in_valid_i.value = 0
+        self.dut.in_data_i.value = 0
+
+    def drive(self, cycle: int) -> None:
+        if self.current is None and self.queue and self.rng.random() >= self.gap_prob:
+            self.current = self.queue.popleft()
+        self.dut.in_valid_i.value = int(self.current is not None)
+        self.dut.in_data_i.value = self.rng.getrandbits(32) if self.current is None else self.current
+
+    def sample(self, cycle: int) -> None:
+        if self.current is not None and int(self.dut.in_ready_o.value):
+            self.current = None
+            self.accepted += 1
+            self.accept_cycles.append(cycle)
+            if self.first_accept is None:
+                self.first_accept = cycle
+
+    @property
+    def idle(self) -> bool:
+        return self.current is None and not self.queue
+
+    async def wait_idle(self, timeout_cycles: int = 20_000) -> None:
+        """Wait until every pushed word was taken; with gaps or back-pressure that takes a
+        random number of cycles, so a test must not count them."""
+        for _ in range(timeout_cycles):
+            if self.idle:
+                return
+            await FallingEdge(self.dut.clk_i)
+        raise AssertionError(f"the input stream was not drained in {timeout_cycles} cycles")
+
+
+class StreamSink:
+    """Takes output words; out_ready is high with probability `ready_prob` each cycle."""
+
+    def __init__(self, dut: object, rng: random.Random) -> None:
+        self.dut = dut
+        self.rng = rng
+        self.ready_prob = 1.0
+        self.words: list[int] = []
+        self.last_cycle: int | None = None
+        self._ready = 1
+
+    def reset_values(self) -> None:
+        self.dut.out_ready_i.value = 1
+
+    def drive(self, cycle: int) -> None:
+        self._ready = int(self.rng.random() < self.ready_prob)
+        self.dut.out_ready_i.value = self._ready
+
+    def sample(self, cycle: int) -> None:
+        if self._ready and int(self.dut.out_valid_o.value):
+            self.words.append(int(self.dut.out_data_o.value))
+            self.last_cycle = cycle
+
+
+class StatelessUnitPort:
+    """Master of a stateless instruction unit (couplet_aes_zkn, couplet_keccak_ise): drives
+    commands with random idle cycles and random rsp_ready, and checks every cycle that at most one
+    command is in flight, its answer comes the next cycle, equals `model` and holds while
+    stalled, and that cmd_ready_o = !rsp_valid_o || rsp_ready_i."""
+
+    def __init__(self, dut: object, rng: random.Random, model: UnitModel) -> None:
+        self.dut, self.rng, self.model = dut, rng, model
+        self.idle_prob = 0.0
+        self.ready_prob = 1.0
+        self.queue: deque[Cmd] = deque()
+        self.current: Cmd | None = None
+        self.pending: deque[Cmd] = deque()
+        self.stalled: tuple[int, int] | None = None  # the response seen last cycle with rsp_ready low
+        self.stall_cycles = 0
+
+    def reset_values(self) -> None:
+        self.dut.cmd_valid_i.value = 0
+        self.dut.cmd_i.value = 0
+        self.dut.rsp_ready_i.value = 0
+
+    def drive(self, cycle: int) -> None:
+        if self.current is None and self.queue and self.rng.random() >= self.idle_prob:
+            self.current = self.queue.popleft()
+        self.dut.cmd_valid_i.value = int(self.current is not None)
+        # Fields are random while invalid, so the DUT cannot depend on them.
+        self.dut.cmd_i.value = self.current.packed() if self.current else self.rng.getrandbits(CMD_BITS)
+        self.dut.rsp_ready_i.value = int(self.rng.random() < self.ready_prob)
+
+    def sample(self, cycle: int) -> None:
+        dut = self.dut
+        cmd_valid, cmd_ready = int(dut.cmd_valid_i.value), int(dut.cmd_ready_o.value)
+        rsp_valid, rsp_ready = int(dut.rsp_valid_o.value), int(dut.rsp_ready_i.value)
+        assert cmd_ready == int(not rsp_valid or rsp_ready), (
+            f"cycle {cycle}: cmd_ready_o={cmd_ready} with rsp_valid_o={rsp_valid} rsp_ready_i={rsp_ready}"
+        )
+        if self.pending and self.pending[0].accept_cycle == cycle - 1:
+            assert rsp_valid, f"cycle {cycle}: no response in the cycle after {self.pending[0].describe()}"
+        if rsp_valid:
+            self.check_response(cycle, rsp_ready)
+        if cmd_valid and cmd_ready:
+            assert self.current is not None
+            self.current.accept_cycle = cycle
+            self.pending.append(self.current)
+            self.current = None
+        assert len(self.pending) <= 1, f"cycle {cycle}: {len(self.pending)} commands in flight"
+
+    def check_response(self, cycle: int, rsp_ready: int) -> None:
+        assert self.pending, f"cycle {cycle}: rsp_valid_o without a command"
+        value = int(self.dut.rsp_o.value)
+        got = (value >> 1 & MASK32, value & 1)
+        if self.stalled is not None:
+            assert got == self.stalled, f"cycle {cycle}: stalled response changed {self.stalled} -> {got}"
+        cmd = self.pending[0]
+        data, err = self.model(cmd.op, cmd.index, cmd.a, cmd.b)
+        assert got == (data, int(err)), (
+            f"cycle {cycle}: {cmd.describe()}: got data={got[0]:#010x} err={got[1]}, "
+            f"expected data={data:#010x} err={int(err)}"
+        )
+        if rsp_ready:
+            self.pending.popleft()
+            cmd.data, cmd.err, cmd.resp_cycle = got[0], bool(got[1]), cycle
+            cmd.done.set()
+            self.stalled = None
+        else:
+            self.stalled = got
+            self.stall_cycles += 1
+
+    def issue(self, op: int, index: int, op_a: int, op_b: int) -> Cmd:
+        """funct3, funct7, rs1, rs2 of a custom instruction."""
+        cmd = Cmd(op, index, op_a & MASK32, op_b & MASK32)
+        self.queue.append(cmd)
+        return cmd

@@ -1,0 +1,323 @@
+"""NIST CAVP response files from the PyPI package ``cryptography_vectors``: AES and SHA-3.
+
+Every response file is a sequence of bracketed section headers (``[ENCRYPT]``, ``[L = 256]``)
+and records of ``NAME = VALUE`` lines; ``records()`` reads that structure once for both
+families.
+
+AES: the AESAVS files (KAT: GFSbox, KeySbox, VarKey, VarTxt; MMT) of ECB, CBC, CFB-128 and OFB
+are ``[ENCRYPT]``/``[DECRYPT]`` sections of ``COUNT/KEY/IV/PLAINTEXT/CIPHERTEXT`` records; the
+CTR files are RFC 3686's vectors in the same record format. This module reads them and writes
+the sample the in-SoC firmware test runs (``sw/apps/test_aes/cavp_vectors.c``, committed and
+checked by tests/test_aes_vectors.py to match a fresh generation).
+
+SHA-3 (SHA3VS): ShortMsg and LongMsg files of ``Len/Msg/MD`` (SHA3-*) or ``Len/Msg/Output``
+(SHAKE, output length in the ``[Outputlen = N]`` section) records, SHAKE VariableOut files of
+``COUNT/Outputlen/Msg/Output`` records, and Monte Carlo files: a ``Seed`` (SHA3-*) or ``Msg``
+(SHAKE) followed by the 100 checkpoints ``COUNT/MD`` or ``COUNT/Outputlen/Output``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+MODES = ("ECB", "CBC", "CTR", "CFB", "OFB")  # index = couplet_aes_mode_t value
+KEY_BITS = (128, 192, 256)
+# Files per mode: the CFB-128 ones carry a "128" after the mode name.
+_PREFIX = {"ECB": "ECB", "CBC": "CBC", "CFB": "CFB128", "OFB": "OFB"}
+KAT_KINDS = ("GFSbox", "KeySbox", "VarKey", "VarTxt")
+
+
+@dataclass(frozen=True)
+class AesVector:
+    source: str  # file name and COUNT, for messages
+    mode: str
+    decrypt: bool
+    key: bytes
+    iv: bytes  # empty for ECB
+    plaintext: bytes
+    ciphertext: bytes
+
+    @property
+    def data_in(self) -> bytes:
+        return self.ciphertext if self.decrypt else self.plaintext
+
+    @property
+    def data_out(self) -> bytes:
+        return self.plaintext if self.decrypt else self.ciphertext
+
+
+def _package_dir() -> Path:
+    import cryptography_vectors  # pinned in requirements.txt
+
+    return Path(cryptography_vectors.__file__).parent
+
+
+def vectors_dir() -> Path:
+    return _package_dir() / "ciphers" / "AES"
+
+
+def cavp_file(mode: str, kind: str, key_bits: int) -> Path:
+    if mode == "CTR":
+        return vectors_dir() / "CTR" / f"aes-{key_bits}-ctr.txt"
+    return vectors_dir() / mode / f"{_PREFIX[mode]}{kind}{key_bits}.rsp"
+
+
+@dataclass(frozen=True)
+class Record:
+    """One record of a response file and the section headers in effect for it."""
+
+    sections: Mapping[str, str]  # "[L = 256]" gives {"L": "256"}; a bare "[ENCRYPT]" {"": "ENCRYPT"}
+    fields: Mapping[str, str]  # NAME = VALUE lines, in the file's spelling
+
+
+def records(path: Path, starts: tuple[str, ...] = ("COUNT",)) -> list[Record]:
+    """Every record of a response file, in file order. A record runs from a field named in
+    `starts` (or from the file's or a section's first field) to the next such field or section
+    header; comments (#) and lines without "=" are skipped. Records that have no field at all
+    are left out."""
+    found: list[Record] = []
+    sections: dict[str, str] = {}
+    fields: dict[str, str] = {}
+
+    def flush() -> None:
+        if fields:
+            found.append(Record(dict(sections), dict(fields)))
+        fields.clear()
+
+    for raw in path.read_text().splitlines():
+        line = raw.strip()
+        if line.startswith("[") and line.endswith("]"):
+            flush()
+            name, _, value = line[1:-1].partition("=")
+            if value:
+                sections[name.strip()] = value.strip()
+            else:
+                sections[""] = name.strip()
+        elif "=" in line and not line.startswith("#"):
+            key, value = (part.strip() for part in line.split("=", 1))
+            if key in starts:
+                flush()
+            fields[key] = value
+    flush()
+    return found
+
+
+def parse(path: Path, mode: str) -> list[AesVector]:
+    """Every record of a response file, in file order."""
+    vectors: list[AesVector] = []
+    for record in records(path):
+        fields = record.fields
+        if "KEY" not in fields:
+            continue
+        decrypt = record.sections.get("") == "DECRYPT"
+        vectors.append(
+            AesVector(
+                source=f"{path.name}#{'dec' if decrypt else 'enc'}{fields.get('COUNT', '?')}",
+                mode=mode,
+                decrypt=decrypt,
+                key=bytes.fromhex(fields["KEY"]),
+                iv=bytes.fromhex(fields.get("IV", "")),
+                plaintext=bytes.fromhex(fields["PLAINTEXT"]),
+                ciphertext=bytes.fromhex(fields["CIPHERTEXT"]),
+            )
+        )
+    return vectors
+
+
+def firmware_sample() -> list[AesVector]:
+    """What the in-SoC test runs on every backend: per mode and key size, the first three MMT
+    records of each direction (1, 2 and 3 blocks), the first GFSbox record of each direction,
+    and all RFC 3686 CTR records (which include a partial final block)."""
+    sample: list[AesVector] = []
+    for mode in MODES:
+        for bits in KEY_BITS:
+            if mode == "CTR":
+                sample += parse(cavp_file(mode, "", bits), mode)
+                continue
+            mmt = parse(cavp_file(mode, "MMT", bits), mode)
+            gfsbox = parse(cavp_file(mode, "GFSbox", bits), mode)
+            for decrypt in (False, True):
+                sample += [v for v in mmt if v.decrypt == decrypt][:3]
+                sample += [v for v in gfsbox if v.decrypt == decrypt][:1]
+    return sample
+
+
+def _c_bytes(data: bytes) -> str:
+    return "{" + ", ".join(f"0x{b:02x}" for b in data) + "}"
+
+
+def firmware_source(vectors: list[AesVector]) -> str:
+    lines = [
+        "// Generated by testsupport/cavp.py from the NIST CAVP files of the PyPI package",
+        "// cryptography_vectors. Do not edit: tests/test_aes_vectors.py checks it is up to date.",
+        "",
+        '#include "cavp_vectors.h"',
+        "",
+    ]
+    for i, v in enumerate(vectors):
+        lines.append(f"// {v.source}")
+        lines.append(f"static const uint8_t key_{i}[] = {_c_bytes(v.key)};")
+        if v.iv:
+            lines.append(f"static const uint8_t iv_{i}[] = {_c_bytes(v.iv)};")
+        lines.append(f"static const uint8_t in_{i}[] = {_c_bytes(v.data_in)};")
+        lines.append(f"static const uint8_t out_{i}[] = {_c_bytes(v.data_out)};")
+    lines += ["", "const aes_test_vector_t cavp_vectors[] = {"]
+    for i, v in enumerate(vectors):
+        lines.append(
+            f'    {{"{v.source}", {MODES.index(v.mode)}, {int(v.decrypt)}, {len(v.key)}, '
+            f"{len(v.data_in)}, key_{i}, {'iv_' + str(i) if v.iv else 'NULL'}, in_{i}, out_{i}}},"
+        )
+    lines += ["};", "", f"const size_t cavp_vector_count = {len(vectors)};", ""]
+    return "\n".join(lines)
+
+
+FIRMWARE_VECTORS = Path(__file__).resolve().parent.parent / "sw" / "apps" / "test_aes" / "cavp_vectors.c"
+
+
+# ---------------------------------------------------------------------------------------------
+# SHA-3 and SHAKE (SHA3VS)
+
+HASH_ALGS = ("SHA3-224", "SHA3-256", "SHA3-384", "SHA3-512", "SHAKE128", "SHAKE256")  # index = couplet_sha3_alg_t
+HASH_KINDS = ("ShortMsg", "LongMsg", "VariableOut", "Monte")  # VariableOut: SHAKE only
+
+
+@dataclass(frozen=True)
+class HashVector:
+    source: str  # file name and Len or COUNT, for messages
+    alg: str
+    message: bytes
+    output: bytes  # the digest, or the first len(output) bytes of the SHAKE output
+
+
+@dataclass(frozen=True)
+class HashMonteCarlo:
+    """A Monte Carlo file: the seed message and the output at each of the 100 checkpoints."""
+
+    source: str
+    alg: str
+    seed: bytes
+    outputs: tuple[bytes, ...]
+    min_out_bits: int  # SHAKE: the range the output length is drawn from; SHA3-*: the digest size
+    max_out_bits: int
+
+
+def is_shake(alg: str) -> bool:
+    return alg.startswith("SHAKE")
+
+
+def hash_file(alg: str, kind: str) -> Path:
+    """The response file of `alg` ("SHA3-256", "SHAKE128", ...) and `kind` (HASH_KINDS)."""
+    hashes = _package_dir() / "hashes"
+    if is_shake(alg):
+        return hashes / "SHAKE" / f"{alg}{kind}.rsp"
+    return hashes / "SHA3" / f"{alg.replace('-', '_')}{kind}.rsp"
+
+
+def _bits_to_bytes(bits: str, what: str) -> int:
+    value = int(bits)
+    if value % 8 != 0:
+        raise ValueError(f"{what}: {value} bits is not whole bytes")
+    return value // 8
+
+
+def parse_hash(path: Path, alg: str) -> list[HashVector]:
+    """The records of a ShortMsg, LongMsg or VariableOut file, in file order. The message is the
+    first Len bits of Msg (a zero-length message is written "Msg = 00"); VariableOut messages are
+    all of Msg."""
+    vectors: list[HashVector] = []
+    for record in records(path, starts=("COUNT", "Len")):
+        fields = record.fields
+        if "Msg" not in fields:
+            continue
+        message = bytes.fromhex(fields["Msg"])
+        if "Len" in fields:
+            message = message[: _bits_to_bytes(fields["Len"], f"{path.name} Len")]
+        output = bytes.fromhex(fields["Output" if is_shake(alg) else "MD"])
+        out_bits = fields.get("Outputlen") or record.sections.get("Outputlen") or record.sections["L"]
+        if len(output) != _bits_to_bytes(out_bits, f"{path.name} output length"):
+            raise ValueError(f"{path.name}: output of {len(output)} bytes, {out_bits} bits announced")
+        tag = f"Len{fields['Len']}" if "Len" in fields else f"COUNT{fields.get('COUNT', '?')}"
+        vectors.append(HashVector(f"{path.name}#{tag}", alg, message, output))
+    return vectors
+
+
+def parse_hash_monte(path: Path, alg: str) -> HashMonteCarlo:
+    """A Monte Carlo file: the seed record first, then COUNT 0..99 in order."""
+    found = records(path, starts=("COUNT",))
+    seed_fields = found[0].fields
+    seed = bytes.fromhex(seed_fields["Msg" if is_shake(alg) else "Seed"])
+    checkpoints = found[1:]
+    if [r.fields.get("COUNT") for r in checkpoints] != [str(i) for i in range(len(checkpoints))]:
+        raise ValueError(f"{path.name}: checkpoints out of order")
+    outputs = []
+    for record in checkpoints:
+        output = bytes.fromhex(record.fields["Output" if is_shake(alg) else "MD"])
+        if is_shake(alg) and len(output) != _bits_to_bytes(record.fields["Outputlen"], path.name):
+            raise ValueError(f"{path.name}: COUNT {record.fields['COUNT']} has the wrong output length")
+        outputs.append(output)
+    sections = found[0].sections
+    if is_shake(alg):
+        low, high = (int(sections[f"{end} Output Length (bits)"]) for end in ("Minimum", "Maximum"))
+    else:
+        low = high = int(sections["L"])
+    return HashMonteCarlo(path.name, alg, seed, tuple(outputs), low, high)
+
+
+# ---------------------------------------------------------------------------------------------
+# The SHA-3 sample the in-SoC firmware test runs (sw/apps/test_sha3/cavp_vectors.c)
+
+HASH_RATE = {"SHA3-224": 144, "SHA3-256": 136, "SHA3-384": 104, "SHA3-512": 72, "SHAKE128": 168, "SHAKE256": 136}
+
+
+def _first_with_length(vectors: list[HashVector], length: int) -> HashVector:
+    return next(v for v in vectors if len(v.message) == length)
+
+
+def sha3_firmware_sample() -> list[HashVector]:
+    """What the in-SoC test runs on every SHA-3 backend, per algorithm: ShortMsg records of 0, 3,
+    rate - 1 and rate bytes (and rate + 1 where the file has it: SHAKE128's goes to two blocks);
+    the first LongMsg record (two whole blocks and a partial one, three for SHA3-512); for
+    SHAKE, VariableOut records with the shortest and the longest output and the one closest to
+    the rate (a squeeze across a block boundary where the file reaches past the rate)."""
+    sample: list[HashVector] = []
+    for alg in HASH_ALGS:
+        rate = HASH_RATE[alg]
+        short = parse_hash(hash_file(alg, "ShortMsg"), alg)
+        lengths = [0, 3, rate - 1, rate] + ([rate + 1] if any(len(v.message) == rate + 1 for v in short) else [])
+        sample += [_first_with_length(short, n) for n in lengths]
+        long = parse_hash(hash_file(alg, "LongMsg"), alg)
+        sample.append(long[0])
+        if is_shake(alg):
+            variable = parse_hash(hash_file(alg, "VariableOut"), alg)
+            by_out = sorted(variable, key=lambda v: len(v.output))
+            near_rate = min(variable, key=lambda v: (abs(len(v.output) - rate), len(v.output)))
+            for v in (by_out[0], by_out[-1], near_rate):
+                if v not in sample:
+                    sample.append(v)
+    return sample
+
+
+def sha3_firmware_source(vectors: list[HashVector]) -> str:
+    lines = [
+        "// Generated by testsupport/cavp.py (sha3_firmware_source) from the NIST CAVP SHA3VS files of the PyPI",
+        "// package cryptography_vectors. Do not edit: tests/test_sha3_firmware.py checks it is up to date.",
+        "",
+        '#include "cavp_vectors.h"',
+        "",
+    ]
+    for i, v in enumerate(vectors):
+        lines.append(f"// {v.source}")
+        if v.message:
+            lines.append(f"static const uint8_t msg_{i}[] = {_c_bytes(v.message)};")
+        lines.append(f"static const uint8_t out_{i}[] = {_c_bytes(v.output)};")
+    lines += ["", "const sha3_test_vector_t cavp_vectors[] = {"]
+    for i, v in enumerate(vectors):
+        msg = f"msg_{i}" if v.message else "NULL"
+        lines.append(f'    {{"{v.source}", {HASH_ALGS.index(v.alg)}, {len(v.message)}, {len(v.output)}, {msg}, out_{i}}},')
+    lines += ["};", "", f"const size_t cavp_vector_count = {len(vectors)};", ""]
+    return "\n".join(lines)
+
+
+SHA3_FIRMWARE_VECTORS = Path(__file__).resolve().parent.parent / "sw" / "apps" / "test_sha3" / "cavp_vectors.c"
