@@ -15,7 +15,7 @@ from conftest import run_couplet
 from couplet import paths
 from couplet.errors import BuildError
 from couplet.flows.bench import facv
-from couplet.flows.bench.rtos import ParseError, TM_TESTS
+from couplet.flows.bench.thread_metric import TM_TESTS, ParseError
 from couplet.model.config import SocConfig
 from couplet.tools import freertos
 

@@ -16,7 +16,7 @@ import pytest
 
 from couplet.errors import CoupletError, SimulationError
 from couplet.flows import energy
-from couplet.flows.synth import derive_config
+from couplet.tools.soc_synthesis import derive_config
 from couplet.model.config import SocConfig, read_config_doc
 from couplet.tools import simbuild, simulator
 from couplet.tools.yosys_stats import Resources

@@ -15,7 +15,7 @@ import pytest
 from couplet import paths
 from couplet.errors import BuildError, CoupletError
 from couplet.flows import sweep
-from couplet.flows.synth import tile_design, variants
+from couplet.tools.soc_synthesis import tile_design, variants
 from couplet.model import rtl
 from couplet.tools.nextpnr import place_and_route
 from couplet.tools.yosys import Design, TARGETS, synth_dir, synthesize
