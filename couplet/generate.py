@@ -532,8 +532,8 @@ def sv_reg_package(regs: IpRegs) -> str:
         lines += ["", f"  // {enum.description}", f"  typedef enum logic [{enum.width - 1}:0] {{"]
         for i, value in enumerate(enum.values):
             comma = "," if i + 1 < len(enum.values) else ""
-            lines.append(f"    {sv_enum_value(regs, enum, value)} = {enum.width}'h{value.value:X}{comma}"
-                         f"  // {value.description}")
+            lines.append(f"    // {value.description}")
+            lines.append(f"    {sv_enum_value(regs, enum, value)} = {enum.width}'h{value.value:X}{comma}")
         lines.append(f"  }} {regs.ip}_{enum.name}_e;")
     with_fields = [r for r in regs.regs if r.fields]
     if with_fields:
@@ -579,7 +579,9 @@ def c_reg_header(regs: IpRegs) -> str:
 
     def define(name: str, value: str, comment: str = "") -> None:
         names.append(name)
-        lines.append(f"#define {name} {value}" + (f"  // {comment}" if comment else ""))
+        if comment:
+            lines.append(f"// {comment}")
+        lines.append(f"#define {name} {value}")
 
     for reg in regs.regs:
         define(f"{ip}_{reg.name.upper()}_OFFSET", f"0x{reg.offset:04X}u")
@@ -597,8 +599,8 @@ def c_reg_header(regs: IpRegs) -> str:
         lines += ["", f"// {enum.description}"]
         for value in enum.values:
             define(f"{ip}_{enum.name.upper()}_{value.name.upper()}", f"0x{value.value:X}u", value.description)
-        items = " ".join(f"X({v.name}, {ip}_{enum.name.upper()}_{v.name.upper()})" for v in enum.values)
-        define(f"{ip}_{enum.name.upper()}_LIST(X)", items, "X(name, value) for each value")
+        items = " \\\n".join(f"  X({v.name}, {ip}_{enum.name.upper()}_{v.name.upper()})" for v in enum.values)
+        define(f"{ip}_{enum.name.upper()}_LIST(X)", "\\\n" + items, "X(name, value) for each value")
     dup = sorted({n for n in names if names.count(n) > 1})
     if dup:
         raise RegsError(f"hw/ip/{regs.ip}/data/{regs.ip}.toml: C names defined twice: {', '.join(dup)}")

@@ -81,7 +81,7 @@ def test_fields_and_value_sets_reach_every_output(tmp_path: Path, monkeypatch: p
     header = generate.c_reg_header(toy)
     assert "#define TOY_CTRL_IRQ_SHIFT 4u" in header and "#define TOY_CTRL_IRQ_MASK 0x00000010u" in header
     assert "#define TOY_MODE_CBC 0x1u" in header
-    assert "#define TOY_MODE_LIST(X) X(ecb, TOY_MODE_ECB) X(cbc, TOY_MODE_CBC)" in header
+    assert "#define TOY_MODE_LIST(X) \\\n  X(ecb, TOY_MODE_ECB) \\\n  X(cbc, TOY_MODE_CBC)\n" in header
     doc = generate.reg_doc(toy)
     assert "| 4 | `IRQ` | sticky, write 1 to clear |" in doc and "| 0x1 | `CBC` |" in doc
 

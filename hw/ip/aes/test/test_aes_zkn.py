@@ -398,6 +398,7 @@ def test_aes_zkn() -> None:
         toplevel="couplet_aes_zkn",
         sources=[
             paths.IP_DIR / "accel" / "rtl" / "couplet_accel_pkg.sv",
+            rtl / "autogen" / "aes_reg_pkg.sv",
             rtl / "couplet_aes_pkg.sv",
             rtl / "couplet_aes_sbox.sv",
             rtl / "couplet_aes_zkn.sv",
