@@ -13,7 +13,7 @@ import re
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from couplet import paths
 
@@ -43,6 +43,21 @@ class RegsError(Exception):
     """A register description is malformed."""
 
 
+class _Named(Protocol):
+    @property
+    def name(self) -> str: ...
+
+
+_T = TypeVar("_T", bound=_Named)
+
+
+def _named(items: tuple[_T, ...], name: str, missing: str) -> _T:
+    for item in items:
+        if item.name == name:
+            return item
+    raise KeyError(f"{missing} {name}")
+
+
 @dataclass(frozen=True)
 class EnumValue:
     name: str
@@ -60,10 +75,7 @@ class Enum:
     values: tuple[EnumValue, ...]
 
     def value(self, name: str) -> int:
-        for v in self.values:
-            if v.name == name:
-                return v.value
-        raise KeyError(f"value set {self.name} has no value {name}")
+        return _named(self.values, name, f"value set {self.name} has no value").value
 
 
 @dataclass(frozen=True)
@@ -111,10 +123,7 @@ class Reg:
         return sum(f.reset << f.lsb for f in self.fields)
 
     def field(self, name: str) -> Field:
-        for f in self.fields:
-            if f.name == name:
-                return f
-        raise KeyError(f"register {self.name} has no field {name}")
+        return _named(self.fields, name, f"register {self.name} has no field")
 
 
 @dataclass(frozen=True)
@@ -126,19 +135,13 @@ class IpRegs:
     enums: tuple[Enum, ...] = ()
 
     def reg(self, name: str) -> Reg:
-        for r in self.regs:
-            if r.name == name:
-                return r
-        raise KeyError(f"{self.ip} has no register {name}")
+        return _named(self.regs, name, f"{self.ip} has no register")
 
     def field(self, reg: str, name: str) -> Field:
         return self.reg(reg).field(name)
 
     def enum(self, name: str) -> Enum:
-        for e in self.enums:
-            if e.name == name:
-                return e
-        raise KeyError(f"{self.ip} has no value set {name}")
+        return _named(self.enums, name, f"{self.ip} has no value set")
 
     def value(self, enum: str, name: str) -> int:
         return self.enum(enum).value(name)

@@ -71,6 +71,10 @@ def test_fields_and_value_sets_reach_every_output(tmp_path: Path, monkeypatch: p
     mode, irq = toy.field("ctrl", "mode"), toy.field("ctrl", "irq")
     assert (mode.lsb, mode.width, mode.mask, irq.lsb, irq.mask) == (0, 2, 0x3, 4, 0x10)
     assert toy.reg("ctrl").reset == 1
+    with pytest.raises(KeyError, match="register ctrl has no field nope"):
+        toy.field("ctrl", "nope")
+    with pytest.raises(KeyError, match="value set mode has no value ofb"):
+        toy.value("mode", "ofb")
     package = generate.sv_reg_package(toy)
     assert "ToyModeCbc = 2'h1" in package and "} toy_mode_e;" in package
     assert "TOY_CTRL_IRQ_BIT = 4;" in package and "TOY_CTRL_MODE_LSB = 0;" in package
