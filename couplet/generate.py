@@ -536,10 +536,15 @@ def sv_reg_package(regs: IpRegs) -> str:
             lines.append(f"    {sv_enum_value(regs, enum, value)} = {enum.width}'h{value.value:X}{comma}")
         lines.append(f"  }} {regs.ip}_{enum.name}_e;")
     with_fields = [r for r in regs.regs if r.fields]
+    if with_fields or regs.consts:
+        # A user of the package reads the fields and constants it needs, so most go unused in each.
+        lines += ["", "  /* verilator lint_off UNUSEDPARAM */"]
+    for const in regs.consts:
+        lines += [f"  // {const.description}",
+                  f"  localparam logic [{const.width - 1}:0] {ip}_{const.name.upper()} = "
+                  f"{const.width}'h{const.value:X};"]
     if with_fields:
-        # A user of the package reads the fields it needs, so most positions go unused in each.
-        lines += ["", "  // Field positions: _BIT of a one-bit field, _LSB and _WIDTH of a wider one.",
-                  "  /* verilator lint_off UNUSEDPARAM */"]
+        lines.append("  // Field positions: _BIT of a one-bit field, _LSB and _WIDTH of a wider one.")
         for reg in with_fields:
             for f in reg.fields:
                 name = f"{ip}_{reg.name.upper()}_{f.name.upper()}"
@@ -548,6 +553,7 @@ def sv_reg_package(regs: IpRegs) -> str:
                 else:
                     lines.append(f"  localparam int unsigned {name}_LSB = {f.lsb};")
                     lines.append(f"  localparam int unsigned {name}_WIDTH = {f.width};")
+    if with_fields or regs.consts:
         lines.append("  /* verilator lint_on UNUSEDPARAM */")
     for reg in with_fields:
         lines += ["", f"  // {reg.name.upper()} up to its highest field.", "  typedef struct packed {"]
@@ -587,6 +593,10 @@ def c_reg_header(regs: IpRegs) -> str:
         define(f"{ip}_{reg.name.upper()}_OFFSET", f"0x{reg.offset:04X}u")
         if reg.count > 1:
             define(f"{ip}_{reg.name.upper()}_COUNT", f"{reg.count}u")
+    if regs.consts:
+        lines.append("")
+    for const in regs.consts:
+        define(f"{ip}_{const.name.upper()}", f"0x{const.value:X}u", const.description)
     with_fields = [r for r in regs.regs if r.fields]
     if with_fields:
         lines += ["", "// Fields: _SHIFT is the lowest bit, _MASK the field's bits in place."]
@@ -629,6 +639,10 @@ def reg_doc(regs: IpRegs) -> str:
             values = f" Values: {f.enum} (below)." if f.enum else ""
             lines.append(f"| {f.bits} | `{f.name.upper()}` | {FIELD_ACCESS[f.access]} | 0x{f.reset:X} | "
                          f"{f.description}{values} |")
+        lines.append("")
+    if regs.consts:
+        lines += ["## Constants", "", "| name | value | description |", "|---|---|---|"]
+        lines += [f"| `{c.name.upper()}` | 0x{c.value:X} | {c.description} |" for c in regs.consts]
         lines.append("")
     for enum in regs.enums:
         lines += [f"## Values: {enum.name}", "", f"{enum.description} ({enum.width} bits.)", "",

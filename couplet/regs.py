@@ -1,7 +1,8 @@
 """Programming interfaces of the IPs, each described once in ``hw/ip/<ip>/data/<ip>.toml``.
 
-A description holds the registers (``[[reg]]``), their fields (``[[reg.field]]``) and named
-value sets (``[[enum]]`` with ``[[enum.value]]``): actions, result and refusal codes, modes. From
+A description holds the registers (``[[reg]]``), their fields (``[[reg.field]]``), named
+value sets (``[[enum]]`` with ``[[enum.value]]``: actions, result and refusal codes, modes) and
+constants (``[[const]]``: limits, marker values). From
 it ``couplet gen`` writes the SystemVerilog package used by the RTL, the C header used by the
 firmware and the Markdown tables of the IP's doc; Python tests read it through this module.
 docs/ip_description.md describes the format.
@@ -37,6 +38,7 @@ _REG_KEYS = {"name", "offset", "access", "description", "count", "field"}
 _FIELD_KEYS = {"name", "bits", "access", "reset", "description", "enum"}
 _ENUM_KEYS = {"name", "width", "description", "value"}
 _VALUE_KEYS = {"name", "value", "description"}
+_CONST_KEYS = {"name", "value", "width", "description"}
 
 
 class RegsError(Exception):
@@ -76,6 +78,16 @@ class Enum:
 
     def value(self, name: str) -> int:
         return _named(self.values, name, f"value set {self.name} has no value").value
+
+
+@dataclass(frozen=True)
+class Const:
+    """A number of the interface that is neither an offset nor a code: a limit, a marker value."""
+
+    name: str
+    value: int
+    width: int
+    description: str
 
 
 @dataclass(frozen=True)
@@ -133,6 +145,7 @@ class IpRegs:
     span: int
     regs: tuple[Reg, ...]
     enums: tuple[Enum, ...] = ()
+    consts: tuple[Const, ...] = ()
 
     def reg(self, name: str) -> Reg:
         return _named(self.regs, name, f"{self.ip} has no register")
@@ -142,6 +155,9 @@ class IpRegs:
 
     def enum(self, name: str) -> Enum:
         return _named(self.enums, name, f"{self.ip} has no value set")
+
+    def const(self, name: str) -> int:
+        return _named(self.consts, name, f"{self.ip} has no constant").value
 
     def value(self, enum: str, name: str) -> int:
         return self.enum(enum).value(name)
@@ -164,11 +180,13 @@ def load_ip_regs(ip: str) -> IpRegs:
 
 
 def _parse(ip: str, doc: dict[str, Any]) -> IpRegs:
-    _known(doc, {"ip", "reg", "enum"}, "the file")
+    _known(doc, {"ip", "reg", "enum", "const"}, "the file")
     head = doc.get("ip", {})
     _known(head, _IP_KEYS, "[ip]")
     span = int(head.get("span", 0))
     enums = tuple(_parse_enum(entry) for entry in doc.get("enum", []))
+    consts = tuple(_parse_const(entry) for entry in doc.get("const", []))
+    _unique([c.name for c in consts], "constant")
     _unique([e.name for e in enums], "value set")
     widths = {e.name: e.width for e in enums}
     regs = []
@@ -199,7 +217,7 @@ def _parse(ip: str, doc: dict[str, Any]) -> IpRegs:
         raise RegsError("two registers share an offset")
     if head.get("name") != ip or not regs:
         raise RegsError(f"[ip].name must be '{ip}' and at least one [[reg]] is needed")
-    return IpRegs(ip, head.get("description", ""), span, tuple(regs), enums)
+    return IpRegs(ip, head.get("description", ""), span, tuple(regs), enums, consts)
 
 
 def _parse_enum(entry: dict[str, Any]) -> Enum:
@@ -224,6 +242,17 @@ def _parse_enum(entry: dict[str, Any]) -> Enum:
     _unique([v.name for v in values], f"{where}: value")
     _unique([str(v.value) for v in values], f"{where}: value number")
     return Enum(name, width, _get(entry, "description", where), tuple(values))
+
+
+def _parse_const(entry: dict[str, Any]) -> Const:
+    _known(entry, _CONST_KEYS, f"constant {entry.get('name')}")
+    name = _name(entry, "constant")
+    where = f"constant {name}"
+    width = int(entry.get("width", 32))
+    value = int(_get(entry, "value", where))
+    if not 1 <= width <= 32 or not 0 <= value < 1 << width:
+        raise RegsError(f"{where}: value {value} does not fit in width {width} (1..32 bits)")
+    return Const(name, value, width, _get(entry, "description", where))
 
 
 def _parse_field(entry: dict[str, Any], reg_where: str, reg_access: str, enum_widths: dict[str, int]) -> Field:

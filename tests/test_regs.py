@@ -128,3 +128,32 @@ def test_c_names_that_collide_are_refused(tmp_path: Path, monkeypatch: pytest.Mo
     toy = load(tmp_path, monkeypatch, HEAD + enum("ctrl_a", 1, ("shift", 0)) + reg("ctrl", 0) + field("a", "0"))
     with pytest.raises(regs.RegsError, match="TOY_CTRL_A_SHIFT"):
         generate.c_reg_header(toy)
+
+
+def const(name: str, value: int, width: int | None = None) -> str:
+    extra = f"width = {width}\n" if width is not None else ""
+    return f'\n[[const]]\nname = "{name}"\nvalue = {value}\n{extra}description = "d"\n'
+
+
+def test_constants_reach_every_output(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    toy = load(tmp_path, monkeypatch, HEAD + const("max_len", 0x100000) + const("none", 0xFF, 8) + reg("ctrl", 0))
+    assert (toy.const("max_len"), toy.const("none")) == (0x100000, 0xFF)
+    package = generate.sv_reg_package(toy)
+    assert "localparam logic [31:0] TOY_MAX_LEN = 32'h100000;" in package
+    assert "localparam logic [7:0] TOY_NONE = 8'hFF;" in package
+    assert "#define TOY_NONE 0xFFu" in generate.c_reg_header(toy)
+    assert "| `MAX_LEN` | 0x100000 |" in generate.reg_doc(toy)
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        (const("none", 0x100, 8), "value 256 does not fit in width 8"),
+        (const("big", 1, 33), "does not fit in width 33"),
+        (const("none", 1) + const("none", 2), "constant none is defined twice"),
+    ],
+)
+def test_malformed_constants_are_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, body: str,
+                                         message: str) -> None:
+    with pytest.raises(regs.RegsError, match=message):
+        load(tmp_path, monkeypatch, HEAD + body + reg("ctrl", 0))

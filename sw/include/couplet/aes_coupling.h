@@ -156,9 +156,6 @@ static inline __attribute__((always_inline)) uint32_t couplet_aes_mem_job(const 
 
 #endif  // COUPLET_AES_HAS_TIGHT
 
-// Longest memory job the accelerator takes (LEN register).
-#define AES_MAX_JOB_BYTES (1u << 20)
-
 #if defined(COUPLET_AES_BASE) && defined(COUPLET_AES_HAS_MMIO) && COUPLET_AES_HAS_MMIO
 
 static inline void couplet_aes_reg_write(uint32_t index, uint32_t value) {

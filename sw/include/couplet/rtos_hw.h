@@ -50,7 +50,7 @@ enum {
   COUPLET_RTOS_NO_CALLER = RTOS_CODE_NO_CALLER,
 };
 
-#define COUPLET_RTOS_NONE 0xFFu  // "no thread" in a TID field
+#define COUPLET_RTOS_NONE RTOS_TID_NONE  // "no thread" in a TID field
 
 // A field of CALL's result word.
 #define COUPLET_RTOS_FIELD(result, name) \

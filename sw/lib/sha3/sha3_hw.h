@@ -52,8 +52,6 @@ _Static_assert(KECCAK_STATE_XOR_COUNT == COUPLET_SHA3_STATE_WORDS, "STATE_XOR co
 // interrupt, and clearing it would cost a store per call).
 #define KECCAK_STATUS_ERRORS \
   (KECCAK_STATUS_REFUSED_BUSY_MASK | KECCAK_STATUS_JOB_ERROR_MASK | KECCAK_STATUS_BAD_LEN_MASK)
-// Longest ABSORB job (LEN register).
-#define KECCAK_MAX_JOB_BYTES (1u << 20)
 
 // Every rate is a whole number of word pairs (lanes), so blocks go as WRITE2 pairs or pairs of
 // stores, and pad10*1's last bit is in the high word of the block's last pair.

@@ -56,7 +56,6 @@ module couplet_aes
     return 8'(offset >> 2);
   endfunction
 
-  localparam logic [31:0] MaxJobBytes = 32'h0010_0000;
 
   typedef enum logic [3:0] {
     RegNone, RegKey, RegIv, RegDin, RegDout, RegCtrl, RegStatus, RegLen, RegCmd
@@ -450,7 +449,7 @@ module couplet_aes
       end
     end
     if (act_mem) begin
-      if (len_q == '0 || len_q[3:0] != 4'd0 || len_q > MaxJobBytes) begin
+      if (len_q == '0 || len_q[3:0] != 4'd0 || len_q > AES_MAX_JOB_BYTES) begin
         bad_len  = 1'b1;
         cmd_data = AesResultBadLen;
       end else if (!key_ready) begin

@@ -73,7 +73,7 @@ MODE_NAMES = ("ECB", "CBC", "CTR", "CFB", "OFB")
 KEY_LENS = (16, 24, 32)
 NUM_ROUNDS = {16: 10, 24: 12, 32: 14}
 EXPAND_CYCLES = {16: 10, 24: 8, 32: 7}
-MAX_JOB = 1 << 20
+MAX_JOB = REGS.const("max_job_bytes")
 
 
 def arch() -> int:

@@ -55,8 +55,6 @@ module couplet_keccak
 
   // ---------------------------------------------------------------- register map
   localparam int unsigned StateWords = KeccakStateW / 32;
-  // SHAKE128's rate, the largest of FIPS 202; the CTRL field could hold up to 63.
-  localparam logic [5:0]  MaxRate    = 6'd42;
 
   // Command indexes (byte offset / 4) of the generated register map (data/keccak.toml).
   function automatic logic [7:0] reg_index(logic [8:0] offset);
@@ -69,9 +67,8 @@ module couplet_keccak
   localparam logic [7:0] IdxCmd    = reg_index(KECCAK_CMD_OFFSET);
   localparam logic [7:0] IdxXor0   = reg_index(KECCAK_STATE_XOR_OFFSET);  // STATE_XOR0..49
 
-  localparam logic [31:0] MaxJobBytes = 32'h0010_0000;
-  // LEN bits [20:2]: the word count of a job of at most 1 MiB.
-  localparam int unsigned LenWordBits = 19;
+  // LEN bits [LenWordBits+1:2]: the word count of the longest job.
+  localparam int unsigned LenWordBits = $clog2(KECCAK_MAX_JOB_BYTES / 4 + 1);
 
   typedef enum logic [2:0] {
     RegNone, RegState, RegStateXor, RegCtrl, RegStatus, RegLen, RegCmd
@@ -151,7 +148,7 @@ module couplet_keccak
 
   logic perm_run, rate_ok, stream_active, busy;
   assign perm_run      = core_busy || pend_q;
-  assign rate_ok       = (ctrl_q.rate != 6'd0) && (ctrl_q.rate <= MaxRate);
+  assign rate_ok       = (ctrl_q.rate != 6'd0) && (ctrl_q.rate <= KECCAK_MAX_RATE);
   assign stream_active = (count_q != 6'd0) || in_valid_i;
   assign busy          = perm_run || (abs_q != AbsIdle) || stream_active;
 
@@ -311,7 +308,7 @@ module couplet_keccak
       cmd_data   = KeccakResultOk;
     end
     if (act_absorb) begin
-      if (!rate_ok || len_q == '0 || len_q[1:0] != 2'd0 || len_q > MaxJobBytes) begin
+      if (!rate_ok || len_q == '0 || len_q[1:0] != 2'd0 || len_q > KECCAK_MAX_JOB_BYTES) begin
         bad_len  = 1'b1;
         cmd_data = KeccakResultBadLen;
       end else if (busy) begin

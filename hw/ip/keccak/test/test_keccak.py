@@ -67,8 +67,8 @@ ST_BUSY, ST_DONE, ST_REFUSED, ST_JOB_ERR, ST_BAD_LEN = (
 ST_STICKY = sum(f.mask for f in REGS.reg("status").fields if f.access == "w1c")
 CTRL_IRQ_EN = REGS.field("ctrl", "irq_enable").mask
 CMD_PERMUTE, CMD_ZEROIZE = (REGS.field("cmd", n).mask for n in ("permute", "zeroize"))
-MAX_JOB = 1 << 20
-MAX_RATE = 42
+MAX_JOB = REGS.const("max_job_bytes")
+MAX_RATE = REGS.const("max_rate")
 
 
 def rounds_per_cycle() -> int:

@@ -259,7 +259,7 @@ module couplet_rtos
                        (any_ready && higher(top_p, eprio_q[cur_q]));
 
   logic [7:0] cur8;
-  assign cur8 = cur_v_q ? 8'(cur_q) : TidNone;
+  assign cur8 = cur_v_q ? 8'(cur_q) : RTOS_TID_NONE;
 
   // ---------------------------------------------------------------- command decode
   logic         is_call;   // the command runs an action
@@ -475,7 +475,7 @@ module couplet_rtos
     copy_rcv  = ws_best;
     status_rd = 1'b0;
 
-    res         = '{value: 16'd0, tid: TidNone, rsvd6: 2'd0, preempt: 1'b0, blocked: 1'b0,
+    res         = '{value: 16'd0, tid: RTOS_TID_NONE, rsvd6: 2'd0, preempt: 1'b0, blocked: 1'b0,
                     status: RtosCodeOk};
     data        = '0;
     err         = 1'b0;
@@ -776,7 +776,7 @@ module couplet_rtos
             if (!mid_ok) begin
               res.status = RtosCodeNoId;
             end else begin
-              res.tid   = m_locked_q[a_mid] ? 8'(m_owner_q[a_mid]) : TidNone;
+              res.tid   = m_locked_q[a_mid] ? 8'(m_owner_q[a_mid]) : RTOS_TID_NONE;
               res.value = 16'(ws_cnt);
             end
           end
@@ -976,7 +976,7 @@ module couplet_rtos
           res.blocked     = 1'b1;
         end
         // A refused action reports no thread.
-        if (res.status != RtosCodeOk) res.tid = TidNone;
+        if (res.status != RtosCodeOk) res.tid = RTOS_TID_NONE;
         if (result_word) data = 32'(res);
       end
 

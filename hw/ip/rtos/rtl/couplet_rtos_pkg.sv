@@ -16,8 +16,6 @@ package couplet_rtos_pkg;
   // The actions (rtos_action_e), status codes (rtos_code_e), thread states, wait kinds and the
   // result word (rtos_call_reg_t) are generated from data/rtos.toml into rtos_reg_pkg.
 
-  localparam logic [7:0] TidNone = 8'hFF;
-
   // THREAD_INFO's value.
   typedef struct packed {
     logic [2:0]         wait_id;

@@ -55,13 +55,13 @@ from enum import IntEnum
 from couplet.regs import load_ip_regs
 
 MASK32 = 0xFFFF_FFFF
-NONE = 0xFF  # "no thread" in a TID field
 
 # Register indexes (byte offset / 4), actions, status codes, thread states and wait kinds: the
 # IP's description (data/rtos.toml), whose tables are the README's.
 REGS = load_ip_regs("rtos")
 MSG0, ARG_A, ARG_B, STATUS, CONFIG, CALL0 = (
     REGS.reg(name).offset // 4 for name in ("msg", "arg_a", "arg_b", "status", "config", "call"))
+NONE = REGS.const("tid_none")  # "no thread" in a TID field
 MSG_SLOTS = REGS.reg("msg").count
 CALL_SLOTS = REGS.reg("call").count
 OP_READ, OP_WRITE, OP_WRITE2, OP_EXEC = 0, 1, 2, 3

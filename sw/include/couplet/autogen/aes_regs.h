@@ -29,6 +29,9 @@
 #define AES_LEN_OFFSET 0x0058u
 #define AES_CMD_OFFSET 0x005Cu
 
+// The longest memory job (LEN, MEM action): 1 MiB.
+#define AES_MAX_JOB_BYTES 0x100000u
+
 // Fields: _SHIFT is the lowest bit, _MASK the field's bits in place.
 #define AES_CTRL_MODE_SHIFT 0u
 #define AES_CTRL_MODE_MASK 0x00000007u

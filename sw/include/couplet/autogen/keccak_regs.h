@@ -13,6 +13,11 @@
 #define KECCAK_STATE_XOR_OFFSET 0x0100u
 #define KECCAK_STATE_XOR_COUNT 50u
 
+// The longest ABSORB job (LEN): 1 MiB.
+#define KECCAK_MAX_JOB_BYTES 0x100000u
+// The largest legal CTRL.rate in words: SHAKE128's, the largest of FIPS 202 (the field could hold 63).
+#define KECCAK_MAX_RATE 0x2Au
+
 // Fields: _SHIFT is the lowest bit, _MASK the field's bits in place.
 #define KECCAK_CTRL_RATE_SHIFT 0u
 #define KECCAK_CTRL_RATE_MASK 0x0000003Fu

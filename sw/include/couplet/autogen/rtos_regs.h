@@ -13,6 +13,9 @@
 #define RTOS_CALL_OFFSET 0x0100u
 #define RTOS_CALL_COUNT 64u
 
+// A TID field that names no thread (STATUS.tid, CALL.tid).
+#define RTOS_TID_NONE 0xFFu
+
 // Fields: _SHIFT is the lowest bit, _MASK the field's bits in place.
 #define RTOS_STATUS_COPY_BUSY_SHIFT 0u
 #define RTOS_STATUS_COPY_BUSY_MASK 0x00000001u

@@ -76,8 +76,10 @@ package aes_reg_pkg;
     AesKeyLen256 = 2'h2
   } aes_key_len_e;
 
-  // Field positions: _BIT of a one-bit field, _LSB and _WIDTH of a wider one.
   /* verilator lint_off UNUSEDPARAM */
+  // The longest memory job (LEN, MEM action): 1 MiB.
+  localparam logic [31:0] AES_MAX_JOB_BYTES = 32'h100000;
+  // Field positions: _BIT of a one-bit field, _LSB and _WIDTH of a wider one.
   localparam int unsigned AES_CTRL_MODE_LSB = 0;
   localparam int unsigned AES_CTRL_MODE_WIDTH = 3;
   localparam int unsigned AES_CTRL_DECRYPT_BIT = 3;

@@ -13,8 +13,8 @@ package dma_reg_pkg;
   localparam logic [5:0] DMA_STATUS_OFFSET = 6'h24;
   localparam logic [5:0] DMA_IRQ_ENABLE_OFFSET = 6'h28;
 
-  // Field positions: _BIT of a one-bit field, _LSB and _WIDTH of a wider one.
   /* verilator lint_off UNUSEDPARAM */
+  // Field positions: _BIT of a one-bit field, _LSB and _WIDTH of a wider one.
   localparam int unsigned DMA_CTRL_GO0_BIT = 0;
   localparam int unsigned DMA_CTRL_GO1_BIT = 1;
   localparam int unsigned DMA_CTRL_ABORT_ALL_BIT = 2;

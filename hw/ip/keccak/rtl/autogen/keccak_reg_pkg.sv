@@ -32,8 +32,12 @@ package keccak_reg_pkg;
     KeccakResultBusError = 32'h4
   } keccak_result_e;
 
-  // Field positions: _BIT of a one-bit field, _LSB and _WIDTH of a wider one.
   /* verilator lint_off UNUSEDPARAM */
+  // The longest ABSORB job (LEN): 1 MiB.
+  localparam logic [31:0] KECCAK_MAX_JOB_BYTES = 32'h100000;
+  // The largest legal CTRL.rate in words: SHAKE128's, the largest of FIPS 202 (the field could hold 63).
+  localparam logic [5:0] KECCAK_MAX_RATE = 6'h2A;
+  // Field positions: _BIT of a one-bit field, _LSB and _WIDTH of a wider one.
   localparam int unsigned KECCAK_CTRL_RATE_LSB = 0;
   localparam int unsigned KECCAK_CTRL_RATE_WIDTH = 6;
   localparam int unsigned KECCAK_CTRL_IRQ_ENABLE_BIT = 6;

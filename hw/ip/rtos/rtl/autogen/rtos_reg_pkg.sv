@@ -116,8 +116,10 @@ package rtos_reg_pkg;
     RtosWaitKindQueueRecv = 3'h4
   } rtos_wait_kind_e;
 
-  // Field positions: _BIT of a one-bit field, _LSB and _WIDTH of a wider one.
   /* verilator lint_off UNUSEDPARAM */
+  // A TID field that names no thread (STATUS.tid, CALL.tid).
+  localparam logic [7:0] RTOS_TID_NONE = 8'hFF;
+  // Field positions: _BIT of a one-bit field, _LSB and _WIDTH of a wider one.
   localparam int unsigned RTOS_STATUS_COPY_BUSY_BIT = 0;
   localparam int unsigned RTOS_STATUS_COPY_ERROR_BIT = 1;
   localparam int unsigned RTOS_STATUS_TID_LSB = 8;
