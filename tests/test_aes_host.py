@@ -35,8 +35,9 @@ import pytest
 from Crypto.Cipher import AES
 
 from couplet import paths
-from testsupport import cavp
+from couplet.model.regs import load_ip_regs
 from couplet.tools.cocotb_run import regression_seed
+from testsupport import cavp
 from host_c import build_host_driver, cross_compile, hex_or_null, status_codes, undefined_symbols
 
 AES_DIR = paths.SW_DIR / "lib" / "aes"
@@ -44,7 +45,8 @@ AES_SOURCES = (AES_DIR / "aes.c", AES_DIR / "aes_soft.c")
 DRIVER_SOURCE = Path(__file__).resolve().parent / "aes_host" / "aes_driver.c"
 VECTORS_DIR = Path(cryptography_vectors.__file__).resolve().parent / "ciphers" / "AES"
 
-ECB, CBC, CTR, CFB, OFB = range(5)  # couplet_aes_mode_t, the accelerator's CTRL.mode values
+# couplet_aes_mode_t: the accelerator's CTRL.mode values.
+ECB, CBC, CTR, CFB, OFB = (load_ip_regs("aes").value("mode", m) for m in ("ecb", "cbc", "ctr", "cfb", "ofb"))
 MODES = (ECB, CBC, CTR, CFB, OFB)
 MODE_NAMES = {ECB: "ECB", CBC: "CBC", CTR: "CTR", CFB: "CFB", OFB: "OFB"}
 KEY_LENGTHS = (16, 24, 32)

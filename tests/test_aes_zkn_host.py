@@ -28,11 +28,13 @@ from Crypto.Cipher import AES
 
 from couplet import paths
 from couplet.tools.cocotb_run import SEED_ENV
+from couplet.model.regs import load_ip_regs
 from hw.ip.aes.test import test_aes_zkn as rtl_model
 
 AES_DIR = paths.SW_DIR / "lib" / "aes"
 SOURCE = AES_DIR / "aes_zkn.c"
-ECB, CBC, CTR, CFB, OFB = range(5)  # couplet_aes_mode_t
+# couplet_aes_mode_t: the accelerator's CTRL.mode values.
+ECB, CBC, CTR, CFB, OFB = (load_ip_regs("aes").value("mode", m) for m in ("ecb", "cbc", "ctr", "cfb", "ofb"))
 MODES = (ECB, CBC, CTR, CFB, OFB)
 COUPLET_OK, COUPLET_ERR_ARG, COUPLET_ERR_KEY_LEN = 0, 1, 8
 BACKEND_ZKN = 6

@@ -9,7 +9,6 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from couplet import paths
 from couplet.model.config import load_config
 from couplet.tools.simulator import SimResult
 
@@ -28,19 +27,3 @@ def test_rtos_accelerator_through_every_coupling(run_app: RunApp) -> None:
         assert len(re.findall(rf"^  ok   {backend} ", console, flags=re.M)) >= 60, console
     assert "FAIL" not in console
 
-
-def _c_actions() -> dict[str, int]:
-    header = (paths.SW_DIR / "include" / "couplet" / "rtos_hw.h").read_text()
-    return {name: int(code, 16) for name, code in re.findall(r"X\((\w+), 0x([0-9A-Fa-f]+)\)", header)}
-
-
-def _sv_actions() -> dict[str, int]:
-    package = (paths.IP_DIR / "rtos" / "rtl" / "couplet_rtos_pkg.sv").read_text()
-    found = re.findall(r"\bAct(\w+)\s*=\s*\d*'[hd]([0-9A-Fa-f]+)", package)
-    return {re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower(): int(code, 16) for name, code in found}
-
-
-def test_c_layer_and_rtl_agree_on_every_action() -> None:
-    c_actions = _c_actions()
-    assert len(c_actions) >= 25
-    assert c_actions == _sv_actions()

@@ -22,7 +22,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-MODES = ("ECB", "CBC", "CTR", "CFB", "OFB")  # index = couplet_aes_mode_t value
+from couplet.model.regs import load_ip_regs
+
+MODES = ("ECB", "CBC", "CTR", "CFB", "OFB")  # the mode value set of hw/ip/aes/data/aes.toml
 KEY_BITS = (128, 192, 256)
 # Files per mode: the CFB-128 ones carry a "128" after the mode name.
 _PREFIX = {"ECB": "ECB", "CBC": "CBC", "CFB": "CFB128", "OFB": "OFB"}
@@ -164,9 +166,10 @@ def firmware_source(vectors: list[AesVector]) -> str:
         lines.append(f"static const uint8_t in_{i}[] = {_c_bytes(v.data_in)};")
         lines.append(f"static const uint8_t out_{i}[] = {_c_bytes(v.data_out)};")
     lines += ["", "const aes_test_vector_t cavp_vectors[] = {"]
+    mode_set = load_ip_regs("aes").enum("mode")
     for i, v in enumerate(vectors):
         lines.append(
-            f'    {{"{v.source}", {MODES.index(v.mode)}, {int(v.decrypt)}, {len(v.key)}, '
+            f'    {{"{v.source}", {mode_set.value(v.mode.lower())}, {int(v.decrypt)}, {len(v.key)}, '
             f"{len(v.data_in)}, key_{i}, {'iv_' + str(i) if v.iv else 'NULL'}, in_{i}, out_{i}}},"
         )
     lines += ["};", "", f"const size_t cavp_vector_count = {len(vectors)};", ""]

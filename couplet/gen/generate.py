@@ -13,7 +13,7 @@ from pathlib import Path
 
 from couplet import paths
 from couplet.model.config import AES_ARCHS, CUSTOM_OPCODES, KECCAK_ISE_CUSTOM, SocConfig
-from couplet.model.regs import ACCESS, IpRegs, load_ip_regs
+from couplet.model.regs import ACCESS, FIELD_ACCESS, Enum, EnumValue, IpRegs, RegsError, load_ip_regs
 
 # The core's fast interrupts (mip bits 16..31) are reserved for accelerators.
 IRQ_MSI = 3
@@ -508,22 +508,72 @@ def write_config_outputs(config: SocConfig, out_dir: Path) -> dict[str, Path]:
 # --- per IP -----------------------------------------------------------------------------------
 
 
+def _camel(name: str) -> str:
+    return "".join(part.capitalize() for part in name.split("_"))
+
+
+def sv_enum_value(regs: IpRegs, enum: Enum, value: EnumValue) -> str:
+    """The SystemVerilog name of a value: AesModeEcb for value ecb of set mode of aes."""
+    return f"{_camel(regs.ip)}{_camel(enum.name)}{_camel(value.name)}"
+
+
 def sv_reg_package(regs: IpRegs) -> str:
     width = max(r.end - 4 for r in regs.regs).bit_length() or 1
+    ip = regs.ip.upper()
     lines = [banner("//", f"hw/ip/{regs.ip}/data/{regs.ip}.toml"), f"package {regs.ip}_reg_pkg;"]
     for reg in regs.regs:
         lines.append(
-            f"  localparam logic [{width - 1}:0] {regs.ip.upper()}_{reg.name.upper()}_OFFSET = "
+            f"  localparam logic [{width - 1}:0] {ip}_{reg.name.upper()}_OFFSET = "
             f"{width}'h{reg.offset:X};"
         )
         if reg.count > 1:
-            lines.append(f"  localparam int unsigned {regs.ip.upper()}_{reg.name.upper()}_COUNT = {reg.count};")
+            lines.append(f"  localparam int unsigned {ip}_{reg.name.upper()}_COUNT = {reg.count};")
+    for enum in regs.enums:
+        lines += ["", f"  // {enum.description}", f"  typedef enum logic [{enum.width - 1}:0] {{"]
+        for i, value in enumerate(enum.values):
+            comma = "," if i + 1 < len(enum.values) else ""
+            lines.append(f"    // {value.description}")
+            lines.append(f"    {sv_enum_value(regs, enum, value)} = {enum.width}'h{value.value:X}{comma}")
+        lines.append(f"  }} {regs.ip}_{enum.name}_e;")
+    with_fields = [r for r in regs.regs if r.fields]
+    if with_fields or regs.consts:
+        # A user of the package reads the fields and constants it needs, so most go unused in each.
+        lines += ["", "  /* verilator lint_off UNUSEDPARAM */"]
+    for const in regs.consts:
+        lines += [f"  // {const.description}",
+                  f"  localparam logic [{const.width - 1}:0] {ip}_{const.name.upper()} = "
+                  f"{const.width}'h{const.value:X};"]
+    if with_fields:
+        lines.append("  // Field positions: _BIT of a one-bit field, _LSB and _WIDTH of a wider one.")
+        for reg in with_fields:
+            for f in reg.fields:
+                name = f"{ip}_{reg.name.upper()}_{f.name.upper()}"
+                if f.width == 1:
+                    lines.append(f"  localparam int unsigned {name}_BIT = {f.lsb};")
+                else:
+                    lines.append(f"  localparam int unsigned {name}_LSB = {f.lsb};")
+                    lines.append(f"  localparam int unsigned {name}_WIDTH = {f.width};")
+    if with_fields or regs.consts:
+        lines.append("  /* verilator lint_on UNUSEDPARAM */")
+    for reg in with_fields:
+        lines += ["", f"  // {reg.name.upper()} up to its highest field.", "  typedef struct packed {"]
+        bit = max(f.msb for f in reg.fields)
+        for f in sorted(reg.fields, key=lambda f: -f.msb):
+            if f.msb < bit:
+                lines.append(f"    logic [{bit}:{f.msb + 1}] rsvd{f.msb + 1};")
+            kind = f"{regs.ip}_{f.enum}_e" if f.enum else ("logic" if f.width == 1 else f"logic [{f.width - 1}:0]")
+            lines.append(f"    {kind} {f.name};  // [{f.bits}]")
+            bit = f.lsb - 1
+        if bit >= 0:
+            lines.append(f"    logic [{bit}:0] rsvd0;")
+        lines.append(f"  }} {regs.ip}_{reg.name}_reg_t;")
     lines.append("endpackage")
     return "\n".join(lines) + "\n"
 
 
 def c_reg_header(regs: IpRegs) -> str:
     guard = f"COUPLET_AUTOGEN_{regs.ip.upper()}_REGS_H_"
+    ip = regs.ip.upper()
     lines = [
         banner("//", f"hw/ip/{regs.ip}/data/{regs.ip}.toml"),
         f"#ifndef {guard}",
@@ -531,10 +581,39 @@ def c_reg_header(regs: IpRegs) -> str:
         "",
         f"// {regs.description}",
     ]
+    names: list[str] = []
+
+    def define(name: str, value: str, comment: str = "") -> None:
+        names.append(name)
+        if comment:
+            lines.append(f"// {comment}")
+        lines.append(f"#define {name} {value}")
+
     for reg in regs.regs:
-        lines.append(f"#define {regs.ip.upper()}_{reg.name.upper()}_OFFSET 0x{reg.offset:04X}u")
+        define(f"{ip}_{reg.name.upper()}_OFFSET", f"0x{reg.offset:04X}u")
         if reg.count > 1:
-            lines.append(f"#define {regs.ip.upper()}_{reg.name.upper()}_COUNT {reg.count}u")
+            define(f"{ip}_{reg.name.upper()}_COUNT", f"{reg.count}u")
+    if regs.consts:
+        lines.append("")
+    for const in regs.consts:
+        define(f"{ip}_{const.name.upper()}", f"0x{const.value:X}u", const.description)
+    with_fields = [r for r in regs.regs if r.fields]
+    if with_fields:
+        lines += ["", "// Fields: _SHIFT is the lowest bit, _MASK the field's bits in place."]
+    for reg in with_fields:
+        for f in reg.fields:
+            name = f"{ip}_{reg.name.upper()}_{f.name.upper()}"
+            define(f"{name}_SHIFT", f"{f.lsb}u")
+            define(f"{name}_MASK", f"0x{f.mask:08X}u")
+    for enum in regs.enums:
+        lines += ["", f"// {enum.description}"]
+        for value in enum.values:
+            define(f"{ip}_{enum.name.upper()}_{value.name.upper()}", f"0x{value.value:X}u", value.description)
+        items = " \\\n".join(f"  X({v.name}, {ip}_{enum.name.upper()}_{v.name.upper()})" for v in enum.values)
+        define(f"{ip}_{enum.name.upper()}_LIST(X)", "\\\n" + items, "X(name, value) for each value")
+    dup = sorted({n for n in names if names.count(n) > 1})
+    if dup:
+        raise RegsError(f"hw/ip/{regs.ip}/data/{regs.ip}.toml: C names defined twice: {', '.join(dup)}")
     lines += ["", f"#endif  // {guard}"]
     return "\n".join(lines) + "\n"
 
@@ -551,6 +630,26 @@ def reg_doc(regs: IpRegs) -> str:
         "",
     ]
     lines += _reg_table(regs, 0)
+    for reg in regs.regs:
+        if not reg.fields:
+            continue
+        lines += [f"## {reg.name.upper()} fields", "", f"Reset value `{_hex(reg.reset)}`.", "",
+                  "| bits | field | access | reset | description |", "|---|---|---|---|---|"]
+        for f in sorted(reg.fields, key=lambda f: -f.lsb):
+            values = f" Values: {f.enum} (below)." if f.enum else ""
+            lines.append(f"| {f.bits} | `{f.name.upper()}` | {FIELD_ACCESS[f.access]} | 0x{f.reset:X} | "
+                         f"{f.description}{values} |")
+        lines.append("")
+    if regs.consts:
+        lines += ["## Constants", "", "| name | value | description |", "|---|---|---|"]
+        lines += [f"| `{c.name.upper()}` | 0x{c.value:X} | {c.description} |" for c in regs.consts]
+        lines.append("")
+    for enum in regs.enums:
+        lines += [f"## Values: {enum.name}", "", f"{enum.description} ({enum.width} bits.)", "",
+                  "| value | name | description |", "|---|---|---|"]
+        for value in enum.values:
+            lines.append(f"| 0x{value.value:X} | `{value.name.upper()}` | {value.description} |")
+        lines.append("")
     return "\n".join(lines)
 
 

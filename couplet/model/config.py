@@ -172,17 +172,19 @@ class RtosConfig:
     def param_word(self) -> int:
         """The parameters packed as the accelerator's CONFIG register (hw/ip/rtos/data/rtos.toml),
         which is also how the SoC hands them to its tile."""
-        return (
-            self.max_threads
-            | self.priorities << 5
-            | int(self.ascending) << 10
-            | int(self.priority_inheritance) << 11
-            | self.mutexes << 12
-            | self.semaphores << 16
-            | self.queues << 20
-            | self.message_words << 24
-            | (self.queue_depth - 1) << 29
-        )
+        config = load_ip_regs("rtos").reg("config")
+        values = {
+            "max_threads": self.max_threads,
+            "num_prio": self.priorities,
+            "prio_ascending": int(self.ascending),
+            "prio_inherit": int(self.priority_inheritance),
+            "num_mutex": self.mutexes,
+            "num_sem": self.semaphores,
+            "num_queue": self.queues,
+            "msg_words": self.message_words,
+            "queue_depth_m1": self.queue_depth - 1,
+        }
+        return sum(values[f.name] << f.lsb for f in config.fields)
 
 
 @dataclass(frozen=True)

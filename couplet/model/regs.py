@@ -1,21 +1,117 @@
-"""Peripheral register maps, each described once in ``hw/ip/<ip>/data/<ip>.toml``.
+"""Programming interfaces of the IPs, each described once in ``hw/ip/<ip>/data/<ip>.toml``.
 
-From that description ``couplet gen`` writes the SystemVerilog offset package used by the
-RTL, the C header used by the firmware and the Markdown table in the IP's doc.
+A description holds the registers (``[[reg]]``), their fields (``[[reg.field]]``), named
+value sets (``[[enum]]`` with ``[[enum.value]]``: actions, result and refusal codes, modes) and
+constants (``[[const]]``: limits, marker values). From
+it ``couplet gen`` writes the SystemVerilog package used by the RTL, the C header used by the
+firmware and the Markdown tables of the IP's doc; Python tests read it through this module.
+docs/ip_description.md describes the format.
 """
 
 from __future__ import annotations
 
+import re
 import tomllib
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol, TypeVar
 
 from couplet import paths
 
 ACCESS = {"rw": "read/write", "ro": "read-only", "wo": "write-only (reads return 0)"}
+FIELD_ACCESS = {
+    "rw": "read/write",
+    "ro": "read-only",
+    "wo": "write-only",
+    "w1c": "sticky, write 1 to clear",
+    "rc": "cleared by a read",
+}
+# The field accesses a register of each access may hold.
+_FIELD_ACCESS_IN = {"rw": set(FIELD_ACCESS), "ro": {"ro", "rc"}, "wo": {"wo"}}
+
+_NAME = re.compile(r"[a-z][a-z0-9_]*")
+_VALUE_NAME = re.compile(r"[a-z0-9][a-z0-9_]*")  # prefixed by its set's name wherever it is used
+_BITS = re.compile(r"(\d+)(?::(\d+))?")
+
+_IP_KEYS = {"name", "description", "span"}
+_REG_KEYS = {"name", "offset", "access", "description", "count", "field"}
+_FIELD_KEYS = {"name", "bits", "access", "reset", "description", "enum"}
+_ENUM_KEYS = {"name", "width", "description", "value"}
+_VALUE_KEYS = {"name", "value", "description"}
+_CONST_KEYS = {"name", "value", "width", "description"}
 
 
 class RegsError(Exception):
     """A register description is malformed."""
+
+
+class _Named(Protocol):
+    @property
+    def name(self) -> str: ...
+
+
+_T = TypeVar("_T", bound=_Named)
+
+
+def _named(items: tuple[_T, ...], name: str, missing: str) -> _T:
+    for item in items:
+        if item.name == name:
+            return item
+    raise KeyError(f"{missing} {name}")
+
+
+@dataclass(frozen=True)
+class EnumValue:
+    name: str
+    value: int
+    description: str
+
+
+@dataclass(frozen=True)
+class Enum:
+    """A named set of values: command indexes, result codes, the encodings of a field."""
+
+    name: str
+    width: int
+    description: str
+    values: tuple[EnumValue, ...]
+
+    def value(self, name: str) -> int:
+        return _named(self.values, name, f"value set {self.name} has no value").value
+
+
+@dataclass(frozen=True)
+class Const:
+    """A number of the interface that is neither an offset nor a code: a limit, a marker value."""
+
+    name: str
+    value: int
+    width: int
+    description: str
+
+
+@dataclass(frozen=True)
+class Field:
+    name: str
+    lsb: int
+    width: int
+    access: str
+    reset: int
+    description: str
+    enum: str | None = None
+
+    @property
+    def msb(self) -> int:
+        return self.lsb + self.width - 1
+
+    @property
+    def mask(self) -> int:
+        """The field's bits in place in the register word."""
+        return ((1 << self.width) - 1) << self.lsb
+
+    @property
+    def bits(self) -> str:
+        return f"{self.lsb}" if self.width == 1 else f"{self.msb}:{self.lsb}"
 
 
 @dataclass(frozen=True)
@@ -27,11 +123,19 @@ class Reg:
     access: str
     description: str
     count: int = 1
+    fields: tuple[Field, ...] = ()
 
     @property
     def end(self) -> int:
         """The first byte offset after the register (or array)."""
         return self.offset + 4 * self.count
+
+    @property
+    def reset(self) -> int:
+        return sum(f.reset << f.lsb for f in self.fields)
+
+    def field(self, name: str) -> Field:
+        return _named(self.fields, name, f"register {self.name} has no field")
 
 
 @dataclass(frozen=True)
@@ -40,30 +144,167 @@ class IpRegs:
     description: str
     span: int
     regs: tuple[Reg, ...]
+    enums: tuple[Enum, ...] = ()
+    consts: tuple[Const, ...] = ()
+
+    def reg(self, name: str) -> Reg:
+        return _named(self.regs, name, f"{self.ip} has no register")
+
+    def field(self, reg: str, name: str) -> Field:
+        return self.reg(reg).field(name)
+
+    def enum(self, name: str) -> Enum:
+        return _named(self.enums, name, f"{self.ip} has no value set")
+
+    def const(self, name: str) -> int:
+        return _named(self.consts, name, f"{self.ip} has no constant").value
+
+    def value(self, enum: str, name: str) -> int:
+        return self.enum(enum).value(name)
+
+
+def description_path(ip: str) -> Path:
+    return paths.IP_DIR / ip / "data" / f"{ip}.toml"
 
 
 def load_ip_regs(ip: str) -> IpRegs:
-    path = paths.IP_DIR / ip / "data" / f"{ip}.toml"
+    path = description_path(ip)
     try:
         doc = tomllib.loads(path.read_text())
     except (OSError, tomllib.TOMLDecodeError) as err:
         raise RegsError(f"{path}: {err}") from err
+    try:
+        return _parse(ip, doc)
+    except RegsError as err:
+        raise RegsError(f"{path}: {err}") from None
+
+
+def _parse(ip: str, doc: dict[str, Any]) -> IpRegs:
+    _known(doc, {"ip", "reg", "enum", "const"}, "the file")
     head = doc.get("ip", {})
+    _known(head, _IP_KEYS, "[ip]")
     span = int(head.get("span", 0))
+    enums = tuple(_parse_enum(entry) for entry in doc.get("enum", []))
+    consts = tuple(_parse_const(entry) for entry in doc.get("const", []))
+    _unique([c.name for c in consts], "constant")
+    _unique([e.name for e in enums], "value set")
+    widths = {e.name: e.width for e in enums}
     regs = []
     for entry in doc.get("reg", []):
-        reg = Reg(entry["name"], int(entry["offset"]), entry["access"], entry["description"],
-                  int(entry.get("count", 1)))
-        if reg.access not in ACCESS:
-            raise RegsError(f"{path}: register {reg.name}: access must be one of {', '.join(ACCESS)}")
+        _known(entry, _REG_KEYS, f"register {entry.get('name')}")
+        name = _name(entry, "register")
+        where = f"register {name}"
+        access = _get(entry, "access", where)
+        if access not in ACCESS:
+            raise RegsError(f"{where}: access must be one of {', '.join(ACCESS)}")
+        fields = tuple(_parse_field(f, where, access, widths) for f in entry.get("field", []))
+        reg = Reg(name, int(_get(entry, "offset", where)), access, _get(entry, "description", where),
+                  int(entry.get("count", 1)), fields)
         if reg.count < 1:
-            raise RegsError(f"{path}: register {reg.name}: count must be at least 1")
+            raise RegsError(f"{where}: count must be at least 1")
         if reg.offset % 4 or reg.end > span:
-            raise RegsError(f"{path}: register {reg.name}: offset 0x{reg.offset:x} unaligned or beyond span")
+            raise RegsError(f"{where}: offset 0x{reg.offset:x} unaligned or beyond span")
+        _unique([f.name for f in fields], f"{where}: field")
+        taken = 0
+        for f in sorted(fields, key=lambda f: f.lsb):
+            if taken & f.mask:
+                raise RegsError(f"{where}: field {f.name} (bits {f.bits}) overlaps another field")
+            taken |= f.mask
         regs.append(reg)
+    _unique([r.name for r in regs], "register")
     offsets = [r.offset + 4 * i for r in regs for i in range(r.count)]
     if len(set(offsets)) != len(offsets):
-        raise RegsError(f"{path}: two registers share an offset")
+        raise RegsError("two registers share an offset")
     if head.get("name") != ip or not regs:
-        raise RegsError(f"{path}: [ip].name must be '{ip}' and at least one [[reg]] is needed")
-    return IpRegs(ip, head.get("description", ""), span, tuple(regs))
+        raise RegsError(f"[ip].name must be '{ip}' and at least one [[reg]] is needed")
+    return IpRegs(ip, head.get("description", ""), span, tuple(regs), enums, consts)
+
+
+def _parse_enum(entry: dict[str, Any]) -> Enum:
+    _known(entry, _ENUM_KEYS, f"value set {entry.get('name')}")
+    name = _name(entry, "value set")
+    where = f"value set {name}"
+    width = int(_get(entry, "width", where))
+    if not 1 <= width <= 32:
+        raise RegsError(f"{where}: width must be 1..32")
+    values = []
+    for v in entry.get("value", []):
+        _known(v, _VALUE_KEYS, f"{where}: value {v.get('name')}")
+        vname = v.get("name")
+        if not isinstance(vname, str) or not _VALUE_NAME.fullmatch(vname):
+            raise RegsError(f"{where}: value name {vname!r} must be lower_snake_case")
+        value = int(_get(v, "value", f"{where}: value {vname}"))
+        if not 0 <= value < 1 << width:
+            raise RegsError(f"{where}: value {vname} = {value} does not fit in {width} bits")
+        values.append(EnumValue(vname, value, _get(v, "description", f"{where}: value {vname}")))
+    if not values:
+        raise RegsError(f"{where}: at least one [[enum.value]] is needed")
+    _unique([v.name for v in values], f"{where}: value")
+    _unique([str(v.value) for v in values], f"{where}: value number")
+    return Enum(name, width, _get(entry, "description", where), tuple(values))
+
+
+def _parse_const(entry: dict[str, Any]) -> Const:
+    _known(entry, _CONST_KEYS, f"constant {entry.get('name')}")
+    name = _name(entry, "constant")
+    where = f"constant {name}"
+    width = int(entry.get("width", 32))
+    value = int(_get(entry, "value", where))
+    if not 1 <= width <= 32 or not 0 <= value < 1 << width:
+        raise RegsError(f"{where}: value {value} does not fit in width {width} (1..32 bits)")
+    return Const(name, value, width, _get(entry, "description", where))
+
+
+def _parse_field(entry: dict[str, Any], reg_where: str, reg_access: str, enum_widths: dict[str, int]) -> Field:
+    _known(entry, _FIELD_KEYS, f"{reg_where}: field {entry.get('name')}")
+    name = _name(entry, f"{reg_where}: field")
+    where = f"{reg_where}: field {name}"
+    bits = _BITS.fullmatch(str(_get(entry, "bits", where)))
+    if not bits:
+        raise RegsError(f"{where}: bits must be \"msb:lsb\" or \"bit\"")
+    msb = int(bits[1])
+    lsb = int(bits[2]) if bits[2] is not None else msb
+    if msb < lsb or msb > 31:
+        raise RegsError(f"{where}: bits {bits[0]} are not within 31:0 with msb >= lsb")
+    access = entry.get("access", reg_access)
+    if access not in _FIELD_ACCESS_IN[reg_access]:
+        raise RegsError(f"{where}: access {access} is not one of a {reg_access} register's "
+                        f"({', '.join(sorted(_FIELD_ACCESS_IN[reg_access]))})")
+    width = msb - lsb + 1
+    reset = int(entry.get("reset", 0))
+    if not 0 <= reset < 1 << width:
+        raise RegsError(f"{where}: reset {reset} does not fit in {width} bits")
+    enum = entry.get("enum")
+    if enum is not None:
+        if enum not in enum_widths:
+            raise RegsError(f"{where}: no value set named {enum}")
+        if enum_widths[enum] != width:
+            raise RegsError(f"{where}: value set {enum} is {enum_widths[enum]} bits wide, the field {width}")
+    return Field(name, lsb, width, access, reset, _get(entry, "description", where), enum)
+
+
+def _name(entry: dict[str, Any], what: str) -> str:
+    name = entry.get("name")
+    if not isinstance(name, str) or not _NAME.fullmatch(name):
+        raise RegsError(f"{what} name {name!r} must be lower_snake_case")
+    return name
+
+
+def _get(entry: dict[str, Any], key: str, where: str) -> Any:
+    if key not in entry:
+        raise RegsError(f"{where}: '{key}' is missing")
+    return entry[key]
+
+
+def _known(entry: dict[str, Any], keys: set[str], where: str) -> None:
+    unknown = sorted(set(entry) - keys)
+    if unknown:
+        raise RegsError(f"{where}: unknown key(s) {', '.join(unknown)}")
+
+
+def _unique(names: list[str], what: str) -> None:
+    seen = set()
+    for name in names:
+        if name in seen:
+            raise RegsError(f"{what} {name} is defined twice")
+        seen.add(name)

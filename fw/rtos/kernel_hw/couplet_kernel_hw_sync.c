@@ -231,7 +231,7 @@ static uint32_t try_receive(UBaseType_t hw, void *buffer, uint32_t flags, void *
       uint32_t info = COUPLET_KERNEL_HW_CALL(sem_info, id, 0);
       couplet_kernel_hw_ok(info);
       uint32_t status = couplet_rtos_value(info) != 0u ? COUPLET_RTOS_OK : COUPLET_RTOS_UNAVAILABLE;
-      return (COUPLET_RTOS_NONE << 8) | status;  // a result word that names no thread
+      return (COUPLET_RTOS_NONE << RTOS_CALL_TID_SHIFT) | (status << RTOS_CALL_STATUS_SHIFT);  // names no thread
     }
     return COUPLET_KERNEL_HW_CALL(sem_take, id, flags & COUPLET_RTOS_BLOCK);
   }

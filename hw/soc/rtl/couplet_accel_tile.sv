@@ -177,16 +177,18 @@ module couplet_accel_tile
   logic [31:0] in_data, out_data;
 
   if (Kind == AccelKindRtos) begin : g_rtos
+    // The RTOS tile's parameter is the accelerator's CONFIG word.
+    localparam rtos_reg_pkg::rtos_config_reg_t Cfg = rtos_reg_pkg::rtos_config_reg_t'(Param);
     couplet_rtos #(
-      .MaxThreads    (int'(Param[4:0])),
-      .NumPrio       (int'(Param[9:5])),
-      .PrioAscending (int'(Param[10])),
-      .PrioInherit   (int'(Param[11])),
-      .NumMutex      (int'(Param[15:12])),
-      .NumSem        (int'(Param[19:16])),
-      .NumQueue      (int'(Param[23:20])),
-      .MsgWords      (int'(Param[28:24])),
-      .QueueDepth    (int'(Param[31:29]) + 1)
+      .MaxThreads    (int'(Cfg.max_threads)),
+      .NumPrio       (int'(Cfg.num_prio)),
+      .PrioAscending (int'(Cfg.prio_ascending)),
+      .PrioInherit   (int'(Cfg.prio_inherit)),
+      .NumMutex      (int'(Cfg.num_mutex)),
+      .NumSem        (int'(Cfg.num_sem)),
+      .NumQueue      (int'(Cfg.num_queue)),
+      .MsgWords      (int'(Cfg.msg_words)),
+      .QueueDepth    (int'(Cfg.queue_depth_m1) + 1)
     ) u_rtos (
       .clk_i       (clk_i),
       .rst_ni      (rst_ni),

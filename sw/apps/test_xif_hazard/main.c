@@ -48,7 +48,8 @@ static uint32_t send_after_write(uint32_t queue, uint32_t word, uint32_t gap) {
 
 int main(void) {
   // The result word of a QUEUE_SEND that stored its message: OK, tid none, one message stored.
-  const uint32_t stored = (1u << 16) | ((uint32_t)COUPLET_RTOS_NONE << 8) | COUPLET_RTOS_OK;
+  const uint32_t stored = (1u << RTOS_CALL_VALUE_SHIFT) | ((uint32_t)COUPLET_RTOS_NONE << RTOS_CALL_TID_SHIFT) |
+                          ((uint32_t)COUPLET_RTOS_OK << RTOS_CALL_STATUS_SHIFT);
   for (uint32_t gap = 0; gap < 4u; gap++) {
     uint32_t alloc = couplet_rtos_queue_alloc(1, 1);
     COUPLET_REQUIRE(couplet_expect_u32("queue_alloc status", COUPLET_RTOS_OK, couplet_rtos_status(alloc)));

@@ -25,6 +25,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <couplet/autogen/aes_regs.h>
 #include <couplet/status.h>
 
 #define COUPLET_AES_BLOCK_BYTES 16u
@@ -40,13 +41,13 @@ typedef enum {
   COUPLET_AES_BACKEND_COUNT
 } couplet_aes_backend_id_t;
 
-// Values match the accelerator's CTRL.mode field.
+// The accelerator's CTRL.mode values, which every backend takes.
 typedef enum {
-  COUPLET_AES_ECB = 0,
-  COUPLET_AES_CBC = 1,
-  COUPLET_AES_CTR = 2,
-  COUPLET_AES_CFB = 3,  // CFB-128
-  COUPLET_AES_OFB = 4,
+  COUPLET_AES_ECB = AES_MODE_ECB,
+  COUPLET_AES_CBC = AES_MODE_CBC,
+  COUPLET_AES_CTR = AES_MODE_CTR,
+  COUPLET_AES_CFB = AES_MODE_CFB,  // CFB-128
+  COUPLET_AES_OFB = AES_MODE_OFB,
 } couplet_aes_mode_t;
 
 struct couplet_aes_backend;

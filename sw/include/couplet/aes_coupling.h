@@ -28,25 +28,18 @@ enum {
   AES_REG_CMD = AES_CMD_OFFSET / 4u,
 };
 
-// STATUS bits; the sticky ones record a refusal or a finished or failed job (write 1 to clear).
-enum {
-  AES_STATUS_BUSY = 1u << 0,
-  AES_STATUS_KEY_READY = 1u << 1,
-  AES_STATUS_DOUT_VALID = 1u << 2,
-  AES_STATUS_REFUSED_BUSY = 1u << 3,
-  AES_STATUS_REFUSED_NO_KEY = 1u << 4,
-  AES_STATUS_DONE = 1u << 5,
-  AES_STATUS_JOB_ERROR = 1u << 6,
-  AES_STATUS_BAD_LEN = 1u << 7,
-  // What makes a call fail; DONE is sticky too but only says a block finished.
-  AES_STATUS_REFUSALS = AES_STATUS_REFUSED_BUSY | AES_STATUS_REFUSED_NO_KEY | AES_STATUS_JOB_ERROR |
-                        AES_STATUS_BAD_LEN,
-  AES_STATUS_STICKY = AES_STATUS_REFUSALS | AES_STATUS_DONE,
-};
+// The sticky STATUS bits that make a call fail; DONE is sticky too but only says a block finished.
+#define AES_STATUS_REFUSALS                                                              \
+  (AES_STATUS_REFUSED_BUSY_MASK | AES_STATUS_REFUSED_NO_KEY_MASK | AES_STATUS_JOB_ERROR_MASK | \
+   AES_STATUS_BAD_LEN_MASK)
+#define AES_STATUS_STICKY (AES_STATUS_REFUSALS | AES_STATUS_DONE_MASK)
 
-// CTRL fields: [2:0] mode (couplet_aes_mode_t), [3] decrypt, [5:4] key length code, [6] irq.
-#define AES_CTRL_DECRYPT (1u << 3)
-#define AES_CTRL_IRQ_ENABLE (1u << 6)
+// The CTRL word of a key length: 16, 24, 32 bytes are the codes AES_KEY_LEN_128, _192, _256.
+_Static_assert(AES_KEY_LEN_192 == AES_KEY_LEN_128 + 1u && AES_KEY_LEN_256 == AES_KEY_LEN_128 + 2u,
+               "a key length code per 8 bytes");
+static inline uint32_t couplet_aes_ctrl_key_len(uint32_t key_len) {
+  return (AES_KEY_LEN_128 + (key_len - 16u) / 8u) << AES_CTRL_KEY_LEN_SHIFT;
+}
 
 // Word access to the caller's byte buffers, which the common calls take word-aligned: may_alias
 // makes reading bytes as words well defined (GCC).
@@ -60,60 +53,55 @@ typedef uint32_t __attribute__((may_alias)) couplet_aes_word_t;
 #define COUPLET_AES_STR(x) COUPLET_AES_STR_(x)
 
 // `.insn r OPCODE, op, index, rd, rs1, rs2` (docs/coupling.md): funct3 is the operation (0 read,
-// 1 write, 2 write two registers, 3 action), funct7 the register or action index, rd the
-// answer. One function per (operation, index) because the encoding fields are constants.
+// 1 write, 2 write two registers, 3 action), funct7 the register or action index (an "i"
+// operand, so the generated names serve), rd the answer. One function per (operation, index)
+// because the encoding fields are constants.
 // Register moves have no memory clobber, so the compiler may schedule the caller's loads and
 // stores around them; actions that make the accelerator touch memory have one. An operand that
 // is 0 is x0 ("rJ", %z), so that no register is set to zero for it.
 #define COUPLET_AES_XIF_REG(name, op, index)                                                   \
   static inline uint32_t name(uint32_t a, uint32_t b) {                                       \
     uint32_t result;                                                                           \
-    __asm__ volatile(".insn r " COUPLET_AES_STR(COUPLET_AES_CUSTOM_OPCODE) ", " #op ", " #index \
-                     ", %0, %z1, %z2"                                                          \
+    __asm__ volatile(".insn r " COUPLET_AES_STR(COUPLET_AES_CUSTOM_OPCODE) ", " #op           \
+                     ", %3, %0, %z1, %z2"                                                      \
                      : "=r"(result)                                                            \
-                     : "rJ"(a), "rJ"(b));                                                      \
+                     : "rJ"(a), "rJ"(b), "i"(index));                                          \
     return result;                                                                             \
   }
 #define COUPLET_AES_XIF_MEM(name, op, index)                                                   \
   static inline uint32_t name(uint32_t a, uint32_t b) {                                       \
     uint32_t result;                                                                           \
-    __asm__ volatile(".insn r " COUPLET_AES_STR(COUPLET_AES_CUSTOM_OPCODE) ", " #op ", " #index \
-                     ", %0, %z1, %z2"                                                          \
+    __asm__ volatile(".insn r " COUPLET_AES_STR(COUPLET_AES_CUSTOM_OPCODE) ", " #op           \
+                     ", %3, %0, %z1, %z2"                                                      \
                      : "=r"(result)                                                            \
-                     : "rJ"(a), "rJ"(b)                                                        \
+                     : "rJ"(a), "rJ"(b), "i"(index)                                            \
                      : "memory");                                                              \
     return result;                                                                             \
   }
 
-COUPLET_AES_XIF_REG(couplet_aes_xif_write2_key0, 2, 0x00)
-COUPLET_AES_XIF_REG(couplet_aes_xif_write2_key2, 2, 0x02)
-COUPLET_AES_XIF_REG(couplet_aes_xif_write2_key4, 2, 0x04)
-COUPLET_AES_XIF_REG(couplet_aes_xif_write2_key6, 2, 0x06)
-COUPLET_AES_XIF_REG(couplet_aes_xif_write2_iv0, 2, 0x08)
-COUPLET_AES_XIF_REG(couplet_aes_xif_write2_iv2, 2, 0x0A)
-COUPLET_AES_XIF_REG(couplet_aes_xif_write2_din0, 2, 0x0C)
-COUPLET_AES_XIF_REG(couplet_aes_xif_write2_din2, 2, 0x0E)  // DIN3 is written last: starts the block
-COUPLET_AES_XIF_REG(couplet_aes_xif_read_iv0, 0, 0x08)
-COUPLET_AES_XIF_REG(couplet_aes_xif_read_iv1, 0, 0x09)
-COUPLET_AES_XIF_REG(couplet_aes_xif_read_iv2, 0, 0x0A)
-COUPLET_AES_XIF_REG(couplet_aes_xif_read_iv3, 0, 0x0B)
-COUPLET_AES_XIF_REG(couplet_aes_xif_read_dout0, 0, 0x10)  // answered when the block is done
-COUPLET_AES_XIF_REG(couplet_aes_xif_read_dout1, 0, 0x11)
-COUPLET_AES_XIF_REG(couplet_aes_xif_read_dout2, 0, 0x12)
-COUPLET_AES_XIF_REG(couplet_aes_xif_read_dout3, 0, 0x13)
-COUPLET_AES_XIF_REG(couplet_aes_xif_write_ctrl, 1, 0x14)
-COUPLET_AES_XIF_REG(couplet_aes_xif_read_status, 0, 0x15)
-COUPLET_AES_XIF_REG(couplet_aes_xif_write_status, 1, 0x15)
-COUPLET_AES_XIF_REG(couplet_aes_xif_write_len, 1, 0x16)
-COUPLET_AES_XIF_REG(couplet_aes_xif_expand, 3, 0x01)
-COUPLET_AES_XIF_MEM(couplet_aes_xif_zeroize, 3, 0x02)
-COUPLET_AES_XIF_MEM(couplet_aes_xif_mem, 3, 0x03)
-
-// The encodings above spell the indexes as literals; they must be the register map's.
-_Static_assert(AES_REG_KEY0 == 0x00 && AES_REG_IV0 == 0x08, "AES indexes");
-_Static_assert(AES_REG_DIN0 == 0x0C && AES_REG_DOUT0 == 0x10, "AES indexes");
-_Static_assert(AES_REG_CTRL == 0x14 && AES_REG_STATUS == 0x15, "AES indexes");
-_Static_assert(AES_REG_LEN == 0x16, "AES indexes");
+COUPLET_AES_XIF_REG(couplet_aes_xif_write2_key0, 2, AES_REG_KEY0)
+COUPLET_AES_XIF_REG(couplet_aes_xif_write2_key2, 2, AES_REG_KEY0 + 2)
+COUPLET_AES_XIF_REG(couplet_aes_xif_write2_key4, 2, AES_REG_KEY0 + 4)
+COUPLET_AES_XIF_REG(couplet_aes_xif_write2_key6, 2, AES_REG_KEY0 + 6)
+COUPLET_AES_XIF_REG(couplet_aes_xif_write2_iv0, 2, AES_REG_IV0)
+COUPLET_AES_XIF_REG(couplet_aes_xif_write2_iv2, 2, AES_REG_IV0 + 2)
+COUPLET_AES_XIF_REG(couplet_aes_xif_write2_din0, 2, AES_REG_DIN0)
+COUPLET_AES_XIF_REG(couplet_aes_xif_write2_din2, 2, AES_REG_DIN0 + 2)  // DIN3 is written last: starts the block
+COUPLET_AES_XIF_REG(couplet_aes_xif_read_iv0, 0, AES_REG_IV0)
+COUPLET_AES_XIF_REG(couplet_aes_xif_read_iv1, 0, AES_REG_IV0 + 1)
+COUPLET_AES_XIF_REG(couplet_aes_xif_read_iv2, 0, AES_REG_IV0 + 2)
+COUPLET_AES_XIF_REG(couplet_aes_xif_read_iv3, 0, AES_REG_IV0 + 3)
+COUPLET_AES_XIF_REG(couplet_aes_xif_read_dout0, 0, AES_REG_DOUT0)  // answered when the block is done
+COUPLET_AES_XIF_REG(couplet_aes_xif_read_dout1, 0, AES_REG_DOUT0 + 1)
+COUPLET_AES_XIF_REG(couplet_aes_xif_read_dout2, 0, AES_REG_DOUT0 + 2)
+COUPLET_AES_XIF_REG(couplet_aes_xif_read_dout3, 0, AES_REG_DOUT0 + 3)
+COUPLET_AES_XIF_REG(couplet_aes_xif_write_ctrl, 1, AES_REG_CTRL)
+COUPLET_AES_XIF_REG(couplet_aes_xif_read_status, 0, AES_REG_STATUS)
+COUPLET_AES_XIF_REG(couplet_aes_xif_write_status, 1, AES_REG_STATUS)
+COUPLET_AES_XIF_REG(couplet_aes_xif_write_len, 1, AES_REG_LEN)
+COUPLET_AES_XIF_REG(couplet_aes_xif_expand, 3, AES_ACTION_EXPAND)
+COUPLET_AES_XIF_MEM(couplet_aes_xif_zeroize, 3, AES_ACTION_ZEROIZE)
+COUPLET_AES_XIF_MEM(couplet_aes_xif_mem, 3, AES_ACTION_MEM)
 
 // One block through registers: 2 WRITE2 in (the second starts the block), 4 READ out (the first
 // waits for the engine). The four loads come first (the empty asm makes the words registers
@@ -167,9 +155,6 @@ static inline __attribute__((always_inline)) uint32_t couplet_aes_mem_job(const 
 #endif
 
 #endif  // COUPLET_AES_HAS_TIGHT
-
-// Longest memory job the accelerator takes (LEN register).
-#define AES_MAX_JOB_BYTES (1u << 20)
 
 #if defined(COUPLET_AES_BASE) && defined(COUPLET_AES_HAS_MMIO) && COUPLET_AES_HAS_MMIO
 

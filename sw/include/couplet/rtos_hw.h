@@ -35,36 +35,41 @@
 #endif
 
 // ---------------------------------------------------------------------------------- the result
-// Status codes (result bits 3:0).
+// The result word's fields (CALL's), its status codes and the thread states are described in
+// hw/ip/rtos/data/rtos.toml (couplet/autogen/rtos_regs.h); these are the OS layer's names.
 enum {
-  COUPLET_RTOS_OK = 0,
-  COUPLET_RTOS_UNAVAILABLE = 1,  // mutex held / semaphore empty, and the caller did not block
-  COUPLET_RTOS_QUEUE_FULL = 2,
-  COUPLET_RTOS_QUEUE_EMPTY = 3,
-  COUPLET_RTOS_NO_ID = 4,        // id out of range, or not allocated
-  COUPLET_RTOS_NOT_OWNER = 5,
-  COUPLET_RTOS_BUSY = 6,         // a message copy is in flight, or the object is in use
-  COUPLET_RTOS_TABLE_FULL = 7,
-  COUPLET_RTOS_BAD_ARG = 8,
-  COUPLET_RTOS_NO_CALLER = 9,    // no running thread
+  COUPLET_RTOS_OK = RTOS_CODE_OK,
+  COUPLET_RTOS_UNAVAILABLE = RTOS_CODE_UNAVAILABLE,
+  COUPLET_RTOS_QUEUE_FULL = RTOS_CODE_QUEUE_FULL,
+  COUPLET_RTOS_QUEUE_EMPTY = RTOS_CODE_QUEUE_EMPTY,
+  COUPLET_RTOS_NO_ID = RTOS_CODE_NO_ID,
+  COUPLET_RTOS_NOT_OWNER = RTOS_CODE_NOT_OWNER,
+  COUPLET_RTOS_BUSY = RTOS_CODE_BUSY,
+  COUPLET_RTOS_TABLE_FULL = RTOS_CODE_TABLE_FULL,
+  COUPLET_RTOS_BAD_ARG = RTOS_CODE_BAD_ARG,
+  COUPLET_RTOS_NO_CALLER = RTOS_CODE_NO_CALLER,
 };
 
-#define COUPLET_RTOS_NONE 0xFFu  // "no thread" in a TID field
+#define COUPLET_RTOS_NONE RTOS_TID_NONE  // "no thread" in a TID field
 
-static inline uint32_t couplet_rtos_status(uint32_t result) { return result & 0xFu; }
+// A field of CALL's result word.
+#define COUPLET_RTOS_FIELD(result, name) \
+  (((result) >> RTOS_CALL_##name##_SHIFT) & (RTOS_CALL_##name##_MASK >> RTOS_CALL_##name##_SHIFT))
+
+static inline uint32_t couplet_rtos_status(uint32_t result) { return COUPLET_RTOS_FIELD(result, STATUS); }
 // The caller now waits: the OS must switch away from it.
-static inline bool couplet_rtos_blocked(uint32_t result) { return (result >> 4) & 1u; }
+static inline bool couplet_rtos_blocked(uint32_t result) { return COUPLET_RTOS_FIELD(result, BLOCKED); }
 // A ready thread outranks the running one: the OS should reschedule.
-static inline bool couplet_rtos_preempt(uint32_t result) { return (result >> 5) & 1u; }
-static inline uint32_t couplet_rtos_tid(uint32_t result) { return (result >> 8) & 0xFFu; }
-static inline uint32_t couplet_rtos_value(uint32_t result) { return result >> 16; }
+static inline bool couplet_rtos_preempt(uint32_t result) { return COUPLET_RTOS_FIELD(result, PREEMPT); }
+static inline uint32_t couplet_rtos_tid(uint32_t result) { return COUPLET_RTOS_FIELD(result, TID); }
+static inline uint32_t couplet_rtos_value(uint32_t result) { return COUPLET_RTOS_FIELD(result, VALUE); }
 
 // Thread states (THREAD_SET_STATE, THREAD_INFO).
 enum {
-  COUPLET_RTOS_READY = 0,
-  COUPLET_RTOS_WAITING = 1,
-  COUPLET_RTOS_SUSPENDED = 2,
-  COUPLET_RTOS_DELAYED = 3,
+  COUPLET_RTOS_READY = RTOS_THREAD_STATE_READY,
+  COUPLET_RTOS_WAITING = RTOS_THREAD_STATE_WAITING,
+  COUPLET_RTOS_SUSPENDED = RTOS_THREAD_STATE_SUSPENDED,
+  COUPLET_RTOS_DELAYED = RTOS_THREAD_STATE_DELAYED,
 };
 
 // Flags in argument b.
@@ -74,39 +79,7 @@ enum {
 #define COUPLET_RTOS_QUEUE_PEEK (1u << 1)   // QUEUE_RECV: copy the head, keep it stored
 
 // -------------------------------------------------------------------------------- the actions
-// X(name, code): every action of hw/ip/rtos/README.md, in one place.
-#define COUPLET_RTOS_ACTIONS(X) \
-  X(thread_add, 0x00)           \
-  X(thread_remove, 0x01)        \
-  X(thread_set_state, 0x02)     \
-  X(thread_set_prio, 0x03)      \
-  X(thread_info, 0x04)          \
-  X(thread_tcb, 0x05)           \
-  X(thread_find, 0x06)          \
-  X(thread_unblock, 0x07)       \
-  X(schedule, 0x08)             \
-  X(current, 0x09)              \
-  X(mutex_alloc, 0x10)          \
-  X(mutex_free, 0x11)           \
-  X(mutex_lock, 0x12)           \
-  X(mutex_unlock, 0x13)         \
-  X(mutex_info, 0x14)           \
-  X(sem_alloc, 0x18)            \
-  X(sem_free, 0x19)             \
-  X(sem_take, 0x1A)             \
-  X(sem_give, 0x1B)             \
-  X(sem_info, 0x1C)             \
-  X(queue_alloc, 0x20)          \
-  X(queue_free, 0x21)           \
-  X(queue_send, 0x22)           \
-  X(queue_recv, 0x23)           \
-  X(queue_info, 0x24)           \
-  X(queue_reset, 0x25)
-
-#define COUPLET_RTOS_ACTION_ENUM(name, code) COUPLET_RTOS_ACT_##name = code,
-enum { COUPLET_RTOS_ACTIONS(COUPLET_RTOS_ACTION_ENUM) };
-#undef COUPLET_RTOS_ACTION_ENUM
-
+// One inline call per action of hw/ip/rtos/data/rtos.toml: couplet_rtos_<action>(a, b).
 #if COUPLET_RTOS_HAS_MMIO
 #define COUPLET_RTOS_REGS ((volatile uint32_t *)COUPLET_RTOS_BASE)
 #endif
@@ -135,7 +108,7 @@ enum { COUPLET_RTOS_ACTIONS(COUPLET_RTOS_ACTION_ENUM) };
 #error "couplet/rtos_hw.h: COUPLET_RTOS_BACKEND must be COUPLET_RTOS_BACKEND_TIGHT or _MMIO"
 #endif
 
-COUPLET_RTOS_ACTIONS(COUPLET_RTOS_DEFINE_CALL)
+RTOS_ACTION_LIST(COUPLET_RTOS_DEFINE_CALL)
 #undef COUPLET_RTOS_DEFINE_CALL
 
 // ------------------------------------------------------------------------ the staging buffer
@@ -217,20 +190,20 @@ static inline uint32_t couplet_rtos_read_config(void) {
 }
 #endif
 
-// STATUS: [0] copy in flight, [1] the last copy failed, [15:8] the running TID. CONFIG: the
-// build parameters (COUPLET_RTOS_CONFIG_WORD). A read of STATUS clears bit 1.
-
-// STATUS bit 0: a message copy to a woken receiver's buffer is still in flight.
-static inline bool couplet_rtos_copy_busy(void) { return (couplet_rtos_read_status() & 1u) != 0; }
+// STATUS.copy_busy: a message copy to a woken receiver's buffer is still in flight. A read of
+// STATUS clears STATUS.copy_error. CONFIG holds the build parameters (COUPLET_RTOS_CONFIG_WORD).
+static inline bool couplet_rtos_copy_busy(void) {
+  return (couplet_rtos_read_status() & RTOS_STATUS_COPY_BUSY_MASK) != 0;
+}
 
 // Waits (bounded) until a woken receiver's message has reached its buffer. A copy moves at most
 // COUPLET_RTOS_MESSAGE_WORDS words, one per bus cycle, so the bound is generous. Returns false if
-// the copy did not end in time or ended with a bus error (STATUS bit 1).
+// the copy did not end in time or ended with a bus error (STATUS.copy_error).
 static inline bool couplet_rtos_copy_wait(void) {
   for (uint32_t i = 0; i < 10000u; i++) {
     uint32_t status = couplet_rtos_read_status();
-    if ((status & 1u) == 0) {
-      return (status & 2u) == 0;
+    if ((status & RTOS_STATUS_COPY_BUSY_MASK) == 0) {
+      return (status & RTOS_STATUS_COPY_ERROR_MASK) == 0;
     }
   }
   return false;

@@ -196,12 +196,6 @@ couplet_status_t couplet_aes_init(couplet_aes_ctx_t *ctx) {
   return couplet_aes_init_backend(ctx, COUPLET_AES_DEFAULT_BACKEND);
 }
 
-
-// The CTRL word of a key length (16, 24, 32 bytes -> key length code 0, 1, 2 in bits 5:4).
-static inline uint32_t ctrl_of_key_len(uint32_t key_len) {
-  return ((key_len - 16u) / 8u) << 4;
-}
-
 // Copies the key into ctx->key (little-endian words) and clears the words it leaves unused.
 static inline __attribute__((always_inline)) void copy_key(couplet_aes_ctx_t *ctx, const uint8_t *key,
                                                            size_t key_len) {
@@ -253,7 +247,7 @@ static __attribute__((noinline)) couplet_status_t set_key_checked(couplet_aes_ct
   copy_key(ctx, key, key_len);
   ctx->key_len = (uint32_t)key_len;
   ctx->key_id = new_key_id();
-  ctx->ctrl = ctrl_of_key_len((uint32_t)key_len);
+  ctx->ctrl = couplet_aes_ctrl_key_len((uint32_t)key_len);
   couplet_status_t status;
   status = backend->set_key(ctx);
   if (UNLIKELY(status != COUPLET_OK)) {
@@ -301,7 +295,7 @@ static inline __attribute__((always_inline)) couplet_status_t xif_set_key(couple
   ctx->key[5] = k5;
   ctx->key[6] = k6;
   ctx->key[7] = k7;
-  const uint32_t ctrl = ctrl_of_key_len((uint32_t)key_len);
+  const uint32_t ctrl = couplet_aes_ctrl_key_len((uint32_t)key_len);
   const uint32_t key_id = new_key_id();
   (void)couplet_aes_xif_write_ctrl(ctrl, 0);
   const uint32_t code = couplet_aes_xif_expand(0, 0);
@@ -475,7 +469,7 @@ static inline __attribute__((always_inline)) couplet_status_t inline_call(
   const uint32_t key_id = ctx->key_id;
   if (LIKELY(common_args(mode, iv, in, out, len)) && LIKELY(accel_take())) {
     const uint32_t resident = couplet_aes_accel.resident_key;
-    const uint32_t ctrl = ctx->ctrl | (uint32_t)mode | (decrypt ? AES_CTRL_DECRYPT : 0u);
+    const uint32_t ctrl = ctx->ctrl | (uint32_t)mode | (decrypt ? AES_CTRL_DECRYPT_MASK : 0u);
     if (LIKELY(resident == key_id)) {
 #if INLINE_XIF
       if (id == COUPLET_AES_BACKEND_TIGHT) {
@@ -692,7 +686,7 @@ couplet_status_t couplet_aes_hold(couplet_aes_held_t *held, couplet_aes_ctx_t *c
         status = backend->set_key(ctx);
       }
 #if INLINE_XIF || INLINE_MMIO
-      const uint32_t ctrl = ctx->ctrl | (uint32_t)mode | (decrypt ? AES_CTRL_DECRYPT : 0u);
+      const uint32_t ctrl = ctx->ctrl | (uint32_t)mode | (decrypt ? AES_CTRL_DECRYPT_MASK : 0u);
 #endif
 #if INLINE_XIF
       if (status == COUPLET_OK && ctx->backend_id != COUPLET_AES_BACKEND_MMIO) {

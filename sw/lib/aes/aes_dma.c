@@ -10,9 +10,9 @@
 
 #if COUPLET_AES_HAS_DMA
 
-#include <couplet/autogen/dma_regs.h>
 #include <couplet/mmio.h>
 
+#include "../dma_slots.h"
 #include "aes_hw.h"
 
 // Chunk of one descriptor; the DMA takes any word-multiple length. Each chunk boundary costs
@@ -24,13 +24,6 @@
 // Waits before a chunk is declared lost: each is bounded by couplet_irq_wait, and a pending
 // interrupt of the other slot ends a wait at once.
 #define DMA_WAIT_LIMIT 100000u
-
-enum {
-  DMA_SLOT_STRIDE = 0x10u,
-  DMA_STATUS_DONE = 1u << 2,
-  DMA_STATUS_ERR = 1u << 3,
-  DMA_STATUS_REFUSED = 1u << 4,
-};
 
 static inline void dma_write(uint32_t offset, uint32_t value) {
   couplet_mmio_write32(COUPLET_DMA_BASE + offset, value);
@@ -45,19 +38,19 @@ static void dma_arm(uint32_t slot, const uint8_t *in, uint8_t *out, uint32_t len
   dma_write(base + DMA_SLOT0_SRC_OFFSET, (uint32_t)(uintptr_t)in);
   dma_write(base + DMA_SLOT0_DST_OFFSET, (uint32_t)(uintptr_t)out);
   dma_write(base + DMA_SLOT0_LEN_OFFSET, len);
-  dma_write(DMA_CTRL_OFFSET, 1u << slot);
+  dma_write(DMA_CTRL_OFFSET, DMA_CTRL_GO0_MASK << slot);
 }
 
 // Waits for slot `slot` to finish and acknowledges it.
 static couplet_status_t dma_wait(uint32_t slot) {
-  uint32_t done = DMA_STATUS_DONE << (8u * slot);
+  uint32_t done = DMA_STATUS_DONE << (DMA_STATUS_STRIDE * slot);
   couplet_status_t status = COUPLET_ERR_TIMEOUT;
   for (uint32_t i = 0; i < DMA_WAIT_LIMIT; i++) {
     uint32_t s = dma_read(DMA_STATUS_OFFSET);
     if (s & done) {
-      uint32_t sticky = (DMA_STATUS_DONE | DMA_STATUS_ERR | DMA_STATUS_REFUSED) << (8u * slot);
+      uint32_t sticky = DMA_STATUS_STICKY << (DMA_STATUS_STRIDE * slot);
       dma_write(DMA_STATUS_OFFSET, s & sticky);
-      return (s & ((DMA_STATUS_ERR | DMA_STATUS_REFUSED) << (8u * slot))) ? COUPLET_ERR_HW : COUPLET_OK;
+      return (s & (DMA_STATUS_FAILED << (DMA_STATUS_STRIDE * slot))) ? COUPLET_ERR_HW : COUPLET_OK;
     }
     status = couplet_irq_wait(COUPLET_IRQ_DMA);
     if (status != COUPLET_OK) {
@@ -78,7 +71,7 @@ static couplet_status_t dma_crypt(couplet_aes_ctx_t *ctx, couplet_aes_mode_t mod
     return status;
   }
   const uint32_t mstatus = couplet_irq_wait_claim(COUPLET_IRQ_DMA);
-  dma_write(DMA_IRQ_ENABLE_OFFSET, 0x3u);
+  dma_write(DMA_IRQ_ENABLE_OFFSET, DMA_IRQ_ENABLE_BOTH);
   __asm__ volatile("fence" ::: "memory");  // the engine must see the CPU's stores to `in`
   size_t remaining = blocks * 16u;
   uint32_t slot = 0, in_flight = 0;

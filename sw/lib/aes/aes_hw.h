@@ -18,22 +18,13 @@
 #include "../word_access.h"
 #include "aes_backend.h"
 
-// Actions (AccelOpExec index) and CMD register bits.
-enum { AES_ACT_START = 0, AES_ACT_EXPAND = 1, AES_ACT_ZEROIZE = 2, AES_ACT_MEM = 3 };
-enum { AES_CMD_START = 1u << 0, AES_CMD_EXPAND = 1u << 1, AES_CMD_ZEROIZE = 1u << 2 };
-
-// Action status codes.
-enum { AES_RESULT_OK = 0, AES_RESULT_BUSY = 1, AES_RESULT_NO_KEY = 2, AES_RESULT_BAD_LEN = 3,
-       AES_RESULT_BUS_ERROR = 4 };
-
 // Polls of STATUS before a wait is declared failed: key expansion takes at most 10 cycles,
 // so this bound is only reached when the hardware is broken.
 #define AES_POLL_LIMIT 1000u
 
 static inline uint32_t aes_hw_ctrl(const couplet_aes_ctx_t *ctx, couplet_aes_mode_t mode,
                                    bool decrypt) {
-  uint32_t key_len_code = (ctx->key_len - 16u) / 8u;  // 16, 24, 32 bytes -> 0, 1, 2
-  return (uint32_t)mode | (decrypt ? AES_CTRL_DECRYPT : 0u) | (key_len_code << 4);
+  return (uint32_t)mode | (decrypt ? AES_CTRL_DECRYPT_MASK : 0u) | couplet_aes_ctrl_key_len(ctx->key_len);
 }
 
 
@@ -56,13 +47,13 @@ static inline void aes_hw_store(uint8_t *p, uint32_t w) {
 
 // Turns the sticky refusal bits of STATUS into a status code.
 static inline couplet_status_t aes_hw_refusal(uint32_t status) {
-  if (status & AES_STATUS_REFUSED_NO_KEY) {
+  if (status & AES_STATUS_REFUSED_NO_KEY_MASK) {
     return COUPLET_ERR_STATE;
   }
-  if (status & AES_STATUS_REFUSED_BUSY) {
+  if (status & AES_STATUS_REFUSED_BUSY_MASK) {
     return COUPLET_ERR_BUSY;
   }
-  if (status & (AES_STATUS_JOB_ERROR | AES_STATUS_BAD_LEN)) {
+  if (status & (AES_STATUS_JOB_ERROR_MASK | AES_STATUS_BAD_LEN_MASK)) {
     return COUPLET_ERR_HW;
   }
   return COUPLET_OK;

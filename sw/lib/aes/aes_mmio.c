@@ -37,14 +37,14 @@ static __attribute__((noinline)) couplet_status_t mmio_load_key(couplet_aes_ctx_
     reg_write(AES_REG_KEY0 + i, ctx->key[i]);
   }
   reg_write(AES_REG_CTRL, aes_hw_ctrl(ctx, COUPLET_AES_ECB, false));
-  reg_write(AES_REG_CMD, AES_CMD_EXPAND);
+  reg_write(AES_REG_CMD, AES_CMD_EXPAND_MASK);
   for (uint32_t i = 0; i < AES_POLL_LIMIT; i++) {
     uint32_t status = reg_read(AES_REG_STATUS);
-    if (status & AES_STATUS_KEY_READY) {
+    if (status & AES_STATUS_KEY_READY_MASK) {
       couplet_aes_accel.resident_key = ctx->key_id;
       return COUPLET_OK;
     }
-    if (status & (AES_STATUS_REFUSED_BUSY | AES_STATUS_REFUSED_NO_KEY)) {
+    if (status & (AES_STATUS_REFUSED_BUSY_MASK | AES_STATUS_REFUSED_NO_KEY_MASK)) {
       return mmio_check_status();
     }
   }
@@ -60,7 +60,7 @@ couplet_status_t aes_mmio_zeroize(couplet_aes_ctx_t *ctx) {
     return COUPLET_OK;
   }
   couplet_aes_accel.resident_key = COUPLET_AES_NO_RESIDENT_KEY;
-  reg_write(AES_REG_CMD, AES_CMD_ZEROIZE);
+  reg_write(AES_REG_CMD, AES_CMD_ZEROIZE_MASK);
   return mmio_check_status();
 }
 
@@ -149,8 +149,8 @@ static couplet_status_t mmio_irq_crypt(couplet_aes_ctx_t *ctx, couplet_aes_mode_
                                        size_t blocks) {
   // The common calls leave STATUS.done of their last block set: cleared here, before the
   // interrupt is enabled, so that the first wait is for this call's block.
-  reg_write(AES_REG_STATUS, AES_STATUS_DONE);
-  couplet_status_t status = aes_mmio_begin(ctx, mode, decrypt, iv, AES_CTRL_IRQ_ENABLE);
+  reg_write(AES_REG_STATUS, AES_STATUS_DONE_MASK);
+  couplet_status_t status = aes_mmio_begin(ctx, mode, decrypt, iv, AES_CTRL_IRQ_ENABLE_MASK);
   if (status != COUPLET_OK) {
     return status;
   }
@@ -159,7 +159,7 @@ static couplet_status_t mmio_irq_crypt(couplet_aes_ctx_t *ctx, couplet_aes_mode_
   for (size_t b = 0; b < blocks && status == COUPLET_OK; b++, in += 16, out += 16) {
     write_block(in, aligned);
     status = couplet_irq_wait(COUPLET_IRQ_AES);
-    reg_write(AES_REG_STATUS, AES_STATUS_DONE);
+    reg_write(AES_REG_STATUS, AES_STATUS_DONE_MASK);
     read_block(out, aligned);
   }
   reg_write(AES_REG_CTRL, aes_hw_ctrl(ctx, mode, decrypt));

@@ -530,7 +530,7 @@ static __attribute__((noinline)) couplet_status_t fast_failed(couplet_sha3_ctx_t
 #if FAST_XIF
 // A refused PERMUTE (acc, ORed answers): as xif_failed (sha3_tight.c), its sticky bit cleared.
 static __attribute__((noinline)) couplet_status_t xif_fast_failed(couplet_sha3_ctx_t *ctx, uint32_t acc) {
-  (void)xif(XIF_WRITE, KECCAK_REG_STATUS, KECCAK_STATUS_REFUSED, 0u);
+  (void)xif(XIF_WRITE, KECCAK_REG_STATUS, KECCAK_STATUS_REFUSED_BUSY_MASK, 0u);
   xif_zeroize();
   return fast_failed(ctx, (acc & XIF_BAD_COUNT) ? COUPLET_ERR_HW : COUPLET_ERR_BUSY);
 }
@@ -725,7 +725,7 @@ SHA3_INLINE couplet_status_t mmio_final(couplet_sha3_ctx_t *ctx, const couplet_s
     reg_write(KECCAK_REG_STATE_XOR0 + 2u * q, pair.lo);
     reg_write(KECCAK_REG_STATE_XOR0 + 2u * q + 1u, pair.hi);
   }
-  reg_write(KECCAK_REG_CMD, KECCAK_CMD_PERMUTE);
+  reg_write(KECCAK_REG_CMD, KECCAK_CMD_PERMUTE_MASK);
   // Answered at once, during the permutation.
   const uint32_t status = reg_read(KECCAK_REG_STATUS);
   fast_final_wipe(ctx);

@@ -24,9 +24,9 @@
 
 #if defined(COUPLET_SHA3_HAS_DMA) && COUPLET_SHA3_HAS_DMA
 
-#include <couplet/autogen/dma_regs.h>
 #include <couplet/mmio.h>
 
+#include "../dma_slots.h"
 #include "sha3_hw.h"
 
 // Longest chunk of one descriptor (a multiple of the rate is taken below it): a 4 KiB message
@@ -37,15 +37,6 @@
 // Interrupt waits per chunk before it is declared lost (each bounded by couplet_irq_wait; the
 // loop only repeats when the interrupt came from the other slot).
 #define DMA_WAIT_LIMIT 16u
-
-enum {
-  DMA_SLOT_STRIDE = DMA_SLOT1_SRC_OFFSET - DMA_SLOT0_SRC_OFFSET,
-  DMA_STATUS_DONE = 1u << 2,
-  DMA_STATUS_ERR = 1u << 3,
-  DMA_STATUS_REFUSED = 1u << 4,
-  DMA_STATUS_STICKY = DMA_STATUS_DONE | DMA_STATUS_ERR | DMA_STATUS_REFUSED,
-  DMA_CTRL_ABORT = 1u << 2,
-};
 
 static inline void dma_write(uint32_t offset, uint32_t value) {
   couplet_mmio_write32(COUPLET_KECCAK_DMA_BASE + offset, value);
@@ -61,17 +52,17 @@ static void dma_arm(uint32_t slot, const uint8_t *src, uint32_t len) {
   dma_write(base + DMA_SLOT0_DST_OFFSET, 0u);
   dma_write(base + DMA_SLOT0_LEN_OFFSET, len);
   dma_write(base + DMA_SLOT0_OUT_LEN_OFFSET, 0u);  // after LEN, which also sets OUT_LEN
-  dma_write(DMA_CTRL_OFFSET, 1u << slot);
+  dma_write(DMA_CTRL_OFFSET, DMA_CTRL_GO0_MASK << slot);
 }
 
 // Waits for slot `slot` to end and acknowledges it.
 static couplet_status_t dma_wait(uint32_t slot) {
-  const uint32_t shift = 8u * slot;
+  const uint32_t shift = DMA_STATUS_STRIDE * slot;
   for (uint32_t i = 0; i < DMA_WAIT_LIMIT; i++) {
     const uint32_t s = dma_read(DMA_STATUS_OFFSET);
     if (s & (DMA_STATUS_DONE << shift)) {
       dma_write(DMA_STATUS_OFFSET, s & (DMA_STATUS_STICKY << shift));
-      return (s & ((DMA_STATUS_ERR | DMA_STATUS_REFUSED) << shift)) ? COUPLET_ERR_HW : COUPLET_OK;
+      return (s & (DMA_STATUS_FAILED << shift)) ? COUPLET_ERR_HW : COUPLET_OK;
     }
     couplet_status_t status = couplet_irq_wait(COUPLET_IRQ_KECCAK_DMA);
     if (status != COUPLET_OK) {
@@ -87,7 +78,7 @@ static couplet_status_t dma_blocks(uint32_t rate, const uint8_t *src, size_t nbl
   uint32_t slot = 0u, in_flight = 0u;
   couplet_status_t status = COUPLET_OK;
   const uint32_t mstatus = couplet_irq_wait_claim(COUPLET_IRQ_KECCAK_DMA);
-  dma_write(DMA_IRQ_ENABLE_OFFSET, 0x3u);
+  dma_write(DMA_IRQ_ENABLE_OFFSET, DMA_IRQ_ENABLE_BOTH);
   __asm__ volatile("fence" ::: "memory");  // the engine must see the CPU's stores to `src`
   while (status == COUPLET_OK && (remaining > 0u || in_flight > 0u)) {
     // Keep both slots busy: arm the next chunk before waiting for the oldest one.
@@ -105,8 +96,8 @@ static couplet_status_t dma_blocks(uint32_t rate, const uint8_t *src, size_t nbl
   }
   if (status != COUPLET_OK) {
     // Stop whatever still runs or is armed, and forget its status.
-    dma_write(DMA_CTRL_OFFSET, DMA_CTRL_ABORT);
-    dma_write(DMA_STATUS_OFFSET, DMA_STATUS_STICKY | DMA_STATUS_STICKY << 8);
+    dma_write(DMA_CTRL_OFFSET, DMA_CTRL_ABORT_ALL_MASK);
+    dma_write(DMA_STATUS_OFFSET, DMA_STATUS_STICKY | DMA_STATUS_STICKY << DMA_STATUS_STRIDE);
   }
   dma_write(DMA_IRQ_ENABLE_OFFSET, 0u);
   couplet_irq_wait_release(COUPLET_IRQ_KECCAK_DMA, mstatus);
@@ -123,7 +114,8 @@ static couplet_status_t dma_absorb(couplet_sha3_ctx_t *ctx, const uint8_t *block
     (void)couplet_mmio_read32(COUPLET_KECCAK_BASE + 4u * KECCAK_REG_STATE0);
     sha3_hw.permute_issued = false;
   }
-  couplet_mmio_write32(COUPLET_KECCAK_BASE + 4u * KECCAK_REG_CTRL, ctx->rate / 4u);  // the stream's rate
+  // The stream's rate.
+  couplet_mmio_write32(COUPLET_KECCAK_BASE + 4u * KECCAK_REG_CTRL, (ctx->rate / 4u) << KECCAK_CTRL_RATE_SHIFT);
   return dma_blocks(ctx->rate, blocks, nblocks);
 }
 
@@ -133,7 +125,7 @@ static couplet_status_t dma_absorb(couplet_sha3_ctx_t *ctx, const uint8_t *block
 // by; the accelerator was just zeroized, so no permutation runs), the descriptors, and after an
 // error a ZEROIZE of what was absorbed.
 static couplet_status_t dma_runs(uint32_t rate, const uint8_t *data, size_t nblocks) {
-  couplet_mmio_write32(COUPLET_KECCAK_BASE + 4u * KECCAK_REG_CTRL, rate / 4u);
+  couplet_mmio_write32(COUPLET_KECCAK_BASE + 4u * KECCAK_REG_CTRL, (rate / 4u) << KECCAK_CTRL_RATE_SHIFT);
   const couplet_status_t status = dma_blocks(rate, data, nblocks);
   if (status != COUPLET_OK) {
     sha3_mmio_hash_begin();

@@ -48,27 +48,10 @@ enum {
 _Static_assert(KECCAK_STATE_COUNT == COUPLET_SHA3_STATE_WORDS, "the state is 50 words");
 _Static_assert(KECCAK_STATE_XOR_COUNT == COUPLET_SHA3_STATE_WORDS, "STATE_XOR covers the state");
 
-// Actions (AccelOpExec index) and their answers.
-enum { KECCAK_ACT_PERMUTE = 0, KECCAK_ACT_ZEROIZE = 1, KECCAK_ACT_ABSORB = 2 };
-enum { KECCAK_RESULT_OK = 0, KECCAK_RESULT_BUSY = 1, KECCAK_RESULT_BAD_LEN = 3,
-       KECCAK_RESULT_BUS_ERROR = 4 };
-
-// CMD bits, CTRL fields, STATUS bits.
-enum { KECCAK_CMD_PERMUTE = 1u << 0, KECCAK_CMD_ZEROIZE = 1u << 1 };
-enum {
-  KECCAK_STATUS_BUSY = 1u << 0,
-  KECCAK_STATUS_DONE = 1u << 1,
-  KECCAK_STATUS_REFUSED = 1u << 2,
-  KECCAK_STATUS_JOB_ERROR = 1u << 3,
-  KECCAK_STATUS_BAD_LEN = 1u << 4,
-  KECCAK_STATUS_STICKY =
-      KECCAK_STATUS_DONE | KECCAK_STATUS_REFUSED | KECCAK_STATUS_JOB_ERROR | KECCAK_STATUS_BAD_LEN,
-  // What a call must report; DONE is left as it is (nothing here uses the done interrupt, and
-  // clearing it would cost a store per call).
-  KECCAK_STATUS_ERRORS = KECCAK_STATUS_REFUSED | KECCAK_STATUS_JOB_ERROR | KECCAK_STATUS_BAD_LEN,
-};
-// Longest ABSORB job (LEN register).
-#define KECCAK_MAX_JOB_BYTES (1u << 20)
+// The sticky STATUS bits a call must report; DONE is left as it is (nothing here uses the done
+// interrupt, and clearing it would cost a store per call).
+#define KECCAK_STATUS_ERRORS \
+  (KECCAK_STATUS_REFUSED_BUSY_MASK | KECCAK_STATUS_JOB_ERROR_MASK | KECCAK_STATUS_BAD_LEN_MASK)
 
 // Every rate is a whole number of word pairs (lanes), so blocks go as WRITE2 pairs or pairs of
 // stores, and pad10*1's last bit is in the high word of the block's last pair.
@@ -87,10 +70,10 @@ _Static_assert(COUPLET_SHA3_MAX_RATE % 8u == 0u, "rates are whole lanes");
 // Turns the error bits of STATUS into a status code: a refused command (PERMUTE while busy,
 // CTRL/LEN while busy) is BUSY; a job's bus error or a bad length is HW.
 SHA3_HW_INLINE couplet_status_t sha3_hw_refusal(uint32_t status) {
-  if (status & (KECCAK_STATUS_JOB_ERROR | KECCAK_STATUS_BAD_LEN)) {
+  if (status & (KECCAK_STATUS_JOB_ERROR_MASK | KECCAK_STATUS_BAD_LEN_MASK)) {
     return COUPLET_ERR_HW;
   }
-  if (status & KECCAK_STATUS_REFUSED) {
+  if (status & KECCAK_STATUS_REFUSED_BUSY_MASK) {
     return COUPLET_ERR_BUSY;
   }
   return COUPLET_OK;

@@ -223,7 +223,7 @@ couplet_status_t sha3_mmio_hash(uint32_t rate, uint32_t pad, const uint8_t *data
   if (len >= rate) {
     const uint32_t top = pairs - 1u;
     mmio_xor_chain(p, top, couplet_load_le32_as(p + 8u * top, true), couplet_load_le32_as(p + 8u * top + 4u, true));
-    reg_write(KECCAK_REG_CMD, KECCAK_CMD_PERMUTE);
+    reg_write(KECCAK_REG_CMD, KECCAK_CMD_PERMUTE_MASK);
     p += rate;
     len -= rate;
   }
@@ -237,7 +237,7 @@ couplet_status_t sha3_mmio_hash(uint32_t rate, uint32_t pad, const uint8_t *data
       reg_write(KECCAK_REG_STATE_XOR0 + 2u * pairs - 1u, SHA3_PAD_LAST_BIT);
     }
   }
-  reg_write(KECCAK_REG_CMD, KECCAK_CMD_PERMUTE);
+  reg_write(KECCAK_REG_CMD, KECCAK_CMD_PERMUTE_MASK);
   // Refused commands show only in STATUS (answered at once, during the permutation).
   const uint32_t status = reg_read(KECCAK_REG_STATUS);
   if (__builtin_expect((status & KECCAK_STATUS_ERRORS) != 0u, 0)) {

@@ -26,11 +26,11 @@ SHA3_INLINE uint32_t reg_read(uint32_t index) {
 }
 
 SHA3_INLINE void mmio_zeroize(void) {
-  reg_write(KECCAK_REG_CMD, KECCAK_CMD_ZEROIZE);
+  reg_write(KECCAK_REG_CMD, KECCAK_CMD_ZEROIZE_MASK);
 }
 
 SHA3_INLINE void mmio_permute(void) {
-  reg_write(KECCAK_REG_CMD, KECCAK_CMD_PERMUTE);
+  reg_write(KECCAK_REG_CMD, KECCAK_CMD_PERMUTE_MASK);
   sha3_hw.permute_issued = true;
 }
 
@@ -102,7 +102,7 @@ SHA3_INLINE void mmio_xor_chain_permute(const uint8_t *p, uint32_t k, uint32_t l
   __asm__ volatile(MMIO_CHAIN_ASM("li %[target], %[permute]\n\tsw %[target], %[cmd](%[base])\n\t")
                    : [e0] "+&r"(lo), [e1] "+&r"(hi), [o0] "=&r"(o0), [o1] "=&r"(o1), [target] "=&r"(target)
                    : [p] "r"(p), [k] "r"(k), [base] "r"(COUPLET_KECCAK_BASE), [xor0] "i"(4u * KECCAK_REG_STATE_XOR0),
-                     [permute] "i"(KECCAK_CMD_PERMUTE), [cmd] "i"(4u * KECCAK_REG_CMD)
+                     [permute] "i"(KECCAK_CMD_PERMUTE_MASK), [cmd] "i"(4u * KECCAK_REG_CMD)
                    : "memory");
 }
 

@@ -156,7 +156,7 @@ static uint32_t xif_tail(const uint8_t *tail, size_t n, uint32_t pad, uint32_t r
 // Turns the ORed answers into a status. A refused PERMUTE set the sticky REFUSED bit: clear it
 // for the next user (the mmio backends report any they find).
 static __attribute__((noinline)) couplet_status_t xif_failed(uint32_t acc) {
-  (void)xif(XIF_WRITE, KECCAK_REG_STATUS, KECCAK_STATUS_REFUSED, 0u);
+  (void)xif(XIF_WRITE, KECCAK_REG_STATUS, KECCAK_STATUS_REFUSED_BUSY_MASK, 0u);
   return (acc & XIF_BAD_COUNT) ? COUPLET_ERR_HW : COUPLET_ERR_BUSY;
 }
 
@@ -229,7 +229,8 @@ static __attribute__((noinline)) couplet_status_t xif_hash_general(uint32_t rate
   uint32_t acc = 0u;
   couplet_status_t status = COUPLET_OK;
   if ((flags & SHA3_XIF_JOBS) && nblocks >= XIF_JOB_MIN_BLOCKS && sha3_word_aligned(data)) {
-    (void)xif(XIF_WRITE, KECCAK_REG_CTRL, rate / 4u, 0u);  // the ABSORB's rate
+    // The ABSORB's rate.
+    (void)xif(XIF_WRITE, KECCAK_REG_CTRL, (rate / 4u) << KECCAK_CTRL_RATE_SHIFT, 0u);
     status = xif_jobs(data, nblocks, rate);
   } else {
     acc = xif_blocks(data, nblocks, rate);
@@ -394,7 +395,8 @@ couplet_status_t sha3_xif_absorb_jobs(couplet_sha3_ctx_t *ctx, const uint8_t *bl
     (void)xif(XIF_READ, KECCAK_REG_STATE0, 0u, 0u);
     sha3_hw.permute_issued = false;
   }
-  (void)xif(XIF_WRITE, KECCAK_REG_CTRL, ctx->rate / 4u, 0u);  // the rate ABSORB counts words by
+  // The rate ABSORB counts words by.
+  (void)xif(XIF_WRITE, KECCAK_REG_CTRL, (ctx->rate / 4u) << KECCAK_CTRL_RATE_SHIFT, 0u);
   return xif_jobs(blocks, nblocks, ctx->rate);
 }
 

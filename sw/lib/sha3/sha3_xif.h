@@ -69,7 +69,7 @@ SHA3_INLINE uint32_t xif_absorb_action(const uint8_t *src) {
   uint32_t rd;
   __asm__ volatile("fence\n\t.insn r " SHA3_STR(COUPLET_KECCAK_CUSTOM_OPCODE) ", %1, %2, %0, %3, x0"
                    : "=r"(rd)
-                   : "i"(XIF_ACTION), "i"(KECCAK_ACT_ABSORB), "r"(src)
+                   : "i"(XIF_ACTION), "i"(KECCAK_ACTION_ABSORB), "r"(src)
                    : "memory");
   return rd;
 }
@@ -82,11 +82,11 @@ SHA3_INLINE void xif_x0(const uint32_t op, const uint32_t index, uint32_t a, uin
 }
 
 SHA3_INLINE void xif_zeroize(void) {
-  xif_x0(XIF_ACTION, KECCAK_ACT_ZEROIZE, 0u, 0u);
+  xif_x0(XIF_ACTION, KECCAK_ACTION_ZEROIZE, 0u, 0u);
 }
 
 SHA3_INLINE uint32_t xif_permute(void) {
-  return xif(XIF_ACTION, KECCAK_ACT_PERMUTE, 0u, 0u);
+  return xif(XIF_ACTION, KECCAK_ACTION_PERMUTE, 0u, 0u);
 }
 
 // The hot paths' WRITE2 (rd x0: its answer, 0, is not needed).

@@ -56,20 +56,6 @@ module couplet_aes
     return 8'(offset >> 2);
   endfunction
 
-  // AccelOpExec indexes.
-  localparam logic [6:0] ActStart   = 7'd0;
-  localparam logic [6:0] ActExpand  = 7'd1;
-  localparam logic [6:0] ActZeroize = 7'd2;
-  localparam logic [6:0] ActMem     = 7'd3;
-
-  // Status codes of actions.
-  localparam logic [31:0] CodeOk     = 32'd0;
-  localparam logic [31:0] CodeBusy   = 32'd1;
-  localparam logic [31:0] CodeNoKey  = 32'd2;
-  localparam logic [31:0] CodeBadLen = 32'd3;
-  localparam logic [31:0] CodeBusErr = 32'd4;
-
-  localparam logic [31:0] MaxJobBytes = 32'h0010_0000;
 
   typedef enum logic [3:0] {
     RegNone, RegKey, RegIv, RegDin, RegDout, RegCtrl, RegStatus, RegLen, RegCmd
@@ -113,24 +99,21 @@ module couplet_aes
     return sel;
   endfunction
 
-  typedef struct packed {
-    logic         irq_en;   // [6]
-    aes_key_len_e key_len;  // [5:4]
-    logic         decrypt;  // [3]
-    aes_mode_e    mode;     // [2:0]
-  } ctrl_t;
-
-  // An unsupported mode or key length leaves that field as it was, so the register always holds
-  // a setting the datapath implements and software can read back what it got.
-  function automatic ctrl_t ctrl_legalize(logic [6:0] value, aes_key_len_e old_key_len,
-                                          aes_mode_e old_mode);
-    ctrl_t c;
-    c.irq_en  = value[6];
-    c.decrypt = value[3];
-    c.key_len = (value[5:4] == 2'd3) ? old_key_len : aes_key_len_e'(value[5:4]);
-    c.mode    = (value[2:0] > 3'd4) ? old_mode : aes_mode_e'(value[2:0]);
+  // An unsupported mode or key length (above the highest of its value set) leaves that field as
+  // it was, so the register always holds a setting the datapath implements and software can
+  // read back what it got.
+  function automatic aes_ctrl_reg_t ctrl_legalize(aes_ctrl_reg_t value, aes_key_len_e old_key_len,
+                                                  aes_mode_e old_mode);
+    aes_ctrl_reg_t c;
+    c = value;
+    if (value.key_len > AesKeyLen256) c.key_len = old_key_len;
+    if (value.mode > AesModeOfb) c.mode = old_mode;
     return c;
   endfunction
+
+  // The sticky STATUS bits, REFUSED_BUSY up to BAD_LEN, are contiguous.
+  localparam int unsigned StickyLo = AES_STATUS_REFUSED_BUSY_BIT;
+  localparam int unsigned StickyHi = AES_STATUS_BAD_LEN_BIT;
 
   // CTR: the whole block is a big-endian counter (byte 15 least significant), SP 800-38A B.1.
   function automatic logic [127:0] ctr_inc(logic [127:0] block);
@@ -146,12 +129,12 @@ module couplet_aes
   logic [3:0][31:0] iv_q, iv_d;
   logic [3:0][31:0] din_q, din_d;
   logic [3:0][31:0] dout_q, dout_d;
-  ctrl_t            ctrl_q, ctrl_d;
+  aes_ctrl_reg_t    ctrl_q, ctrl_d;
   logic [31:0]      len_q, len_d;
   // The key registers have been expanded since they (or the key length) last changed.
   logic             key_set_q, key_set_d;
   logic             dout_valid_q, dout_valid_d;
-  logic [7:3]       sticky_q, sticky_d;  // STATUS[7:3]
+  logic [StickyHi:StickyLo] sticky_q, sticky_d;
   logic             din_busy_q, din_busy_d;
 
   logic             rsp_valid_q, rsp_valid_d;
@@ -273,7 +256,7 @@ module couplet_aes
   end
 
   // A complete stream block enters when the key is ready and, in a serial mode, the previous
-  // block has left. Without a key it leaves as zeros (STATUS[4]), so a DMA job never hangs.
+  // block has left. Without a key it leaves as zeros (STATUS.refused_no_key), so a DMA job never hangs.
   logic stream_go, zero_go, core_in_fire, core_out_fire;
   assign stream_go = blk_valid_q && key_ready && !din_busy_q && (q_cnt_q != QCntW'(QDepth)) &&
                      (!serial || q_cnt_q == '0);
@@ -299,11 +282,16 @@ module couplet_aes
   assign cmd_fire    = cmd_valid_i && cmd_ready_o;
 
   logic [31:0] status_word;
-  assign status_word = {24'd0, sticky_q, dout_valid_q, key_ready, busy};
+  always_comb begin
+    status_word = 32'(sticky_q) << StickyLo;
+    status_word[AES_STATUS_BUSY_BIT]       = busy;
+    status_word[AES_STATUS_KEY_READY_BIT]  = key_ready;
+    status_word[AES_STATUS_DOUT_VALID_BIT] = dout_valid_q;
+  end
 
   logic        cmd_err, cmd_pend, refuse_busy, refuse_nokey, bad_len;
   logic [31:0] cmd_data;
-  logic [7:3]  w1c;
+  logic [StickyHi:StickyLo] w1c;
   logic        act_start, act_expand, act_zeroize, act_mem;
   logic        expand_go, zeroize_go, mem_go;
   logic        iv_wr;
@@ -399,11 +387,12 @@ module couplet_aes
                 if (busy) begin
                   refuse_busy = 1'b1;
                 end else begin
-                  ctrl_d = ctrl_legalize(value[6:0], ctrl_q.key_len, ctrl_q.mode);
+                  ctrl_d = ctrl_legalize(aes_ctrl_reg_t'(value[$bits(aes_ctrl_reg_t)-1:0]),
+                                         ctrl_q.key_len, ctrl_q.mode);
                   if (ctrl_d.key_len != ctrl_q.key_len) key_set_d = 1'b0;
                 end
               end
-              RegStatus: w1c = value[7:3];
+              RegStatus: w1c = value[StickyHi:StickyLo];
               RegLen: begin
                 if (busy) begin
                   refuse_busy = 1'b1;
@@ -412,11 +401,11 @@ module couplet_aes
                 end
               end
               RegCmd: begin
-                if (value[2]) begin
+                if (value[AES_CMD_ZEROIZE_BIT]) begin
                   act_zeroize = 1'b1;
-                end else if (value[1]) begin
+                end else if (value[AES_CMD_EXPAND_BIT]) begin
                   act_expand = 1'b1;
-                end else if (value[0]) begin
+                end else if (value[AES_CMD_START_BIT]) begin
                   act_start = 1'b1;
                 end
               end
@@ -427,11 +416,11 @@ module couplet_aes
       end
       AccelOpExec: begin
         unique case (cmd_i.index)
-          ActStart:   act_start   = 1'b1;
-          ActExpand:  act_expand  = 1'b1;
-          ActZeroize: act_zeroize = 1'b1;
-          ActMem:     act_mem     = 1'b1;
-          default:    cmd_err     = 1'b1;
+          AesActionStart:   act_start   = 1'b1;
+          AesActionExpand:  act_expand  = 1'b1;
+          AesActionZeroize: act_zeroize = 1'b1;
+          AesActionMem:     act_mem     = 1'b1;
+          default:          cmd_err     = 1'b1;
         endcase
       end
       default: cmd_err = 1'b1;
@@ -442,10 +431,10 @@ module couplet_aes
     if (act_start) begin
       if (!key_ready) begin
         refuse_nokey = 1'b1;
-        cmd_data     = CodeNoKey;
+        cmd_data     = AesResultNoKey;
       end else if (busy || !core_in_ready) begin
         refuse_busy = 1'b1;
-        cmd_data    = CodeBusy;
+        cmd_data    = AesResultBusy;
       end else begin
         issue_din = 1'b1;
       end
@@ -453,22 +442,22 @@ module couplet_aes
     if (act_expand || act_zeroize) begin
       if (busy) begin
         refuse_busy = 1'b1;
-        cmd_data    = CodeBusy;
+        cmd_data    = AesResultBusy;
       end else begin
         expand_go  = act_expand;
         zeroize_go = act_zeroize;
       end
     end
     if (act_mem) begin
-      if (len_q == '0 || len_q[3:0] != 4'd0 || len_q > MaxJobBytes) begin
+      if (len_q == '0 || len_q[3:0] != 4'd0 || len_q > AES_MAX_JOB_BYTES) begin
         bad_len  = 1'b1;
-        cmd_data = CodeBadLen;
+        cmd_data = AesResultBadLen;
       end else if (!key_ready) begin
         refuse_nokey = 1'b1;
-        cmd_data     = CodeNoKey;
+        cmd_data     = AesResultNoKey;
       end else if (busy) begin
         refuse_busy = 1'b1;
-        cmd_data    = CodeBusy;
+        cmd_data    = AesResultBusy;
       end else begin
         mem_go   = 1'b1;
         cmd_pend = 1'b1;
@@ -551,10 +540,10 @@ module couplet_aes
     end
 
     // Sticky status; an event in the same cycle as its W1C write wins.
-    if (refuse_busy)  sticky_d[3] = 1'b1;
-    if (refuse_nokey) sticky_d[4] = 1'b1;
-    if (din_done)     sticky_d[5] = 1'b1;
-    if (bad_len)      sticky_d[7] = 1'b1;
+    if (refuse_busy)  sticky_d[AES_STATUS_REFUSED_BUSY_BIT]   = 1'b1;
+    if (refuse_nokey) sticky_d[AES_STATUS_REFUSED_NO_KEY_BIT] = 1'b1;
+    if (din_done)     sticky_d[AES_STATUS_DONE_BIT]           = 1'b1;
+    if (bad_len)      sticky_d[AES_STATUS_BAD_LEN_BIT]        = 1'b1;
 
     // MEM job.
     if (mem_go) begin
@@ -565,9 +554,9 @@ module couplet_aes
     if (mem_busy_q && !job_valid_q && job_done_i) begin
       mem_busy_d  = 1'b0;
       rsp_valid_d = 1'b1;
-      rsp_d.data  = job_err_i ? CodeBusErr : CodeOk;
+      rsp_d.data  = job_err_i ? AesResultBusError : AesResultOk;
       rsp_d.err   = 1'b0;
-      if (job_err_i) sticky_d[6] = 1'b1;
+      if (job_err_i) sticky_d[AES_STATUS_JOB_ERROR_BIT] = 1'b1;
     end
 
     // Input stream.
@@ -582,7 +571,7 @@ module couplet_aes
       end
     end
     if ((stream_go && core_in_ready) || zero_go) blk_valid_d = 1'b0;
-    if (zero_go) sticky_d[4] = 1'b1;
+    if (zero_go) sticky_d[AES_STATUS_REFUSED_NO_KEY_BIT] = 1'b1;
 
     // Blocks entering the core.
     if (core_in_fire) begin
@@ -719,7 +708,7 @@ module couplet_aes
   assign in_ready_o  = (col_cnt_q != 2'd3) || !blk_valid_q;
   assign out_valid_o = obuf_cnt_q != '0;
   assign out_data_o  = obuf_q[0];
-  assign irq_o       = sticky_q[5] && ctrl_q.irq_en;
+  assign irq_o       = sticky_q[AES_STATUS_DONE_BIT] && ctrl_q.irq_enable;
 
   // A job offered to the DMA stays offered, unchanged, until the DMA takes it (simulation only).
   couplet_handshake_assert #(.T(dma_job_t)) u_job_assert (

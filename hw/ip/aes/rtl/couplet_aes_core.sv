@@ -17,6 +17,7 @@
 // key_valid_i and clear_i are accepted only while busy_o is low (the user guarantees it).
 // clear_i zeroes the key schedule and every data register.
 module couplet_aes_core
+  import aes_reg_pkg::*;
   import couplet_aes_pkg::*;
 #(
   parameter aes_arch_e Arch = AesArchRolled

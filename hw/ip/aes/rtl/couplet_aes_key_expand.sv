@@ -7,6 +7,7 @@
 // Words past the end of the schedule (192 and 256 bits produce more than needed) are dropped.
 // Round key r is words 4r..4r+3, i.e. round_keys_o[r], column c in bits [32*c +: 32].
 module couplet_aes_key_expand
+  import aes_reg_pkg::*;
   import couplet_aes_pkg::*;
 (
   input  logic                                clk_i,
@@ -36,10 +37,10 @@ module couplet_aes_key_expand
   always_comb begin
     key_words = key_i;
     for (int unsigned j = 6; j < 8; j++) begin
-      if (key_len_i != AesKey256) key_words[j] = '0;
+      if (key_len_i != AesKeyLen256) key_words[j] = '0;
     end
     for (int unsigned j = 4; j < 6; j++) begin
-      if (key_len_i == AesKey128) key_words[j] = '0;
+      if (key_len_i == AesKeyLen128) key_words[j] = '0;
     end
   end
 
@@ -65,8 +66,8 @@ module couplet_aes_key_expand
 
   always_comb begin
     unique case (src_len)
-      AesKey128: rot_src = src_window[3];
-      AesKey192: rot_src = src_window[5];
+      AesKeyLen128: rot_src = src_window[3];
+      AesKeyLen192: rot_src = src_window[5];
       default:   rot_src = src_window[7];
     endcase
   end
@@ -97,7 +98,7 @@ module couplet_aes_key_expand
 
   always_comb begin
     logic [31:0] acc;
-    acc = src_window[4] ^ (src_len == AesKey256 ? mid_sub : next_lo[3]);
+    acc = src_window[4] ^ (src_len == AesKeyLen256 ? mid_sub : next_lo[3]);
     for (int unsigned j = 0; j < 4; j++) begin
       if (j > 0) acc = src_window[4+j] ^ acc;
       next_hi[j] = acc;
@@ -160,7 +161,7 @@ module couplet_aes_key_expand
       iter_q    <= '0;
       busy_q    <= 1'b0;
       ready_q   <= 1'b0;
-      key_len_q <= AesKey128;
+      key_len_q <= AesKeyLen128;
     end else begin
       words_q   <= words_d;
       window_q  <= window_d;

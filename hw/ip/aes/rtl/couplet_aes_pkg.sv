@@ -5,25 +5,14 @@
 // state byte s[r,c] is block byte r + 4*c, as in FIPS-197 section 3.4.
 package couplet_aes_pkg;
 
+  // The key length and mode encodings are CTRL's, generated from hw/ip/aes/data/aes.toml.
+  import aes_reg_pkg::*;
+
   typedef enum logic [1:0] {
     AesArchRolled   = 2'd0,
     AesArchPartial  = 2'd1,
     AesArchUnrolled = 2'd2
   } aes_arch_e;
-
-  typedef enum logic [1:0] {
-    AesKey128 = 2'd0,
-    AesKey192 = 2'd1,
-    AesKey256 = 2'd2
-  } aes_key_len_e;
-
-  typedef enum logic [2:0] {
-    AesModeEcb = 3'd0,
-    AesModeCbc = 3'd1,
-    AesModeCtr = 3'd2,
-    AesModeCfb = 3'd3,
-    AesModeOfb = 3'd4
-  } aes_mode_e;
 
   // The largest schedule (AES-256): 15 round keys of 4 words. Only the core's hierarchy uses
   // these; designs that import the package for the S-box alone would see them as unused.
@@ -35,8 +24,8 @@ package couplet_aes_pkg;
   // Number of rounds Nr. The unused encoding 2'd3 maps to AES-256 so that it stays in range.
   function automatic logic [3:0] aes_num_rounds(aes_key_len_e key_len);
     unique case (key_len)
-      AesKey128: return 4'd10;
-      AesKey192: return 4'd12;
+      AesKeyLen128: return 4'd10;
+      AesKeyLen192: return 4'd12;
       default:   return 4'd14;
     endcase
   endfunction
@@ -44,8 +33,8 @@ package couplet_aes_pkg;
   // Key expansion iterations (each produces Nk words): ceil((4*(Nr+1) - Nk) / Nk).
   function automatic logic [3:0] aes_key_iterations(aes_key_len_e key_len);
     unique case (key_len)
-      AesKey128: return 4'd10;
-      AesKey192: return 4'd8;
+      AesKeyLen128: return 4'd10;
+      AesKeyLen192: return 4'd8;
       default:   return 4'd7;
     endcase
   endfunction

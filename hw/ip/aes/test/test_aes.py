@@ -31,6 +31,7 @@ import pytest
 from Crypto.Cipher import AES
 
 from couplet.model import rtl
+from couplet.model.regs import load_ip_regs
 from couplet.tools.cocotb_run import run_cocotb
 from testsupport.accel_port_bfm import CmdPort, StreamSink, StreamSource, from_words, to_words
 from testsupport.obi_bfm import MASK32, ClockedTb
@@ -51,22 +52,29 @@ RTL_FILES = [
     HW_DIR / "ip" / "aes" / "rtl" / "couplet_aes.sv",
 ]
 
-# Command port (docs/coupling.md) and register map (hw/ip/aes/README.md).
+# Command port (docs/coupling.md); register map, fields and codes from the IP's description.
 OP_READ, OP_WRITE, OP_WRITE2, OP_EXEC = 0, 1, 2, 3
-KEY0, IV0, DIN0, DOUT0, CTRL, STATUS, LEN, CMD = 0x00, 0x08, 0x0C, 0x10, 0x14, 0x15, 0x16, 0x17
-ACT_START, ACT_EXPAND, ACT_ZEROIZE, ACT_MEM = 0, 1, 2, 3
-CODE_OK, CODE_BUSY, CODE_NO_KEY, CODE_BAD_LEN, CODE_BUS_ERR = 0, 1, 2, 3, 4
-ST_BUSY, ST_KEY_READY, ST_DOUT_VALID = 1 << 0, 1 << 1, 1 << 2
-ST_REFUSED_BUSY, ST_REFUSED_NO_KEY, ST_DONE, ST_JOB_ERR, ST_BAD_LEN = (1 << i for i in range(3, 8))
-ST_STICKY = 0xF8
-CTRL_DECRYPT, CTRL_IRQ_EN = 1 << 3, 1 << 6
-ECB, CBC, CTR, CFB, OFB = range(5)
+REGS = load_ip_regs("aes")
+KEY0, IV0, DIN0, DOUT0, CTRL, STATUS, LEN, CMD = (
+    REGS.reg(name).offset // 4 for name in ("key0", "iv0", "din0", "dout0", "ctrl", "status", "len", "cmd"))
+ACT_START, ACT_EXPAND, ACT_ZEROIZE, ACT_MEM = (
+    REGS.value("action", name) for name in ("start", "expand", "zeroize", "mem"))
+CODE_OK, CODE_BUSY, CODE_NO_KEY, CODE_BAD_LEN, CODE_BUS_ERR = (
+    REGS.value("result", name) for name in ("ok", "busy", "no_key", "bad_len", "bus_error"))
+ST_BUSY, ST_KEY_READY, ST_DOUT_VALID, ST_REFUSED_BUSY, ST_REFUSED_NO_KEY, ST_DONE, ST_JOB_ERR, ST_BAD_LEN = (
+    REGS.field("status", name).mask for name in ("busy", "key_ready", "dout_valid", "refused_busy",
+                                                 "refused_no_key", "done", "job_error", "bad_len"))
+ST_STICKY = sum(f.mask for f in REGS.reg("status").fields if f.access == "w1c")
+CMD_START, CMD_EXPAND, CMD_ZEROIZE = (REGS.field("cmd", name).mask for name in ("start", "expand", "zeroize"))
+CTRL_DECRYPT, CTRL_IRQ_EN = REGS.field("ctrl", "decrypt").mask, REGS.field("ctrl", "irq_enable").mask
+CTRL_KEY_LEN = REGS.field("ctrl", "key_len").lsb
+ECB, CBC, CTR, CFB, OFB = (REGS.value("mode", name) for name in ("ecb", "cbc", "ctr", "cfb", "ofb"))
 MODES = (ECB, CBC, CTR, CFB, OFB)
 MODE_NAMES = ("ECB", "CBC", "CTR", "CFB", "OFB")
 KEY_LENS = (16, 24, 32)
 NUM_ROUNDS = {16: 10, 24: 12, 32: 14}
 EXPAND_CYCLES = {16: 10, 24: 8, 32: 7}
-MAX_JOB = 1 << 20
+MAX_JOB = REGS.const("max_job_bytes")
 
 
 def arch() -> int:
@@ -80,7 +88,8 @@ def core_latency(arch_id: int, key_len: int) -> int:
 
 
 def ctrl_word(mode: int, decrypt: bool, key_len: int, irq: bool = False) -> int:
-    return mode | (CTRL_DECRYPT if decrypt else 0) | (KEY_LENS.index(key_len) << 4) | (CTRL_IRQ_EN if irq else 0)
+    code = REGS.value("key_len", str(key_len * 8))
+    return mode | (CTRL_DECRYPT if decrypt else 0) | (code << CTRL_KEY_LEN) | (CTRL_IRQ_EN if irq else 0)
 
 
 # ------------------------------------------------------------------------------- golden model
@@ -488,7 +497,7 @@ async def aes_refusals(dut):
         assert await tb.action(action) == CODE_BUSY, f"action {action} while busy"
         await tb.expect_status(ST_REFUSED_BUSY | ST_KEY_READY, ST_REFUSED_BUSY | ST_KEY_READY, f"action {action}")
         await tb.clear_status()
-    for bits in (1, 2, 4):
+    for bits in (CMD_START, CMD_EXPAND, CMD_ZEROIZE):
         await tb.write(CMD, bits)
         await tb.expect_status(ST_REFUSED_BUSY, ST_REFUSED_BUSY, f"CMD {bits} while busy")
         await tb.clear_status()
@@ -541,8 +550,8 @@ async def aes_refusals(dut):
     assert await tb.action(ACT_START) == CODE_NO_KEY
     # Unsupported CTRL values leave their field unchanged.
     await tb.write(CTRL, ctrl_word(CTR, False, 32))
-    await tb.write(CTRL, 7 | 3 << 4 | CTRL_IRQ_EN)
-    assert await tb.read(CTRL) == CTR | 2 << 4 | CTRL_IRQ_EN, "CTRL legalization"
+    await tb.write(CTRL, 7 | 3 << CTRL_KEY_LEN | CTRL_IRQ_EN)  # neither a mode nor a key length
+    assert await tb.read(CTRL) == ctrl_word(CTR, False, 32, irq=True), "CTRL legalization"
     await tb.write(CTRL, 0xFFFF_FF80 | OFB)
     assert await tb.read(CTRL) == OFB, "reserved CTRL bits read 0"
 
@@ -583,12 +592,12 @@ async def aes_zeroize(dut):
     # ZEROIZE through CMD, and refused while busy.
     tb.src.push([5])
     await tb.src.wait_idle()
-    await tb.write(CMD, 4)
+    await tb.write(CMD, CMD_ZEROIZE)
     await tb.expect_status(ST_REFUSED_BUSY | ST_KEY_READY, ST_REFUSED_BUSY | ST_KEY_READY, "ZEROIZE while busy")
     tb.src.push([6, 7, 8])
     await tb.cycles(40)
     await tb.clear_status()
-    await tb.write(CMD, 4 | 2 | 1)  # zeroize wins over expand and start
+    await tb.write(CMD, CMD_ZEROIZE | CMD_EXPAND | CMD_START)  # zeroize wins over expand and start
     await tb.expect_status(0xFF, 0, "CMD zeroize")
 
 

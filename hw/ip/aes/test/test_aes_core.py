@@ -29,6 +29,7 @@ import pytest
 from cocotb.triggers import FallingEdge, RisingEdge
 from Crypto.Cipher import AES
 
+from couplet.model.regs import load_ip_regs
 from couplet.tools.cocotb_run import run_cocotb
 from testsupport.obi_bfm import ClockedTb, Monitor
 
@@ -36,8 +37,8 @@ ARCH_ENV = "COUPLET_AES_CORE_ARCH"  # the build's Arch, passed from the pytest s
 ARCHS = {"rolled": 0, "partial": 1, "unrolled": 2}
 ROLLED, PARTIAL, UNROLLED = 0, 1, 2
 RTL_DIR = Path(__file__).resolve().parents[1] / "rtl"
-RTL_FILES = ("couplet_aes_pkg.sv", "couplet_aes_sbox.sv", "couplet_aes_round.sv",
-             "couplet_aes_key_expand.sv", "couplet_aes_core.sv")
+RTL_FILES = ("autogen/aes_reg_pkg.sv", "couplet_aes_pkg.sv", "couplet_aes_sbox.sv",
+             "couplet_aes_round.sv", "couplet_aes_key_expand.sv", "couplet_aes_core.sv")
 
 
 @dataclass(frozen=True)
@@ -53,9 +54,8 @@ class KeyLen:
 
 
 KEY_LENS = {
-    128: KeyLen(128, 0, 10, 10),
-    192: KeyLen(192, 1, 12, 8),
-    256: KeyLen(256, 2, 14, 7),
+    bits: KeyLen(bits, load_ip_regs("aes").value("key_len", str(bits)), rounds, cycles)
+    for bits, rounds, cycles in ((128, 10, 10), (192, 12, 8), (256, 14, 7))
 }
 KEY_BY_CODE = {k.code: k for k in KEY_LENS.values()}
 

@@ -399,6 +399,7 @@ def test_aes_zkn() -> None:
         toplevel="couplet_aes_zkn",
         sources=[
             *rtl.accel_port_sources(),
+            aes_rtl / "autogen" / "aes_reg_pkg.sv",
             aes_rtl / "couplet_aes_pkg.sv",
             aes_rtl / "couplet_aes_sbox.sv",
             aes_rtl / "couplet_aes_zkn.sv",

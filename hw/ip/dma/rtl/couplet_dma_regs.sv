@@ -39,15 +39,13 @@ module couplet_dma_regs
 
   localparam int unsigned NumSlots = 2;
 
-  // CTRL bits.
-  localparam int unsigned CtrlAbort = 2;
-  // STATUS bits of slot k, at 8 * k.
-  localparam int unsigned StArmed   = 0;
-  localparam int unsigned StBusy    = 1;
-  localparam int unsigned StDone    = 2;
-  localparam int unsigned StErr     = 3;
-  localparam int unsigned StRefused = 4;
-  localparam int unsigned StPort    = 16;
+  // STATUS bits of slot k: slot 0's, StSlotStride * k higher (data/dma.toml).
+  localparam int unsigned StSlotStride = DMA_STATUS_SLOT1_ARMED_BIT - DMA_STATUS_SLOT0_ARMED_BIT;
+  localparam int unsigned StArmed      = DMA_STATUS_SLOT0_ARMED_BIT;
+  localparam int unsigned StBusy       = DMA_STATUS_SLOT0_BUSY_BIT;
+  localparam int unsigned StDone       = DMA_STATUS_SLOT0_DONE_BIT;
+  localparam int unsigned StErr        = DMA_STATUS_SLOT0_ERR_BIT;
+  localparam int unsigned StRefused    = DMA_STATUS_SLOT0_REFUSED_BIT;
 
   typedef logic [29:0] word_t;
 
@@ -76,13 +74,13 @@ module couplet_dma_regs
   always_comb begin
     status = '0;
     for (int unsigned k = 0; k < NumSlots; k++) begin
-      status[8*k + StArmed]   = armed_q[k];
-      status[8*k + StBusy]    = busy_q[k];
-      status[8*k + StDone]    = done_q[k];
-      status[8*k + StErr]     = err_q[k];
-      status[8*k + StRefused] = refused_q[k];
+      status[StSlotStride*k + StArmed]   = armed_q[k];
+      status[StSlotStride*k + StBusy]    = busy_q[k];
+      status[StSlotStride*k + StDone]    = done_q[k];
+      status[StSlotStride*k + StErr]     = err_q[k];
+      status[StSlotStride*k + StRefused] = refused_q[k];
     end
-    status[StPort] = port_busy_i;
+    status[DMA_STATUS_PORT_BUSY_BIT] = port_busy_i;
   end
 
   // ---------------------------------------------------------------- bus access
@@ -150,7 +148,7 @@ module couplet_dma_regs
           status_write = we_i;
         end
         32'(DMA_IRQ_ENABLE_OFFSET): begin
-          rdata_d      = {30'b0, irq_en_q};
+          rdata_d      = 32'(irq_en_q) << DMA_IRQ_ENABLE_SLOT0_BIT;
           irq_en_write = we_i;
         end
         default: err_rsp_d = 1'b1;
@@ -158,8 +156,8 @@ module couplet_dma_regs
     end
   end
 
-  assign abort_write = ctrl_write && wbits[CtrlAbort];
-  assign go          = (ctrl_write && !abort_write) ? wbits[NumSlots-1:0] : '0;
+  assign abort_write = ctrl_write && wbits[DMA_CTRL_ABORT_ALL_BIT];
+  assign go          = (ctrl_write && !abort_write) ? wbits[DMA_CTRL_GO0_BIT +: NumSlots] : '0;
 
   // ---------------------------------------------------------------- slots
   logic                slot_idx;  // the slot to run next
@@ -184,15 +182,16 @@ module couplet_dma_regs
     abort_d   = abort_write;
 
     if (irq_en_write) begin
-      irq_en_d = wbits[NumSlots-1:0] | (irq_en_q & ~wmask[NumSlots-1:0]);
+      irq_en_d = wbits[DMA_IRQ_ENABLE_SLOT0_BIT +: NumSlots] |
+                 (irq_en_q & ~wmask[DMA_IRQ_ENABLE_SLOT0_BIT +: NumSlots]);
     end
 
     for (int unsigned k = 0; k < NumSlots; k++) begin
       // W1C first, so that an event in the same cycle is not lost.
       if (status_write) begin
-        done_d[k]    = done_q[k] & ~wbits[8*k + StDone];
-        err_d[k]     = err_q[k] & ~wbits[8*k + StErr];
-        refused_d[k] = refused_q[k] & ~wbits[8*k + StRefused];
+        done_d[k]    = done_q[k] & ~wbits[StSlotStride*k + StDone];
+        err_d[k]     = err_q[k] & ~wbits[StSlotStride*k + StErr];
+        refused_d[k] = refused_q[k] & ~wbits[StSlotStride*k + StRefused];
       end
       if (slot_write[k]) begin
         if (armed_q[k]) begin

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 import cocotb
 from cocotb.triggers import Event
 
+from couplet.model.regs import load_ip_regs
 from couplet.tools.cocotb_run import run_cocotb
 from testsupport.obi_bfm import (
     MASK32,
@@ -42,15 +43,19 @@ from testsupport.obi_bfm import (
 IN_FIFO_DEPTH = 8
 MAX_OUTSTANDING = 4
 
-# Registers (hw/ip/dma/data/dma.toml).
-SRC, DST, LEN, OUT_LEN = 0x0, 0x4, 0x8, 0xC
-SLOT_STRIDE = 0x10
-CTRL = 0x20
-STATUS = 0x24
-IRQ_ENABLE = 0x28
-CTRL_ABORT = 1 << 2
-ARMED, BUSY, DONE, ERR, REFUSED = (1 << b for b in range(5))
-PORT_BUSY = 1 << 16
+# Registers and fields: the IP's description (hw/ip/dma/data/dma.toml). Slot k's registers and
+# STATUS bits are slot 0's, k strides further.
+REGS = load_ip_regs("dma")
+SRC, DST, LEN, OUT_LEN = (REGS.reg(f"slot0_{name}").offset for name in ("src", "dst", "len", "out_len"))
+SLOT_STRIDE = REGS.reg("slot1_src").offset - SRC
+CTRL, STATUS, IRQ_ENABLE = (REGS.reg(name).offset for name in ("ctrl", "status", "irq_enable"))
+CTRL_ABORT = REGS.field("ctrl", "abort_all").mask
+GO0, GO1 = REGS.field("ctrl", "go0").mask, REGS.field("ctrl", "go1").mask
+IRQ0, IRQ1 = REGS.field("irq_enable", "slot0").mask, REGS.field("irq_enable", "slot1").mask
+ARMED, BUSY, DONE, ERR, REFUSED = (
+    REGS.field("status", f"slot0_{name}").mask for name in ("armed", "busy", "done", "err", "refused"))
+STATUS_STRIDE = REGS.field("status", "slot1_armed").lsb - REGS.field("status", "slot0_armed").lsb
+PORT_BUSY = REGS.field("status", "port_busy").mask
 UNMAPPED = (0x2C, 0x30, 0x40, 0x100, 0xFFC, 0x1000, 0x1, 0x22, 0x8000_0000, 0xFFFF_FFFC)
 
 KEY = 0x5A5A_C3C3
@@ -64,7 +69,7 @@ def slot_reg(slot: int, reg: int) -> int:
 
 def st(slot: int, bits: int) -> int:
     """STATUS bits of a slot."""
-    return bits << (8 * slot)
+    return bits << (STATUS_STRIDE * slot)
 
 
 def init_word(waddr: int) -> int:
@@ -409,11 +414,11 @@ async def dma_registers(dut):
         for check in (offset, tb.rng.choice(sorted(model))):
             assert await tb.read(check) == model[check], f"register 0x{check:x}"
     await tb.write(IRQ_ENABLE, 0xFFFF_FFFF)
-    assert await tb.read(IRQ_ENABLE) == 0x3
+    assert await tb.read(IRQ_ENABLE) == IRQ0 | IRQ1
     await tb.write(IRQ_ENABLE, 0x0, be=0b1110)
-    assert await tb.read(IRQ_ENABLE) == 0x3
-    await tb.write(IRQ_ENABLE, 0x2)
-    assert await tb.read(IRQ_ENABLE) == 0x2
+    assert await tb.read(IRQ_ENABLE) == IRQ0 | IRQ1
+    await tb.write(IRQ_ENABLE, IRQ1)
+    assert await tb.read(IRQ_ENABLE) == IRQ1
     await tb.write(STATUS, 0xFFFF_FFFF)  # W1C of nothing; no job starts
     assert await tb.read(STATUS) == 0
     assert await tb.read(CTRL) == 0
@@ -508,7 +513,7 @@ async def dma_ping_pong(dut):
     slots = SlotMonitor(tb)
     tb.add(slots)
     await tb.start()
-    await tb.write(IRQ_ENABLE, 0x3)
+    await tb.write(IRQ_ENABLE, IRQ0 | IRQ1)
     buffers = []
     for _ in range(16):
         words = 4 * tb.rng.randint(1, 16)
@@ -522,7 +527,7 @@ async def dma_ping_pong(dut):
         await tb.program_slot(slot, job)
         slots.arm(job)
         armed_order.append(slot)
-        await tb.write(CTRL, 1 << slot)
+        await tb.write(CTRL, GO0 << slot)
 
     await arm(0)
     await arm(1)
@@ -554,16 +559,16 @@ async def dma_ping_pong(dut):
     dut._log.info("ping-pong: %d buffers, gaps between jobs %s cycles", len(buffers), gaps)
     assert min(gaps) <= 3, "no job followed its predecessor directly"
     # IRQ_ENABLE gates irq_o, DONE stays set regardless.
-    await tb.write(IRQ_ENABLE, 0x1)
+    await tb.write(IRQ_ENABLE, IRQ0)
     job = tb.rand_job(8, 8)
     await tb.program_slot(1, job)
     slots.arm(job)
-    await tb.write(CTRL, 0x2)
+    await tb.write(CTRL, GO1)
     await tb.wait_job(job)
     await tb.cycles(2)
     assert await tb.read(STATUS) == st(1, DONE)
     assert read(dut.irq_o) == 0, "irq_o with DONE1 but slot 1 disabled"
-    await tb.write(IRQ_ENABLE, 0x2)
+    await tb.write(IRQ_ENABLE, IRQ1)
     assert read(dut.irq_o) == 1
     await tb.write(STATUS, st(1, DONE))
     assert read(dut.irq_o) == 0
@@ -581,15 +586,15 @@ async def dma_refused_and_arbitration(dut):
     a, b, c = tb.rand_job(8, 8), tb.rand_job(4, 4), tb.rand_job(12, 12)
     await tb.program_slot(0, a)
     slots.arm(a)
-    await tb.write(CTRL, 0x1)
+    await tb.write(CTRL, GO0)
     await tb.cycles(3)
     assert await tb.read(STATUS) == st(0, BUSY), "slot 0 does not run"
     await tb.program_slot(1, b)
     slots.arm(b)
-    await tb.write(CTRL, 0x2)
+    await tb.write(CTRL, GO1)
     assert await tb.read(STATUS) == st(0, BUSY) | st(1, ARMED)
     # Refused: GO on the armed slot, and writes to its registers; its job is unchanged.
-    await tb.write(CTRL, 0x2)
+    await tb.write(CTRL, GO1)
     assert await tb.read(STATUS) == st(0, BUSY) | st(1, ARMED | REFUSED), "GO on an armed slot not refused"
     await tb.write(STATUS, st(1, REFUSED))
     assert await tb.read(STATUS) == st(0, BUSY) | st(1, ARMED)
@@ -601,7 +606,7 @@ async def dma_refused_and_arbitration(dut):
     # Slot 0 runs but is not armed: it can be reprogrammed and re-armed; it runs after slot 1.
     await tb.program_slot(0, c)
     slots.arm(c)
-    await tb.write(CTRL, 0x1)
+    await tb.write(CTRL, GO0)
     assert await tb.read(STATUS) == st(0, BUSY | ARMED) | st(1, ARMED | REFUSED)
     # A job on the port waits too; after slot 0's job it goes first (the slots ran last).
     p = tb.rand_job(4, 4)
@@ -628,7 +633,7 @@ async def dma_refused_and_arbitration(dut):
     for slot, job in ((1, d), (0, e), (1, f)):
         await tb.program_slot(slot, job)
         slots.arm(job)
-        await tb.write(CTRL, 1 << slot)
+        await tb.write(CTRL, GO0 << slot)
     assert await tb.read(STATUS) == st(0, ARMED) | st(1, BUSY | ARMED)
     # A port job runs; then a slot is armed and another port job waits: the slot goes first.
     tb.accel.in_ready_prob = 1.0
@@ -641,7 +646,7 @@ async def dma_refused_and_arbitration(dut):
     tb.port.queue.append(q2)
     await tb.program_slot(0, g)
     slots.arm(g)
-    await tb.write(CTRL, 0x1)
+    await tb.write(CTRL, GO0)
     assert await tb.read(STATUS) == st(0, ARMED | DONE) | st(1, DONE) | PORT_BUSY
     tb.accel.in_ready_prob = 1.0
     for job in (q1, g, q2):
@@ -660,7 +665,7 @@ async def dma_bus_errors(dut):
     slots = SlotMonitor(tb)
     tb.add(slots)
     await tb.start()
-    await tb.write(IRQ_ENABLE, 0x3)
+    await tb.write(IRQ_ENABLE, IRQ0 | IRQ1)
     for trial in range(16):
         words = 4 * tb.rng.randint(2, 24)
         job = tb.rand_job(words, words)
@@ -674,7 +679,7 @@ async def dma_bus_errors(dut):
         if use_slot:
             await tb.program_slot(trial % 4 // 2, job)
             slots.arm(job)
-            await tb.write(CTRL, 1 << job.slot)
+            await tb.write(CTRL, GO0 << job.slot)
             await tb.wait_job(job, timeout=2000)
         else:
             await tb.run_port_job(job, timeout=2000)
@@ -706,13 +711,13 @@ async def dma_bus_errors(dut):
     a, b = tb.rand_job(16, 16), tb.rand_job(4, 4)
     await tb.program_slot(0, a)
     slots.arm(a)
-    await tb.write(CTRL, 0x1)
+    await tb.write(CTRL, GO0)
     await tb.program_slot(1, b)
-    await tb.write(CTRL, 0x2)
+    await tb.write(CTRL, GO1)
     await tb.cycles(10)
     assert await tb.read(STATUS) == st(0, BUSY) | st(1, ARMED)
     aborts = len(tb.accel.aborts)
-    await tb.write(CTRL, CTRL_ABORT | 0x3)  # GO bits with ABORT are ignored
+    await tb.write(CTRL, CTRL_ABORT | GO0 | GO1)  # GO bits with ABORT are ignored
     await tb.wait_job(a, timeout=50)
     assert a.err
     await tb.cycles(3)

@@ -55,8 +55,6 @@ module couplet_keccak
 
   // ---------------------------------------------------------------- register map
   localparam int unsigned StateWords = KeccakStateW / 32;
-  // SHAKE128's rate, the largest of FIPS 202; the CTRL field could hold up to 63.
-  localparam logic [5:0]  MaxRate    = 6'd42;
 
   // Command indexes (byte offset / 4) of the generated register map (data/keccak.toml).
   function automatic logic [7:0] reg_index(logic [8:0] offset);
@@ -69,20 +67,8 @@ module couplet_keccak
   localparam logic [7:0] IdxCmd    = reg_index(KECCAK_CMD_OFFSET);
   localparam logic [7:0] IdxXor0   = reg_index(KECCAK_STATE_XOR_OFFSET);  // STATE_XOR0..49
 
-  // AccelOpExec indexes.
-  localparam logic [6:0] ActPermute = 7'd0;
-  localparam logic [6:0] ActZeroize = 7'd1;
-  localparam logic [6:0] ActAbsorb  = 7'd2;
-
-  // Status codes of actions.
-  localparam logic [31:0] CodeOk     = 32'd0;
-  localparam logic [31:0] CodeBusy   = 32'd1;
-  localparam logic [31:0] CodeBadLen = 32'd3;
-  localparam logic [31:0] CodeBusErr = 32'd4;
-
-  localparam logic [31:0] MaxJobBytes = 32'h0010_0000;
-  // LEN bits [20:2]: the word count of a job of at most 1 MiB.
-  localparam int unsigned LenWordBits = 19;
+  // LEN bits [LenWordBits+1:2]: the word count of the longest job.
+  localparam int unsigned LenWordBits = $clog2(KECCAK_MAX_JOB_BYTES / 4 + 1);
 
   typedef enum logic [2:0] {
     RegNone, RegState, RegStateXor, RegCtrl, RegStatus, RegLen, RegCmd
@@ -114,19 +100,18 @@ module couplet_keccak
     return (8'(idx - IdxState0) < 8'(StateWords)) ? 6'(idx - IdxState0) : 6'(idx - IdxXor0);
   endfunction
 
-  typedef struct packed {
-    logic       irq_en;  // [6]
-    logic [5:0] rate;    // [5:0], in 32-bit words
-  } ctrl_t;
+  // The sticky STATUS bits, DONE up to BAD_LEN, are contiguous.
+  localparam int unsigned StickyLo = KECCAK_STATUS_DONE_BIT;
+  localparam int unsigned StickyHi = KECCAK_STATUS_BAD_LEN_BIT;
 
   // ABSORB: checking LEN against the rate, waiting for the job, waiting to answer.
   typedef enum logic [1:0] {AbsIdle, AbsCheck, AbsJob, AbsAnswer} abs_e;
 
   // ---------------------------------------------------------------- state
   keccak_state_t state_q, state_d;
-  ctrl_t         ctrl_q, ctrl_d;
+  keccak_ctrl_reg_t ctrl_q, ctrl_d;
   logic [31:0]   len_q, len_d;
-  logic [4:1]    sticky_q, sticky_d;      // STATUS[4:1]
+  logic [StickyHi:StickyLo] sticky_q, sticky_d;
   logic [5:0]    count_q, count_d;        // words of the current stream block so far
   logic          pend_q, pend_d;          // a stream block's permutation starts this cycle
 
@@ -163,7 +148,7 @@ module couplet_keccak
 
   logic perm_run, rate_ok, stream_active, busy;
   assign perm_run      = core_busy || pend_q;
-  assign rate_ok       = (ctrl_q.rate != 6'd0) && (ctrl_q.rate <= MaxRate);
+  assign rate_ok       = (ctrl_q.rate != 6'd0) && (ctrl_q.rate <= KECCAK_MAX_RATE);
   assign stream_active = (count_q != 6'd0) || in_valid_i;
   assign busy          = perm_run || (abs_q != AbsIdle) || stream_active;
 
@@ -172,7 +157,7 @@ module couplet_keccak
   logic touches_state;
   always_comb begin
     reg_e kind;
-    logic zeroize_bit;  // CMD[1] in the operand of this slot
+    logic zeroize_bit;  // CMD.zeroize in the operand of this slot
     touches_state = 1'b0;
     kind          = RegNone;
     zeroize_bit   = 1'b0;
@@ -184,14 +169,16 @@ module couplet_keccak
       AccelOpWrite, AccelOpWrite2: begin
         for (int unsigned s = 0; s < 2; s++) begin
           kind        = decode_kind({1'b0, cmd_i.index} + 8'(s));
-          zeroize_bit = (s == 0) ? cmd_i.op_a[1] : cmd_i.op_b[1];
+          zeroize_bit = (s == 0) ? cmd_i.op_a[KECCAK_CMD_ZEROIZE_BIT]
+                                 : cmd_i.op_b[KECCAK_CMD_ZEROIZE_BIT];
           if ((s == 0 || cmd_i.op == AccelOpWrite2) &&
               (kind == RegState || kind == RegStateXor || (kind == RegCmd && zeroize_bit))) begin
             touches_state = 1'b1;
           end
         end
       end
-      AccelOpExec: touches_state = (cmd_i.index == ActZeroize) || (cmd_i.index == ActAbsorb);
+      AccelOpExec: touches_state = (cmd_i.index == KeccakActionZeroize) ||
+                                 (cmd_i.index == KeccakActionAbsorb);
       default:     touches_state = 1'b0;
     endcase
   end
@@ -202,11 +189,14 @@ module couplet_keccak
   assign cmd_fire    = cmd_valid_i && cmd_ready_o;
 
   logic [31:0] status_word;
-  assign status_word = {27'd0, sticky_q, busy};
+  always_comb begin
+    status_word = 32'(sticky_q) << StickyLo;
+    status_word[KECCAK_STATUS_BUSY_BIT] = busy;
+  end
 
   logic                        cmd_err, cmd_pend, refuse_busy, bad_len;
   logic [31:0]                 cmd_data;
-  logic [4:1]                  w1c;
+  logic [StickyHi:StickyLo]    w1c;
   logic                        act_permute, act_zeroize, act_absorb;
   logic                        permute_go, zeroize_go, absorb_go;
   logic [StateWords-1:0][31:0] st_cmd;  // st_cur with this cycle's command applied
@@ -269,10 +259,10 @@ module couplet_keccak
                 if (busy) begin
                   refuse_busy = 1'b1;
                 end else begin
-                  ctrl_d = ctrl_t'(value[6:0]);
+                  ctrl_d = keccak_ctrl_reg_t'(value[$bits(keccak_ctrl_reg_t)-1:0]);
                 end
               end
-              RegStatus: w1c = value[4:1];
+              RegStatus: w1c = value[StickyHi:StickyLo];
               RegLen: begin
                 if (busy) begin
                   refuse_busy = 1'b1;
@@ -281,9 +271,9 @@ module couplet_keccak
                 end
               end
               RegCmd: begin
-                if (value[1]) begin
+                if (value[KECCAK_CMD_ZEROIZE_BIT]) begin
                   act_zeroize = 1'b1;
-                end else if (value[0]) begin
+                end else if (value[KECCAK_CMD_PERMUTE_BIT]) begin
                   act_permute = 1'b1;
                 end
               end
@@ -294,10 +284,10 @@ module couplet_keccak
       end
       AccelOpExec: begin
         unique case (cmd_i.index)
-          ActPermute: act_permute = 1'b1;
-          ActZeroize: act_zeroize = 1'b1;
-          ActAbsorb:  act_absorb  = 1'b1;
-          default:    cmd_err     = 1'b1;
+          KeccakActionPermute: act_permute = 1'b1;
+          KeccakActionZeroize: act_zeroize = 1'b1;
+          KeccakActionAbsorb:  act_absorb  = 1'b1;
+          default:             cmd_err     = 1'b1;
         endcase
       end
       default: cmd_err = 1'b1;
@@ -308,22 +298,22 @@ module couplet_keccak
     if (act_permute) begin
       if (busy) begin
         refuse_busy = 1'b1;
-        cmd_data    = CodeBusy;
+        cmd_data    = KeccakResultBusy;
       end else begin
         permute_go = 1'b1;
       end
     end
     if (act_zeroize) begin
       zeroize_go = 1'b1;
-      cmd_data   = CodeOk;
+      cmd_data   = KeccakResultOk;
     end
     if (act_absorb) begin
-      if (!rate_ok || len_q == '0 || len_q[1:0] != 2'd0 || len_q > MaxJobBytes) begin
+      if (!rate_ok || len_q == '0 || len_q[1:0] != 2'd0 || len_q > KECCAK_MAX_JOB_BYTES) begin
         bad_len  = 1'b1;
-        cmd_data = CodeBadLen;
+        cmd_data = KeccakResultBadLen;
       end else if (busy) begin
         refuse_busy = 1'b1;
-        cmd_data    = CodeBusy;
+        cmd_data    = KeccakResultBusy;
       end else begin
         absorb_go = 1'b1;
         cmd_pend  = 1'b1;
@@ -394,9 +384,9 @@ module couplet_keccak
     end
 
     // Sticky status; an event in the same cycle as its W1C write wins.
-    if (core_done)                        sticky_d[1] = 1'b1;
-    if (refuse_busy)                      sticky_d[2] = 1'b1;
-    if (bad_len || (in_fire && !rate_ok)) sticky_d[4] = 1'b1;
+    if (core_done)                        sticky_d[KECCAK_STATUS_DONE_BIT]         = 1'b1;
+    if (refuse_busy)                      sticky_d[KECCAK_STATUS_REFUSED_BUSY_BIT] = 1'b1;
+    if (bad_len || (in_fire && !rate_ok)) sticky_d[KECCAK_STATUS_BAD_LEN_BIT]      = 1'b1;
 
     // Input stream: XOR word count_q of the block, start the permutation after the last one.
     if (word_take) begin
@@ -430,14 +420,14 @@ module couplet_keccak
             job_valid_d = 1'b1;
           end else begin
             abs_d      = AbsAnswer;
-            abs_code_d = CodeBadLen;
+            abs_code_d = KeccakResultBadLen;
           end
         end
       end
       AbsJob: begin
         if (!job_valid_q && job_done_i) begin
           abs_d      = AbsAnswer;
-          abs_code_d = job_err_i ? CodeBusErr : CodeOk;
+          abs_code_d = job_err_i ? KeccakResultBusError : KeccakResultOk;
         end
       end
       AbsAnswer: begin
@@ -446,8 +436,8 @@ module couplet_keccak
           rsp_valid_d = 1'b1;
           rsp_d.data  = abs_code_q;
           rsp_d.err   = 1'b0;
-          if (abs_code_q == CodeBusErr) sticky_d[3] = 1'b1;
-          if (abs_code_q == CodeBadLen) sticky_d[4] = 1'b1;
+          if (abs_code_q == KeccakResultBusError) sticky_d[KECCAK_STATUS_JOB_ERROR_BIT] = 1'b1;
+          if (abs_code_q == KeccakResultBadLen)   sticky_d[KECCAK_STATUS_BAD_LEN_BIT]   = 1'b1;
         end
       end
       default: abs_d = AbsIdle;
@@ -499,7 +489,7 @@ module couplet_keccak
   assign in_ready_o  = !perm_run;
   assign out_valid_o = 1'b0;
   assign out_data_o  = '0;
-  assign irq_o       = sticky_q[1] && ctrl_q.irq_en;
+  assign irq_o       = sticky_q[KECCAK_STATUS_DONE_BIT] && ctrl_q.irq_enable;
 
   // A job offered to the DMA stays offered, unchanged, until the DMA takes it (simulation only).
   couplet_handshake_assert #(.T(dma_job_t)) u_job_assert (

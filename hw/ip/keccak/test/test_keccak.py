@@ -53,21 +53,23 @@ RPC_ENV = "COUPLET_KECCAK_ROUNDS_PER_CYCLE"  # the build's RoundsPerCycle, from 
 BUILDS = (1, 24)
 STATE_WORDS = 50
 
-# Register map (data/keccak.toml) and actions (README).
-_MAP = {reg.name: reg for reg in load_ip_regs("keccak").regs}
-_REGS = {name: reg.offset // 4 for name, reg in _MAP.items()}
+# Register map, fields, actions and result codes: the IP's description (data/keccak.toml).
+REGS = load_ip_regs("keccak")
+_REGS = {reg.name: reg.offset // 4 for reg in REGS.regs}
 STATE0, XOR0 = _REGS["state"], _REGS["state_xor"]
 CTRL, STATUS, LEN, CMD = _REGS["ctrl"], _REGS["status"], _REGS["len"], _REGS["cmd"]
-KNOWN = {reg.offset // 4 + w for reg in _MAP.values() for w in range(reg.count)}
+KNOWN = {reg.offset // 4 + w for reg in REGS.regs for w in range(reg.count)}
 OP_READ, OP_WRITE, OP_WRITE2, OP_EXEC = 0, 1, 2, 3
-ACT_PERMUTE, ACT_ZEROIZE, ACT_ABSORB = 0, 1, 2
-CODE_OK, CODE_BUSY, CODE_BAD_LEN, CODE_BUS_ERR = 0, 1, 3, 4
-ST_BUSY, ST_DONE, ST_REFUSED, ST_JOB_ERR, ST_BAD_LEN = (1 << i for i in range(5))
-ST_STICKY = 0x1E
-CTRL_IRQ_EN = 1 << 6
-CMD_PERMUTE, CMD_ZEROIZE = 1, 2
-MAX_JOB = 1 << 20
-MAX_RATE = 42
+ACT_PERMUTE, ACT_ZEROIZE, ACT_ABSORB = (REGS.value("action", n) for n in ("permute", "zeroize", "absorb"))
+CODE_OK, CODE_BUSY, CODE_BAD_LEN, CODE_BUS_ERR = (
+    REGS.value("result", n) for n in ("ok", "busy", "bad_len", "bus_error"))
+ST_BUSY, ST_DONE, ST_REFUSED, ST_JOB_ERR, ST_BAD_LEN = (
+    REGS.field("status", n).mask for n in ("busy", "done", "refused_busy", "job_error", "bad_len"))
+ST_STICKY = sum(f.mask for f in REGS.reg("status").fields if f.access == "w1c")
+CTRL_IRQ_EN = REGS.field("ctrl", "irq_enable").mask
+CMD_PERMUTE, CMD_ZEROIZE = (REGS.field("cmd", n).mask for n in ("permute", "zeroize"))
+MAX_JOB = REGS.const("max_job_bytes")
+MAX_RATE = REGS.const("max_rate")
 
 
 def rounds_per_cycle() -> int:
@@ -137,7 +139,7 @@ def model_digest(fn: Fn, msg: bytes) -> bytes:
 def test_keccak_register_map() -> None:
     """The toml describes two 50-word arrays and four control registers at the README's indexes."""
     assert (STATE0, XOR0, CTRL, STATUS, LEN, CMD) == (0x00, 0x40, 0x32, 0x33, 0x34, 0x35)
-    assert _MAP["state"].count == _MAP["state_xor"].count == STATE_WORDS
+    assert REGS.reg("state").count == REGS.reg("state_xor").count == STATE_WORDS
     assert len(KNOWN) == 2 * STATE_WORDS + 4
 
 

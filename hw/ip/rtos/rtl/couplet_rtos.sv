@@ -20,6 +20,7 @@
 module couplet_rtos
   import couplet_accel_pkg::*;
   import couplet_rtos_pkg::*;
+  import rtos_reg_pkg::*;
 #(
   parameter int unsigned MaxThreads    = 8,
   parameter int unsigned NumPrio       = 8,
@@ -86,9 +87,17 @@ module couplet_rtos
   typedef logic [PrioW-1:0] prio_t;
   typedef logic [MsgWords-1:0][31:0] msg_t;
 
-  localparam logic [31:0] ConfigWord = {3'(QueueDepth - 1), 5'(MsgWords), 4'(NumQueue),
-                                        4'(NumSem), 4'(NumMutex), Inherit, Asc, 5'(NumPrio),
-                                        5'(MaxThreads)};
+  localparam rtos_config_reg_t ConfigWord = '{
+    queue_depth_m1: 3'(QueueDepth - 1),
+    msg_words:      5'(MsgWords),
+    num_queue:      4'(NumQueue),
+    num_sem:        4'(NumSem),
+    num_mutex:      4'(NumMutex),
+    prio_inherit:   Inherit,
+    prio_ascending: Asc,
+    num_prio:       5'(NumPrio),
+    max_threads:    5'(MaxThreads)
+  };
 
   // x has a higher priority than y.
   function automatic logic higher(prio_t x, prio_t y);
@@ -100,14 +109,14 @@ module couplet_rtos
   logic [MaxThreads-1:0] valid_q, valid_d;
   logic [31:0]           tcb_q    [MaxThreads];
   logic [31:0]           tcb_d    [MaxThreads];
-  thread_state_e         tstate_q [MaxThreads];
-  thread_state_e         tstate_d [MaxThreads];
+  rtos_thread_state_e         tstate_q [MaxThreads];
+  rtos_thread_state_e         tstate_d [MaxThreads];
   prio_t                 bprio_q  [MaxThreads];
   prio_t                 bprio_d  [MaxThreads];
   prio_t                 eprio_q  [MaxThreads];
   prio_t                 eprio_d  [MaxThreads];
-  wait_kind_e            wkind_q  [MaxThreads];
-  wait_kind_e            wkind_d  [MaxThreads];
+  rtos_wait_kind_e            wkind_q  [MaxThreads];
+  rtos_wait_kind_e            wkind_d  [MaxThreads];
   logic [2:0]            wid_q    [MaxThreads];
   logic [2:0]            wid_d    [MaxThreads];
   logic [31:2]           wptr_q   [MaxThreads];
@@ -172,15 +181,15 @@ module couplet_rtos
   logic [MaxThreads-1:0] inq;       // in a ready queue
   logic [4:0]            nvalid;
   always_comb begin
-    for (int unsigned t = 0; t < MaxThreads; t++) inq[t] = valid_q[t] && tstate_q[t] == ThReady;
+    for (int unsigned t = 0; t < MaxThreads; t++) inq[t] = valid_q[t] && tstate_q[t] == RtosThreadStateReady;
   end
   assign nvalid = 5'(count_ones(scan_t'(valid_q)));
 
-  // Threads waiting with wait kind k (none for WaitNone).
-  function automatic logic [MaxThreads-1:0] waiting(wait_kind_e k);
+  // Threads waiting with wait kind k (none for RtosWaitKindNone).
+  function automatic logic [MaxThreads-1:0] waiting(rtos_wait_kind_e k);
     logic [MaxThreads-1:0] set;
     for (int unsigned t = 0; t < MaxThreads; t++) begin
-      set[t] = valid_q[t] && tstate_q[t] == ThWaiting && k != WaitNone && wkind_q[t] == k;
+      set[t] = valid_q[t] && tstate_q[t] == RtosThreadStateWaiting && k != RtosWaitKindNone && wkind_q[t] == k;
     end
     return set;
   endfunction
@@ -250,7 +259,7 @@ module couplet_rtos
                        (any_ready && higher(top_p, eprio_q[cur_q]));
 
   logic [7:0] cur8;
-  assign cur8 = cur_v_q ? 8'(cur_q) : TidNone;
+  assign cur8 = cur_v_q ? 8'(cur_q) : RTOS_TID_NONE;
 
   // ---------------------------------------------------------------- command decode
   logic         is_call;   // the command runs an action
@@ -290,19 +299,19 @@ module couplet_rtos
 
   // ---------------------------------------------------------------- waiters of the object
   // The waiter set of the command's object, its size, and its best member (best_of).
-  wait_kind_e            ws_k1, ws_k2;
+  rtos_wait_kind_e            ws_k1, ws_k2;
   logic [MaxThreads-1:0] ws;
   logic                  ws_any;
   logic [4:0]            ws_cnt;
   tid_t                  ws_best;
   always_comb begin
     unique case (act)
-      ActMutexUnlock, ActMutexInfo: begin ws_k1 = WaitMutex; ws_k2 = WaitMutex; end
-      ActSemFree, ActSemGive, ActSemInfo: begin ws_k1 = WaitSem; ws_k2 = WaitSem; end
-      ActQueueSend: begin ws_k1 = WaitQRecv; ws_k2 = WaitQRecv; end
-      ActQueueRecv, ActQueueReset: begin ws_k1 = WaitQSend; ws_k2 = WaitQSend; end
-      ActQueueFree, ActQueueInfo: begin ws_k1 = WaitQSend; ws_k2 = WaitQRecv; end
-      default: begin ws_k1 = WaitNone; ws_k2 = WaitNone; end
+      RtosActionMutexUnlock, RtosActionMutexInfo: begin ws_k1 = RtosWaitKindMutex; ws_k2 = RtosWaitKindMutex; end
+      RtosActionSemFree, RtosActionSemGive, RtosActionSemInfo: begin ws_k1 = RtosWaitKindSem; ws_k2 = RtosWaitKindSem; end
+      RtosActionQueueSend: begin ws_k1 = RtosWaitKindQueueRecv; ws_k2 = RtosWaitKindQueueRecv; end
+      RtosActionQueueRecv, RtosActionQueueReset: begin ws_k1 = RtosWaitKindQueueSend; ws_k2 = RtosWaitKindQueueSend; end
+      RtosActionQueueFree, RtosActionQueueInfo: begin ws_k1 = RtosWaitKindQueueSend; ws_k2 = RtosWaitKindQueueRecv; end
+      default: begin ws_k1 = RtosWaitKindNone; ws_k2 = RtosWaitKindNone; end
     endcase
     for (int unsigned t = 0; t < MaxThreads; t++) ws[t] = 32'(wid_q[t]) == arg_a;
     ws = ws & (waiting(ws_k1) | waiting(ws_k2));
@@ -320,7 +329,7 @@ module couplet_rtos
     for (int unsigned w = 0; w < MaxThreads; w++) begin
       walk_ws[w] = m_owner_q[wid_q[w][MIdW-1:0]] == wtid_q;
     end
-    walk_ws = walk_ws & waiting(WaitMutex);
+    walk_ws = walk_ws & waiting(RtosWaitKindMutex);
   end
   assign walk_top   = best_of(walk_ws);
   assign walk_eprio = (|walk_ws && higher(eprio_q[walk_top], bprio_q[wtid_q])) ?
@@ -388,12 +397,12 @@ module couplet_rtos
   logic  status_rd;          // STATUS is read: clears the copy error
 
   // Whether the caller may start to wait: it must exist and not wait already.
-  rtos_status_e block_st;
-  assign block_st = !cur_v_q                    ? StNoCaller :
-                    tstate_q[cur_q] == ThWaiting ? StBadArg   : StOk;
+  rtos_code_e block_st;
+  assign block_st = !cur_v_q                    ? RtosCodeNoCaller :
+                    tstate_q[cur_q] == RtosThreadStateWaiting ? RtosCodeBadArg   : RtosCodeOk;
 
   always_comb begin
-    rtos_result_t res;
+    rtos_call_reg_t res;
     logic [31:0]  data;
     logic         err;
     logic         result_word;
@@ -406,10 +415,10 @@ module couplet_rtos
     logic [7:0]   ix;
     logic [31:0]  v;
     tid_t         nxt;
-    thread_state_e ns;
+    rtos_thread_state_e ns;
     logic         wake;      // the best waiter (ws_best) stops waiting and becomes ready
     logic         block;     // the caller leaves its ready queue and waits on (blk_kind, blk_id)
-    wait_kind_e   blk_kind;
+    rtos_wait_kind_e   blk_kind;
     logic [2:0]   blk_id;
 
     valid_d    = valid_q;
@@ -466,8 +475,8 @@ module couplet_rtos
     copy_rcv  = ws_best;
     status_rd = 1'b0;
 
-    res         = '{value: 16'd0, tid: TidNone, zero: 2'd0, preempt: 1'b0, blocked: 1'b0,
-                    status: StOk};
+    res         = '{value: 16'd0, tid: RTOS_TID_NONE, rsvd6: 2'd0, preempt: 1'b0, blocked: 1'b0,
+                    status: RtosCodeOk};
     data        = '0;
     err         = 1'b0;
     result_word = 1'b0;
@@ -479,10 +488,10 @@ module couplet_rtos
     ix          = '0;
     v           = '0;
     nxt         = rq_head[top_p];
-    ns          = (act == ActThreadUnblock) ? ThReady : thread_state_e'(arg_b[1:0]);
+    ns          = (act == RtosActionThreadUnblock) ? RtosThreadStateReady : rtos_thread_state_e'(arg_b[1:0]);
     wake        = 1'b0;
     block       = 1'b0;
-    blk_kind    = WaitNone;
+    blk_kind    = RtosWaitKindNone;
     blk_id      = '0;
 
     if (walk_q) begin
@@ -501,7 +510,7 @@ module couplet_rtos
         end
       end
       wsteps_d = wsteps_q + 4'd1;
-      if (changed && !last && tstate_q[wtid_q] == ThWaiting && wkind_q[wtid_q] == WaitMutex) begin
+      if (changed && !last && tstate_q[wtid_q] == RtosThreadStateWaiting && wkind_q[wtid_q] == RtosWaitKindMutex) begin
         wtid_d = m_owner_q[wid_q[wtid_q][MIdW-1:0]];
       end else if (w2v_q && !last) begin
         wtid_d = w2t_q;
@@ -522,7 +531,8 @@ module couplet_rtos
           end else if (cmd_q.index == IdxArgB) begin
             data = arg_b_q;
           end else if (cmd_q.index == IdxStatus) begin
-            data      = {16'd0, cur8, 6'd0, copy_err_q, copy_busy_q};
+            data      = 32'(rtos_status_reg_t'{tid: cur8, rsvd2: '0, copy_error: copy_err_q,
+                                                  copy_busy: copy_busy_q});
             status_rd = 1'b1;
           end else if (cmd_q.index == IdxConfig) begin
             data = ConfigWord;
@@ -558,20 +568,20 @@ module couplet_rtos
         result_word = 1'b1;
         unique case (act)
           // ---------------------------------------- threads
-          ActThreadAdd: begin
+          RtosActionThreadAdd: begin
             if (32'(arg_b[3:0]) >= 32'(NumPrio)) begin
-              res.status = StBadArg;
+              res.status = RtosCodeBadArg;
             end else if (!free_t_ok) begin
-              res.status = StTableFull;
+              res.status = RtosCodeTableFull;
             end else begin
               valid_d[free_t]  = 1'b1;
               tcb_d[free_t]    = arg_a;
               bprio_d[free_t]  = prio_b;
               eprio_d[free_t]  = prio_b;
-              wkind_d[free_t]  = WaitNone;
+              wkind_d[free_t]  = RtosWaitKindNone;
               wid_d[free_t]    = '0;
               wptr_d[free_t]   = '0;
-              tstate_d[free_t] = arg_b[8] ? ThReady : ThSuspended;
+              tstate_d[free_t] = arg_b[8] ? RtosThreadStateReady : RtosThreadStateSuspended;
               if (arg_b[8]) begin
                 add_en = 1'b1;
                 add_t  = free_t;
@@ -580,66 +590,66 @@ module couplet_rtos
               res.tid = 8'(free_t);
             end
           end
-          ActThreadRemove: begin
+          RtosActionThreadRemove: begin
             if (!tid_ok) begin
-              res.status = StNoId;
+              res.status = RtosCodeNoId;
             end else if (owns[a_tid]) begin
-              res.status = StBusy;
+              res.status = RtosCodeBusy;
             end else begin
               if (inq[a_tid]) begin
                 rm_en = 1'b1;
                 rm_t  = a_tid;
                 rm_p  = eprio_q[a_tid];
               end
-              if (tstate_q[a_tid] == ThWaiting && wkind_q[a_tid] == WaitMutex && Inherit) begin
+              if (tstate_q[a_tid] == RtosThreadStateWaiting && wkind_q[a_tid] == RtosWaitKindMutex && Inherit) begin
                 walk_go = 1'b1;
                 walk_t  = m_owner_q[wid_q[a_tid][MIdW-1:0]];
               end
               valid_d[a_tid]  = 1'b0;
-              tstate_d[a_tid] = ThSuspended;
-              wkind_d[a_tid]  = WaitNone;
+              tstate_d[a_tid] = RtosThreadStateSuspended;
+              wkind_d[a_tid]  = RtosWaitKindNone;
               wid_d[a_tid]    = '0;
               wptr_d[a_tid]   = '0;
               if (cur_v_q && cur_q == a_tid) cur_v_d = 1'b0;
             end
           end
-          ActThreadSetState, ActThreadUnblock: begin
+          RtosActionThreadSetState, RtosActionThreadUnblock: begin
             if (!tid_ok) begin
-              res.status = StNoId;
-            end else if (act == ActThreadSetState &&
+              res.status = RtosCodeNoId;
+            end else if (act == RtosActionThreadSetState &&
                          !(arg_b == 32'd0 || arg_b == 32'd2 || arg_b == 32'd3)) begin
-              res.status = StBadArg;
-            end else if (act == ActThreadUnblock && tstate_q[a_tid] != ThWaiting) begin
-              res.status = StBadArg;
+              res.status = RtosCodeBadArg;
+            end else if (act == RtosActionThreadUnblock && tstate_q[a_tid] != RtosThreadStateWaiting) begin
+              res.status = RtosCodeBadArg;
             end else if (tstate_q[a_tid] != ns) begin
               if (inq[a_tid]) begin
                 rm_en = 1'b1;
                 rm_t  = a_tid;
                 rm_p  = eprio_q[a_tid];
               end
-              if (tstate_q[a_tid] == ThWaiting) begin
-                if (wkind_q[a_tid] == WaitMutex && Inherit) begin
+              if (tstate_q[a_tid] == RtosThreadStateWaiting) begin
+                if (wkind_q[a_tid] == RtosWaitKindMutex && Inherit) begin
                   walk_go = 1'b1;
                   walk_t  = m_owner_q[wid_q[a_tid][MIdW-1:0]];
                 end
-                wkind_d[a_tid] = WaitNone;
+                wkind_d[a_tid] = RtosWaitKindNone;
                 wid_d[a_tid]   = '0;
                 wptr_d[a_tid]  = '0;
               end
               tstate_d[a_tid] = ns;
-              if (ns == ThReady) begin
+              if (ns == RtosThreadStateReady) begin
                 add_en = 1'b1;
                 add_t  = a_tid;
                 add_p  = eprio_q[a_tid];
               end
-              if (act == ActThreadUnblock) res.tid = 8'(a_tid);
+              if (act == RtosActionThreadUnblock) res.tid = 8'(a_tid);
             end
           end
-          ActThreadSetPrio: begin
+          RtosActionThreadSetPrio: begin
             if (!tid_ok) begin
-              res.status = StNoId;
+              res.status = RtosCodeNoId;
             end else if (arg_b >= 32'(NumPrio)) begin
-              res.status = StBadArg;
+              res.status = RtosCodeBadArg;
             end else begin
               bprio_d[a_tid] = prio_b;
               if (Inherit) begin
@@ -658,9 +668,9 @@ module couplet_rtos
               end
             end
           end
-          ActThreadInfo: begin
+          RtosActionThreadInfo: begin
             if (!tid_ok) begin
-              res.status = StNoId;
+              res.status = RtosCodeNoId;
             end else begin
               res.value = rtos_thread_info_t'{wait_id:   wid_q[a_tid],
                                               wait_kind: wkind_q[a_tid],
@@ -669,18 +679,18 @@ module couplet_rtos
                                               eprio:     4'(eprio_q[a_tid])};
             end
           end
-          ActThreadTcb: begin
+          RtosActionThreadTcb: begin
             result_word = 1'b0;
             data        = tid_ok ? tcb_q[a_tid] : 32'd0;
           end
-          ActThreadFind: begin
+          RtosActionThreadFind: begin
             if (!find_ok) begin
-              res.status = StNoId;
+              res.status = RtosCodeNoId;
             end else begin
               res.tid = 8'(find_t);
             end
           end
-          ActSchedule: begin
+          RtosActionSchedule: begin
             result_word = 1'b0;
             if (cur_ready && eprio_q[cur_q] == top_p && rq_head[top_p] == cur_q) begin
               rot_en = 1'b1;
@@ -690,15 +700,15 @@ module couplet_rtos
             cur_d   = any_ready ? nxt : cur_q;
             data    = any_ready ? tcb_q[nxt] : 32'd0;
           end
-          ActCurrent: begin
+          RtosActionCurrent: begin
             res.tid   = cur8;
             res.value = 16'(nvalid);
           end
 
           // ---------------------------------------- mutexes
-          ActMutexAlloc: begin
+          RtosActionMutexAlloc: begin
             if (!free_m_ok) begin
-              res.status = StTableFull;
+              res.status = RtosCodeTableFull;
             end else begin
               m_alloc_d[free_m]  = 1'b1;
               m_locked_d[free_m] = 1'b0;
@@ -706,32 +716,32 @@ module couplet_rtos
               res.tid            = 8'(free_m);
             end
           end
-          ActMutexFree: begin
+          RtosActionMutexFree: begin
             if (!mid_ok) begin
-              res.status = StNoId;
+              res.status = RtosCodeNoId;
             end else if (m_locked_q[a_mid]) begin
-              res.status = StBusy;
+              res.status = RtosCodeBusy;
             end else begin
               m_alloc_d[a_mid] = 1'b0;
             end
           end
-          ActMutexLock: begin
+          RtosActionMutexLock: begin
             if (!mid_ok) begin
-              res.status = StNoId;
+              res.status = RtosCodeNoId;
             end else if (!cur_v_q) begin
-              res.status = StNoCaller;
+              res.status = RtosCodeNoCaller;
             end else if (!m_locked_q[a_mid]) begin
               m_locked_d[a_mid] = 1'b1;
               m_owner_d[a_mid]  = cur_q;
             end else if (m_owner_q[a_mid] == cur_q) begin
-              res.status = StBadArg;
+              res.status = RtosCodeBadArg;
             end else if (!arg_b[0]) begin
-              res.status = StUnavailable;
-            end else if (block_st != StOk) begin
+              res.status = RtosCodeUnavailable;
+            end else if (block_st != RtosCodeOk) begin
               res.status = block_st;
             end else begin
               block    = 1'b1;
-              blk_kind = WaitMutex;
+              blk_kind = RtosWaitKindMutex;
               blk_id   = 3'(a_mid);
               if (Inherit) begin
                 walk_go = 1'b1;
@@ -739,13 +749,13 @@ module couplet_rtos
               end
             end
           end
-          ActMutexUnlock: begin
+          RtosActionMutexUnlock: begin
             if (!mid_ok) begin
-              res.status = StNoId;
+              res.status = RtosCodeNoId;
             end else if (!cur_v_q) begin
-              res.status = StNoCaller;
+              res.status = RtosCodeNoCaller;
             end else if (!m_locked_q[a_mid] || m_owner_q[a_mid] != cur_q) begin
-              res.status = StNotOwner;
+              res.status = RtosCodeNotOwner;
             end else if (ws_any) begin
               // The best waiter takes the mutex; then both owners' eprio are recomputed, the
               // new owner's first (it gained the remaining waiters).
@@ -762,21 +772,21 @@ module couplet_rtos
               m_locked_d[a_mid] = 1'b0;
             end
           end
-          ActMutexInfo: begin
+          RtosActionMutexInfo: begin
             if (!mid_ok) begin
-              res.status = StNoId;
+              res.status = RtosCodeNoId;
             end else begin
-              res.tid   = m_locked_q[a_mid] ? 8'(m_owner_q[a_mid]) : TidNone;
+              res.tid   = m_locked_q[a_mid] ? 8'(m_owner_q[a_mid]) : RTOS_TID_NONE;
               res.value = 16'(ws_cnt);
             end
           end
 
           // ---------------------------------------- semaphores
-          ActSemAlloc: begin
+          RtosActionSemAlloc: begin
             if (arg_b == 32'd0 || arg_b > 32'hFFFF || arg_a > arg_b) begin
-              res.status = StBadArg;
+              res.status = RtosCodeBadArg;
             end else if (!free_s_ok) begin
-              res.status = StTableFull;
+              res.status = RtosCodeTableFull;
             end else begin
               s_alloc_d[free_s] = 1'b1;
               s_count_d[free_s] = arg_a[15:0];
@@ -784,52 +794,52 @@ module couplet_rtos
               res.tid           = 8'(free_s);
             end
           end
-          ActSemFree: begin
+          RtosActionSemFree: begin
             if (!sid_ok) begin
-              res.status = StNoId;
+              res.status = RtosCodeNoId;
             end else if (ws_any) begin
-              res.status = StBusy;
+              res.status = RtosCodeBusy;
             end else begin
               s_alloc_d[a_sid] = 1'b0;
             end
           end
-          ActSemTake: begin
+          RtosActionSemTake: begin
             if (!sid_ok) begin
-              res.status = StNoId;
+              res.status = RtosCodeNoId;
             end else begin
               res.value = s_count_q[a_sid];
               if (s_count_q[a_sid] != 16'd0) begin
                 s_count_d[a_sid] = s_count_q[a_sid] - 16'd1;
                 res.value        = s_count_q[a_sid] - 16'd1;
               end else if (!arg_b[0]) begin
-                res.status = StUnavailable;
-              end else if (block_st != StOk) begin
+                res.status = RtosCodeUnavailable;
+              end else if (block_st != RtosCodeOk) begin
                 res.status = block_st;
               end else begin
                 block    = 1'b1;
-                blk_kind = WaitSem;
+                blk_kind = RtosWaitKindSem;
                 blk_id   = 3'(a_sid);
               end
             end
           end
-          ActSemGive: begin
+          RtosActionSemGive: begin
             if (!sid_ok) begin
-              res.status = StNoId;
+              res.status = RtosCodeNoId;
             end else begin
               res.value = s_count_q[a_sid];
               if (ws_any) begin
                 wake = 1'b1;
               end else if (s_count_q[a_sid] == s_max_q[a_sid]) begin
-                res.status = StBadArg;
+                res.status = RtosCodeBadArg;
               end else begin
                 s_count_d[a_sid] = s_count_q[a_sid] + 16'd1;
                 res.value        = s_count_q[a_sid] + 16'd1;
               end
             end
           end
-          ActSemInfo: begin
+          RtosActionSemInfo: begin
             if (!sid_ok) begin
-              res.status = StNoId;
+              res.status = RtosCodeNoId;
             end else begin
               res.value = s_count_q[a_sid];
               res.tid   = 8'(ws_cnt);
@@ -837,12 +847,12 @@ module couplet_rtos
           end
 
           // ---------------------------------------- queues
-          ActQueueAlloc: begin
+          RtosActionQueueAlloc: begin
             if (arg_a == 32'd0 || arg_a > 32'(MsgWords) || arg_b == 32'd0 ||
                 arg_b > 32'(QueueDepth)) begin
-              res.status = StBadArg;
+              res.status = RtosCodeBadArg;
             end else if (!free_q_ok) begin
-              res.status = StTableFull;
+              res.status = RtosCodeTableFull;
             end else begin
               q_alloc_d[free_q] = 1'b1;
               q_words_d[free_q] = arg_a[4:0];
@@ -852,22 +862,22 @@ module couplet_rtos
               res.tid           = 8'(free_q);
             end
           end
-          ActQueueFree: begin
+          RtosActionQueueFree: begin
             if (!qid_ok) begin
-              res.status = StNoId;
+              res.status = RtosCodeNoId;
             end else if (ws_any) begin
-              res.status = StBusy;
+              res.status = RtosCodeBusy;
             end else begin
               q_alloc_d[a_qid] = 1'b0;
             end
           end
-          ActQueueSend: begin
+          RtosActionQueueSend: begin
             if (!qid_ok) begin
-              res.status = StNoId;
+              res.status = RtosCodeNoId;
             end else begin
               res.value = 16'(q_count_q[a_qid]);
               if (copy_busy_q) begin
-                res.status = StBusy;
+                res.status = RtosCodeBusy;
               end else if (ws_any) begin
                 copy_go = 1'b1;
                 wake    = 1'b1;
@@ -881,23 +891,23 @@ module couplet_rtos
                 q_count_d[a_qid] = q_count_q[a_qid] + 4'd1;
                 res.value        = 16'(q_count_q[a_qid] + 4'd1);
               end else if (!arg_b[0]) begin
-                res.status = StQueueFull;
-              end else if (block_st != StOk) begin
+                res.status = RtosCodeQueueFull;
+              end else if (block_st != RtosCodeOk) begin
                 res.status = block_st;
               end else begin
                 block    = 1'b1;
-                blk_kind = WaitQSend;
+                blk_kind = RtosWaitKindQueueSend;
                 blk_id   = 3'(a_qid);
               end
             end
           end
-          ActQueueRecv: begin
+          RtosActionQueueRecv: begin
             if (!qid_ok) begin
-              res.status = StNoId;
+              res.status = RtosCodeNoId;
             end else begin
               res.value = 16'(q_count_q[a_qid]);
               if (copy_busy_q) begin
-                res.status = StBusy;
+                res.status = RtosCodeBusy;
               end else if (q_count_q[a_qid] != 4'd0) begin
                 for (int unsigned i = 0; i < MsgWords; i++) begin
                   if (5'(i) < q_words_q[a_qid]) msg_d[i] = ring_q[slot_rd][i];
@@ -910,29 +920,29 @@ module couplet_rtos
                   wake             = ws_any;
                 end
               end else if (!arg_b[0]) begin
-                res.status = StQueueEmpty;
-              end else if (block_st != StOk) begin
+                res.status = RtosCodeQueueEmpty;
+              end else if (block_st != RtosCodeOk) begin
                 res.status = block_st;
               end else begin
                 block    = 1'b1;
-                blk_kind = WaitQRecv;
+                blk_kind = RtosWaitKindQueueRecv;
                 blk_id   = 3'(a_qid);
               end
             end
           end
-          ActQueueInfo: begin
+          RtosActionQueueInfo: begin
             if (!qid_ok) begin
-              res.status = StNoId;
+              res.status = RtosCodeNoId;
             end else begin
               res.value = 16'(q_count_q[a_qid]);
               res.tid   = 8'(ws_cnt);
             end
           end
-          ActQueueReset: begin
+          RtosActionQueueReset: begin
             // A copy in flight does not matter: its message was never stored in the ring. One
             // sender is woken (FreeRTOS's xQueueReset); receivers keep waiting on the empty queue.
             if (!qid_ok) begin
-              res.status = StNoId;
+              res.status = RtosCodeNoId;
             end else begin
               q_rd_d[a_qid]    = '0;
               q_count_d[a_qid] = '0;
@@ -942,11 +952,11 @@ module couplet_rtos
           default: ;
         endcase
         if (wake) begin
-          tstate_d[ws_best] = ThReady;
-          wkind_d[ws_best]  = WaitNone;
+          tstate_d[ws_best] = RtosThreadStateReady;
+          wkind_d[ws_best]  = RtosWaitKindNone;
           wid_d[ws_best]    = '0;
           // A receiver's buffer is spent (no other waiter holds one).
-          if (wkind_q[ws_best] == WaitQRecv) wptr_d[ws_best] = '0;
+          if (wkind_q[ws_best] == RtosWaitKindQueueRecv) wptr_d[ws_best] = '0;
           add_en            = 1'b1;
           add_t             = ws_best;
           add_p             = eprio_q[ws_best];
@@ -958,15 +968,15 @@ module couplet_rtos
             rm_t  = cur_q;
             rm_p  = eprio_q[cur_q];
           end
-          tstate_d[cur_q] = ThWaiting;
+          tstate_d[cur_q] = RtosThreadStateWaiting;
           wkind_d[cur_q]  = blk_kind;
           wid_d[cur_q]    = blk_id;
           // RECV's waiter keeps where the copy engine is to write its message.
-          if (blk_kind == WaitQRecv) wptr_d[cur_q] = arg_b[31:2];
+          if (blk_kind == RtosWaitKindQueueRecv) wptr_d[cur_q] = arg_b[31:2];
           res.blocked     = 1'b1;
         end
         // A refused action reports no thread.
-        if (res.status != StOk) res.tid = TidNone;
+        if (res.status != RtosCodeOk) res.tid = RTOS_TID_NONE;
         if (result_word) data = 32'(res);
       end
 
@@ -1036,10 +1046,10 @@ module couplet_rtos
       q_alloc_q  <= '0;
       for (int unsigned t = 0; t < MaxThreads; t++) begin
         tcb_q[t]    <= '0;
-        tstate_q[t] <= ThSuspended;
+        tstate_q[t] <= RtosThreadStateSuspended;
         bprio_q[t]  <= '0;
         eprio_q[t]  <= '0;
-        wkind_q[t]  <= WaitNone;
+        wkind_q[t]  <= RtosWaitKindNone;
         wid_q[t]    <= '0;
         wptr_q[t]   <= '0;
       end

@@ -1,7 +1,7 @@
-// Types and codes of couplet_rtos (hw/ip/rtos/README.md): the action numbers, the status codes
-// of the result word, thread states and wait kinds, and the packed layouts of the result word
-// and of THREAD_INFO's value. Field widths are those of the largest build (16 threads, 16
-// priorities, 8 objects of a kind), so the software view does not depend on the parameters.
+// Types of couplet_rtos (hw/ip/rtos/README.md) beside those of its description (rtos_reg_pkg):
+// the parameter limits, the packed layout of THREAD_INFO's value and the table scans. Field
+// widths are those of the largest build (16 threads, 16 priorities, 8 objects of a kind), so the
+// software view does not depend on the parameters.
 package couplet_rtos_pkg;
 
   import rtos_reg_pkg::*;
@@ -13,83 +13,16 @@ package couplet_rtos_pkg;
   localparam int unsigned MsgWordsLimit   = RTOS_MSG_COUNT;
   localparam int unsigned QueueDepthLimit = 8;
 
-  // Action k of AccelOpExec index k, or of a load of CALL[k].
-  typedef enum logic [5:0] {
-    ActThreadAdd      = 6'h00,
-    ActThreadRemove   = 6'h01,
-    ActThreadSetState = 6'h02,
-    ActThreadSetPrio  = 6'h03,
-    ActThreadInfo     = 6'h04,
-    ActThreadTcb      = 6'h05,
-    ActThreadFind     = 6'h06,
-    ActThreadUnblock  = 6'h07,
-    ActSchedule       = 6'h08,
-    ActCurrent        = 6'h09,
-    ActMutexAlloc     = 6'h10,
-    ActMutexFree      = 6'h11,
-    ActMutexLock      = 6'h12,
-    ActMutexUnlock    = 6'h13,
-    ActMutexInfo      = 6'h14,
-    ActSemAlloc       = 6'h18,
-    ActSemFree        = 6'h19,
-    ActSemTake        = 6'h1A,
-    ActSemGive        = 6'h1B,
-    ActSemInfo        = 6'h1C,
-    ActQueueAlloc     = 6'h20,
-    ActQueueFree      = 6'h21,
-    ActQueueSend      = 6'h22,
-    ActQueueRecv      = 6'h23,
-    ActQueueInfo      = 6'h24,
-    ActQueueReset     = 6'h25
-  } rtos_action_e;
-
-  typedef enum logic [3:0] {
-    StOk          = 4'd0,
-    StUnavailable = 4'd1,
-    StQueueFull   = 4'd2,
-    StQueueEmpty  = 4'd3,
-    StNoId        = 4'd4,
-    StNotOwner    = 4'd5,
-    StBusy        = 4'd6,
-    StTableFull   = 4'd7,
-    StBadArg      = 4'd8,
-    StNoCaller    = 4'd9
-  } rtos_status_e;
-
-  typedef enum logic [1:0] {
-    ThReady     = 2'd0,
-    ThWaiting   = 2'd1,
-    ThSuspended = 2'd2,
-    ThDelayed   = 2'd3
-  } thread_state_e;
-
-  typedef enum logic [2:0] {
-    WaitNone  = 3'd0,
-    WaitMutex = 3'd1,
-    WaitSem   = 3'd2,
-    WaitQSend = 3'd3,
-    WaitQRecv = 3'd4
-  } wait_kind_e;
-
-  // The result word of every action except SCHEDULE and THREAD_TCB.
-  typedef struct packed {
-    logic [15:0]  value;
-    logic [7:0]   tid;      // TidNone when the action made, woke or found no thread
-    logic [1:0]   zero;
-    logic         preempt;
-    logic         blocked;
-    rtos_status_e status;
-  } rtos_result_t;
-
-  localparam logic [7:0] TidNone = 8'hFF;
+  // The actions (rtos_action_e), status codes (rtos_code_e), thread states, wait kinds and the
+  // result word (rtos_call_reg_t) are generated from data/rtos.toml into rtos_reg_pkg.
 
   // THREAD_INFO's value.
   typedef struct packed {
-    logic [2:0]    wait_id;
-    wait_kind_e    wait_kind;
-    thread_state_e state;
-    logic [3:0]    bprio;
-    logic [3:0]    eprio;
+    logic [2:0]         wait_id;
+    rtos_wait_kind_e    wait_kind;
+    rtos_thread_state_e state;
+    logic [3:0]         bprio;
+    logic [3:0]         eprio;
   } rtos_thread_info_t;
 
   // Scans over a table's bit set (in use, waiting, non-empty, ...). Every table fits ScanW
@@ -142,12 +75,12 @@ package couplet_rtos_pkg;
   function automatic logic is_action(logic [5:0] k);
     logic known;
     unique case (k)
-      ActThreadAdd, ActThreadRemove, ActThreadSetState, ActThreadSetPrio, ActThreadInfo,
-      ActThreadTcb, ActThreadFind, ActThreadUnblock, ActSchedule, ActCurrent,
-      ActMutexAlloc, ActMutexFree, ActMutexLock, ActMutexUnlock, ActMutexInfo,
-      ActSemAlloc, ActSemFree, ActSemTake, ActSemGive, ActSemInfo,
-      ActQueueAlloc, ActQueueFree, ActQueueSend, ActQueueRecv, ActQueueInfo,
-      ActQueueReset: known = 1'b1;
+      RtosActionThreadAdd, RtosActionThreadRemove, RtosActionThreadSetState, RtosActionThreadSetPrio, RtosActionThreadInfo,
+      RtosActionThreadTcb, RtosActionThreadFind, RtosActionThreadUnblock, RtosActionSchedule, RtosActionCurrent,
+      RtosActionMutexAlloc, RtosActionMutexFree, RtosActionMutexLock, RtosActionMutexUnlock, RtosActionMutexInfo,
+      RtosActionSemAlloc, RtosActionSemFree, RtosActionSemTake, RtosActionSemGive, RtosActionSemInfo,
+      RtosActionQueueAlloc, RtosActionQueueFree, RtosActionQueueSend, RtosActionQueueRecv, RtosActionQueueInfo,
+      RtosActionQueueReset: known = 1'b1;
       default: known = 1'b0;
     endcase
     // CALL[k] covers every action number.

@@ -52,76 +52,41 @@ from collections import deque
 from dataclasses import dataclass, field
 from enum import IntEnum
 
-MASK32 = 0xFFFF_FFFF
-NONE = 0xFF  # "no thread" in a TID field
+from couplet.model.regs import load_ip_regs
 
-# Register indexes (rtos.toml; byte offset / 4).
-MSG0, ARG_A, ARG_B, STATUS, CONFIG, CALL0 = 0x00, 0x10, 0x11, 0x12, 0x13, 0x40
-MSG_SLOTS = 16
-CALL_SLOTS = 64
+MASK32 = 0xFFFF_FFFF
+
+# Register indexes (byte offset / 4), actions, status codes, thread states and wait kinds: the
+# IP's description (data/rtos.toml), whose tables are the README's.
+REGS = load_ip_regs("rtos")
+MSG0, ARG_A, ARG_B, STATUS, CONFIG, CALL0 = (
+    REGS.reg(name).offset // 4 for name in ("msg", "arg_a", "arg_b", "status", "config", "call"))
+NONE = REGS.const("tid_none")  # "no thread" in a TID field
+MSG_SLOTS = REGS.reg("msg").count
+CALL_SLOTS = REGS.reg("call").count
 OP_READ, OP_WRITE, OP_WRITE2, OP_EXEC = 0, 1, 2, 3
 
 
-class Act(IntEnum):
-    THREAD_ADD = 0x00
-    THREAD_REMOVE = 0x01
-    THREAD_SET_STATE = 0x02
-    THREAD_SET_PRIO = 0x03
-    THREAD_INFO = 0x04
-    THREAD_TCB = 0x05
-    THREAD_FIND = 0x06
-    THREAD_UNBLOCK = 0x07
-    SCHEDULE = 0x08
-    CURRENT = 0x09
-    MUTEX_ALLOC = 0x10
-    MUTEX_FREE = 0x11
-    MUTEX_LOCK = 0x12
-    MUTEX_UNLOCK = 0x13
-    MUTEX_INFO = 0x14
-    SEM_ALLOC = 0x18
-    SEM_FREE = 0x19
-    SEM_TAKE = 0x1A
-    SEM_GIVE = 0x1B
-    SEM_INFO = 0x1C
-    QUEUE_ALLOC = 0x20
-    QUEUE_FREE = 0x21
-    QUEUE_SEND = 0x22
-    QUEUE_RECV = 0x23
-    QUEUE_INFO = 0x24
-    QUEUE_RESET = 0x25
+def pack(reg: str, **fields: int) -> int:
+    """A word of register `reg` from the values of its fields (each cut to its width)."""
+    word = 0
+    for name, value in fields.items():
+        f = REGS.field(reg, name)
+        word |= (value << f.lsb) & f.mask
+    return word
 
 
+def _value_set(name: str, enum: str) -> type[IntEnum]:
+    return IntEnum(name, {v.name.upper(): v.value for v in REGS.enum(enum).values})
+
+
+Act = _value_set("Act", "action")
 ACTIONS = frozenset(int(a) for a in Act)
 # Actions whose answer is a plain 32-bit word, not a result word.
 RAW_ACTIONS = frozenset({Act.SCHEDULE, Act.THREAD_TCB})
-
-
-class Status(IntEnum):
-    OK = 0
-    UNAVAILABLE = 1
-    QUEUE_FULL = 2
-    QUEUE_EMPTY = 3
-    NO_ID = 4
-    NOT_OWNER = 5
-    BUSY = 6
-    TABLE_FULL = 7
-    BAD_ARG = 8
-    NO_CALLER = 9
-
-
-class State(IntEnum):
-    READY = 0
-    WAITING = 1
-    SUSPENDED = 2
-    DELAYED = 3
-
-
-class Wait(IntEnum):
-    NONE = 0
-    MUTEX = 1
-    SEM = 2
-    QUEUE_SEND = 3
-    QUEUE_RECV = 4
+Status = _value_set("Status", "code")
+State = _value_set("State", "thread_state")
+Wait = _value_set("Wait", "wait_kind")
 
 
 BLOCK = 1  # bit 0 of b: wait if unavailable
@@ -165,9 +130,10 @@ class Params:
     @property
     def config_word(self) -> int:
         """The CONFIG register."""
-        return (self.MaxThreads | self.NumPrio << 5 | self.PrioAscending << 10 | self.PrioInherit << 11
-                | self.NumMutex << 12 | self.NumSem << 16 | self.NumQueue << 20 | self.MsgWords << 24
-                | (self.QueueDepth - 1) << 29)
+        return pack("config", max_threads=self.MaxThreads, num_prio=self.NumPrio,
+                    prio_ascending=self.PrioAscending, prio_inherit=self.PrioInherit,
+                    num_mutex=self.NumMutex, num_sem=self.NumSem, num_queue=self.NumQueue,
+                    msg_words=self.MsgWords, queue_depth_m1=self.QueueDepth - 1)
 
 
 @dataclass
@@ -225,12 +191,11 @@ class Result:
 
 
 def result_word(status: int, blocked: bool, preempt: bool, tid: int, value: int) -> int:
-    return (status & 0xF) | int(blocked) << 4 | int(preempt) << 5 | (tid & 0xFF) << 8 | (value & 0xFFFF) << 16
+    return pack("call", status=status, blocked=int(blocked), preempt=int(preempt), tid=tid, value=value)
 
 
 def decode_result(word: int) -> dict[str, int]:
-    return {"status": word & 0xF, "blocked": word >> 4 & 1, "preempt": word >> 5 & 1,
-            "tid": word >> 8 & 0xFF, "value": word >> 16}
+    return {f.name: (word & f.mask) >> f.lsb for f in REGS.reg("call").fields}
 
 
 class _Fail(Exception):
@@ -288,7 +253,7 @@ class RtosModel:
 
     def status_word(self) -> int:
         cur = NONE if self.cur is None else self.cur
-        return int(self.copy_busy) | int(self.copy_err) << 1 | cur << 8
+        return pack("status", copy_busy=int(self.copy_busy), copy_error=int(self.copy_err), tid=cur)
 
     def preempt(self) -> bool:
         ready = [t for t, th in enumerate(self.threads) if th.valid and th.state == State.READY]

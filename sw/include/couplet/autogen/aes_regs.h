@@ -29,4 +29,106 @@
 #define AES_LEN_OFFSET 0x0058u
 #define AES_CMD_OFFSET 0x005Cu
 
+// The longest memory job (LEN, MEM action): 1 MiB.
+#define AES_MAX_JOB_BYTES 0x100000u
+
+// Fields: _SHIFT is the lowest bit, _MASK the field's bits in place.
+#define AES_CTRL_MODE_SHIFT 0u
+#define AES_CTRL_MODE_MASK 0x00000007u
+#define AES_CTRL_DECRYPT_SHIFT 3u
+#define AES_CTRL_DECRYPT_MASK 0x00000008u
+#define AES_CTRL_KEY_LEN_SHIFT 4u
+#define AES_CTRL_KEY_LEN_MASK 0x00000030u
+#define AES_CTRL_IRQ_ENABLE_SHIFT 6u
+#define AES_CTRL_IRQ_ENABLE_MASK 0x00000040u
+#define AES_STATUS_BUSY_SHIFT 0u
+#define AES_STATUS_BUSY_MASK 0x00000001u
+#define AES_STATUS_KEY_READY_SHIFT 1u
+#define AES_STATUS_KEY_READY_MASK 0x00000002u
+#define AES_STATUS_DOUT_VALID_SHIFT 2u
+#define AES_STATUS_DOUT_VALID_MASK 0x00000004u
+#define AES_STATUS_REFUSED_BUSY_SHIFT 3u
+#define AES_STATUS_REFUSED_BUSY_MASK 0x00000008u
+#define AES_STATUS_REFUSED_NO_KEY_SHIFT 4u
+#define AES_STATUS_REFUSED_NO_KEY_MASK 0x00000010u
+#define AES_STATUS_DONE_SHIFT 5u
+#define AES_STATUS_DONE_MASK 0x00000020u
+#define AES_STATUS_JOB_ERROR_SHIFT 6u
+#define AES_STATUS_JOB_ERROR_MASK 0x00000040u
+#define AES_STATUS_BAD_LEN_SHIFT 7u
+#define AES_STATUS_BAD_LEN_MASK 0x00000080u
+#define AES_CMD_START_SHIFT 0u
+#define AES_CMD_START_MASK 0x00000001u
+#define AES_CMD_EXPAND_SHIFT 1u
+#define AES_CMD_EXPAND_MASK 0x00000002u
+#define AES_CMD_ZEROIZE_SHIFT 2u
+#define AES_CMD_ZEROIZE_MASK 0x00000004u
+
+// Actions: the index of an action command (funct7 of a custom instruction with funct3 3).
+// Start the block in DIN0..3; refused while busy or without a key.
+#define AES_ACTION_START 0x0u
+// Expand the key in KEY0..7 for CTRL.key_len; refused while busy. Takes 7 to 10 cycles, during which no command is taken.
+#define AES_ACTION_EXPAND 0x1u
+// Clear the key, chaining value, data and CTRL; refused while busy.
+#define AES_ACTION_ZEROIZE 0x2u
+// Run a memory job of LEN bytes from address op_a to address op_b; answered when the last block is written.
+#define AES_ACTION_MEM 0x3u
+// X(name, value) for each value
+#define AES_ACTION_LIST(X) \
+  X(start, AES_ACTION_START) \
+  X(expand, AES_ACTION_EXPAND) \
+  X(zeroize, AES_ACTION_ZEROIZE) \
+  X(mem, AES_ACTION_MEM)
+
+// Result codes: the answer of an action command.
+// The action ran (MEM: the job is done).
+#define AES_RESULT_OK 0x0u
+// Refused: a key expansion, block or job is in progress.
+#define AES_RESULT_BUSY 0x1u
+// Refused: no expanded key.
+#define AES_RESULT_NO_KEY 0x2u
+// Refused: LEN is not a nonzero multiple of 16 of at most 1 MiB.
+#define AES_RESULT_BAD_LEN 0x3u
+// The memory job ended with a bus error.
+#define AES_RESULT_BUS_ERROR 0x4u
+// X(name, value) for each value
+#define AES_RESULT_LIST(X) \
+  X(ok, AES_RESULT_OK) \
+  X(busy, AES_RESULT_BUSY) \
+  X(no_key, AES_RESULT_NO_KEY) \
+  X(bad_len, AES_RESULT_BAD_LEN) \
+  X(bus_error, AES_RESULT_BUS_ERROR)
+
+// Block cipher modes (CTRL.mode).
+// ECB.
+#define AES_MODE_ECB 0x0u
+// CBC.
+#define AES_MODE_CBC 0x1u
+// CTR: the whole block is a big-endian counter.
+#define AES_MODE_CTR 0x2u
+// CFB-128.
+#define AES_MODE_CFB 0x3u
+// OFB.
+#define AES_MODE_OFB 0x4u
+// X(name, value) for each value
+#define AES_MODE_LIST(X) \
+  X(ecb, AES_MODE_ECB) \
+  X(cbc, AES_MODE_CBC) \
+  X(ctr, AES_MODE_CTR) \
+  X(cfb, AES_MODE_CFB) \
+  X(ofb, AES_MODE_OFB)
+
+// Key lengths (CTRL.key_len).
+// AES-128: 4 key words, 10 rounds.
+#define AES_KEY_LEN_128 0x0u
+// AES-192: 6 key words, 12 rounds.
+#define AES_KEY_LEN_192 0x1u
+// AES-256: 8 key words, 14 rounds.
+#define AES_KEY_LEN_256 0x2u
+// X(name, value) for each value
+#define AES_KEY_LEN_LIST(X) \
+  X(128, AES_KEY_LEN_128) \
+  X(192, AES_KEY_LEN_192) \
+  X(256, AES_KEY_LEN_256)
+
 #endif  // COUPLET_AUTOGEN_AES_REGS_H_

@@ -13,4 +13,58 @@
 #define KECCAK_STATE_XOR_OFFSET 0x0100u
 #define KECCAK_STATE_XOR_COUNT 50u
 
+// The longest ABSORB job (LEN): 1 MiB.
+#define KECCAK_MAX_JOB_BYTES 0x100000u
+// The largest legal CTRL.rate in words: SHAKE128's, the largest of FIPS 202 (the field could hold 63).
+#define KECCAK_MAX_RATE 0x2Au
+
+// Fields: _SHIFT is the lowest bit, _MASK the field's bits in place.
+#define KECCAK_CTRL_RATE_SHIFT 0u
+#define KECCAK_CTRL_RATE_MASK 0x0000003Fu
+#define KECCAK_CTRL_IRQ_ENABLE_SHIFT 6u
+#define KECCAK_CTRL_IRQ_ENABLE_MASK 0x00000040u
+#define KECCAK_STATUS_BUSY_SHIFT 0u
+#define KECCAK_STATUS_BUSY_MASK 0x00000001u
+#define KECCAK_STATUS_DONE_SHIFT 1u
+#define KECCAK_STATUS_DONE_MASK 0x00000002u
+#define KECCAK_STATUS_REFUSED_BUSY_SHIFT 2u
+#define KECCAK_STATUS_REFUSED_BUSY_MASK 0x00000004u
+#define KECCAK_STATUS_JOB_ERROR_SHIFT 3u
+#define KECCAK_STATUS_JOB_ERROR_MASK 0x00000008u
+#define KECCAK_STATUS_BAD_LEN_SHIFT 4u
+#define KECCAK_STATUS_BAD_LEN_MASK 0x00000010u
+#define KECCAK_CMD_PERMUTE_SHIFT 0u
+#define KECCAK_CMD_PERMUTE_MASK 0x00000001u
+#define KECCAK_CMD_ZEROIZE_SHIFT 1u
+#define KECCAK_CMD_ZEROIZE_MASK 0x00000002u
+
+// Actions: the index of an action command (funct7 of a custom instruction with funct3 3).
+// Run Keccak-f[1600] on the state; refused while busy (nothing starts; STATUS.refused_busy). Answered in the next cycle, not when the permutation is done.
+#define KECCAK_ACTION_PERMUTE 0x0u
+// Clear the state, the engine's own state register and a partly absorbed stream block (its word counter); waits for a running permutation. Answers ok.
+#define KECCAK_ACTION_ZEROIZE 0x1u
+// Absorb LEN bytes from address op_a (the DMA job {src: op_a, dst: 0, in_len: LEN, out_len: 0}), a permutation per block; answered when the job is done and its last permutation has finished.
+#define KECCAK_ACTION_ABSORB 0x2u
+// X(name, value) for each value
+#define KECCAK_ACTION_LIST(X) \
+  X(permute, KECCAK_ACTION_PERMUTE) \
+  X(zeroize, KECCAK_ACTION_ZEROIZE) \
+  X(absorb, KECCAK_ACTION_ABSORB)
+
+// Result codes: the answer of an action command.
+// The action ran (ABSORB: the job is done).
+#define KECCAK_RESULT_OK 0x0u
+// Refused: busy (PERMUTE while busy, ABSORB while a stream block is partly absorbed).
+#define KECCAK_RESULT_BUSY 0x1u
+// Refused: LEN is not a nonzero multiple of 4 * rate of at most 1 MiB, or the rate is illegal (STATUS.bad_len; no job).
+#define KECCAK_RESULT_BAD_LEN 0x3u
+// The ABSORB job ended with a bus error (STATUS.job_error).
+#define KECCAK_RESULT_BUS_ERROR 0x4u
+// X(name, value) for each value
+#define KECCAK_RESULT_LIST(X) \
+  X(ok, KECCAK_RESULT_OK) \
+  X(busy, KECCAK_RESULT_BUSY) \
+  X(bad_len, KECCAK_RESULT_BAD_LEN) \
+  X(bus_error, KECCAK_RESULT_BUS_ERROR)
+
 #endif  // COUPLET_AUTOGEN_KECCAK_REGS_H_

@@ -13,4 +13,194 @@
 #define RTOS_CALL_OFFSET 0x0100u
 #define RTOS_CALL_COUNT 64u
 
+// A TID field that names no thread (STATUS.tid, CALL.tid).
+#define RTOS_TID_NONE 0xFFu
+
+// Fields: _SHIFT is the lowest bit, _MASK the field's bits in place.
+#define RTOS_STATUS_COPY_BUSY_SHIFT 0u
+#define RTOS_STATUS_COPY_BUSY_MASK 0x00000001u
+#define RTOS_STATUS_COPY_ERROR_SHIFT 1u
+#define RTOS_STATUS_COPY_ERROR_MASK 0x00000002u
+#define RTOS_STATUS_TID_SHIFT 8u
+#define RTOS_STATUS_TID_MASK 0x0000FF00u
+#define RTOS_CONFIG_MAX_THREADS_SHIFT 0u
+#define RTOS_CONFIG_MAX_THREADS_MASK 0x0000001Fu
+#define RTOS_CONFIG_NUM_PRIO_SHIFT 5u
+#define RTOS_CONFIG_NUM_PRIO_MASK 0x000003E0u
+#define RTOS_CONFIG_PRIO_ASCENDING_SHIFT 10u
+#define RTOS_CONFIG_PRIO_ASCENDING_MASK 0x00000400u
+#define RTOS_CONFIG_PRIO_INHERIT_SHIFT 11u
+#define RTOS_CONFIG_PRIO_INHERIT_MASK 0x00000800u
+#define RTOS_CONFIG_NUM_MUTEX_SHIFT 12u
+#define RTOS_CONFIG_NUM_MUTEX_MASK 0x0000F000u
+#define RTOS_CONFIG_NUM_SEM_SHIFT 16u
+#define RTOS_CONFIG_NUM_SEM_MASK 0x000F0000u
+#define RTOS_CONFIG_NUM_QUEUE_SHIFT 20u
+#define RTOS_CONFIG_NUM_QUEUE_MASK 0x00F00000u
+#define RTOS_CONFIG_MSG_WORDS_SHIFT 24u
+#define RTOS_CONFIG_MSG_WORDS_MASK 0x1F000000u
+#define RTOS_CONFIG_QUEUE_DEPTH_M1_SHIFT 29u
+#define RTOS_CONFIG_QUEUE_DEPTH_M1_MASK 0xE0000000u
+#define RTOS_CALL_STATUS_SHIFT 0u
+#define RTOS_CALL_STATUS_MASK 0x0000000Fu
+#define RTOS_CALL_BLOCKED_SHIFT 4u
+#define RTOS_CALL_BLOCKED_MASK 0x00000010u
+#define RTOS_CALL_PREEMPT_SHIFT 5u
+#define RTOS_CALL_PREEMPT_MASK 0x00000020u
+#define RTOS_CALL_TID_SHIFT 8u
+#define RTOS_CALL_TID_MASK 0x0000FF00u
+#define RTOS_CALL_VALUE_SHIFT 16u
+#define RTOS_CALL_VALUE_MASK 0xFFFF0000u
+
+// Actions: action k is an AccelOpExec command with index k, a = op_a, b = op_b (over X-IF `.insn r CUSTOM_3, 3, k, rd, a, b` in the default SoC), or a load of CALL[k] with a = ARG_A, b = ARG_B. Each answers with the result word (CALL's fields) except SCHEDULE and THREAD_TCB.
+// a: tcb; b: bits 3:0 priority, bit 8: start READY (else SUSPENDED). Lowest free node gets `tcb`, `bprio = eprio = prio`; `tid` = new TID. `TABLE_FULL` if none free, `BAD_ARG` if prio >= NumPrio.
+#define RTOS_ACTION_THREAD_ADD 0x0u
+// a: tid; b: -. Removes it from its ready queue or waiter set, frees the node; `cur` becomes none if it was `cur`. `BUSY` if it owns a mutex.
+#define RTOS_ACTION_THREAD_REMOVE 0x1u
+// a: tid; b: a thread state: READY, SUSPENDED or DELAYED. A WAITING thread first leaves its waiter set (as `THREAD_UNBLOCK` but into the given state). Setting the current state again is OK and changes nothing. `BAD_ARG` for WAITING or a value that is not a thread state.
+#define RTOS_ACTION_THREAD_SET_STATE 0x2u
+// a: tid; b: prio. `bprio = prio`; `eprio` recomputed (inheritance); a READY thread whose `eprio` changes moves to the tail of its new queue.
+#define RTOS_ACTION_THREAD_SET_PRIO 0x3u
+// a: tid; b: -. `value` = bits 3:0 `eprio`, 7:4 `bprio`, 9:8 `state`, 12:10 `wait_kind`, 15:13 `wait_id`.
+#define RTOS_ACTION_THREAD_INFO 0x4u
+// a: tid; b: -. Returns the node's `tcb` (0 if the TID is invalid or free).
+#define RTOS_ACTION_THREAD_TCB 0x5u
+// a: tcb; b: -. `tid` = the valid node holding `tcb`, lowest TID first; `NO_ID` if none.
+#define RTOS_ACTION_THREAD_FIND 0x6u
+// a: tid; b: -. A WAITING thread leaves its waiter set and becomes READY (for an OS timeout); owners' inherited priorities are recomputed. On a thread that is not WAITING: `BAD_ARG`.
+#define RTOS_ACTION_THREAD_UNBLOCK 0x7u
+// a: -; b: -. Picks the highest non-empty ready queue `p`; if `cur` is READY, in queue `p` and its head, the queue rotates first (round robin: `cur` goes to the tail); `cur = head[p]`. Returns **the tcb of the new `cur`**, or 0 if no thread is READY (`cur` = none).
+#define RTOS_ACTION_SCHEDULE 0x8u
+// a: -; b: -. `tid` = `cur` (0xFF none); `value` = number of valid threads.
+#define RTOS_ACTION_CURRENT 0x9u
+// a: -; b: -. `tid` field = the new mutex id (lowest free); `TABLE_FULL`.
+#define RTOS_ACTION_MUTEX_ALLOC 0x10u
+// a: id; b: -. `BUSY` if locked.
+#define RTOS_ACTION_MUTEX_FREE 0x11u
+// a: id; b: bit 0: block if held. Free: `cur` becomes owner. Held by another: with bit 0 the caller becomes WAITING on it (`blocked`; leaves its ready queue) and, with `PrioInherit`, inheritance runs (below); without bit 0 `UNAVAILABLE`. Held by the caller: `BAD_ARG`. `NO_CALLER` if `cur` is none.
+#define RTOS_ACTION_MUTEX_LOCK 0x12u
+// a: id; b: -. Caller must be the owner (else `NOT_OWNER`, also when unlocked). The highest waiter becomes owner and READY (`tid` = it), else the mutex is unlocked. The old owner's `eprio` is recomputed.
+#define RTOS_ACTION_MUTEX_UNLOCK 0x13u
+// a: id; b: -. `tid` = owner (0xFF unlocked); `value` = number of waiters.
+#define RTOS_ACTION_MUTEX_INFO 0x14u
+// a: initial count; b: max count (>= 1, >= initial). `tid` field = new id; `BAD_ARG`, `TABLE_FULL`.
+#define RTOS_ACTION_SEM_ALLOC 0x18u
+// a: id; b: -. `BUSY` if a thread waits on it.
+#define RTOS_ACTION_SEM_FREE 0x19u
+// a: id; b: bit 0: block if empty. Count > 0: count - 1. Else with bit 0 the caller waits (`blocked`), without it `UNAVAILABLE`. `value` = count after.
+#define RTOS_ACTION_SEM_TAKE 0x1Au
+// a: id; b: -. A waiter: the highest becomes READY (it has taken the count; `tid` = it). Else count + 1, or `BAD_ARG` at `max` (count unchanged). Needs no caller (interrupts give). `value` = count after.
+#define RTOS_ACTION_SEM_GIVE 0x1Bu
+// a: id; b: -. `value` = count; `tid` = number of waiters.
+#define RTOS_ACTION_SEM_INFO 0x1Cu
+// a: words (1..MsgWords); b: depth (1..QueueDepth). `tid` field = new id; `BAD_ARG`, `TABLE_FULL`.
+#define RTOS_ACTION_QUEUE_ALLOC 0x20u
+// a: id; b: -. `BUSY` if a thread waits on it.
+#define RTOS_ACTION_QUEUE_FREE 0x21u
+// a: id; b: bit 0: block if full; bit 1 `FRONT`: store at the head. Message = `MSG[0..words-1]`. A waiting receiver: the copy engine writes the message to its `wait_ptr` through the memory port and it becomes READY (`tid` = it). Else if `count < depth`: stored at the tail, or with `FRONT` at the head (`rd = rd - 1 mod depth`, written there: it is the next message received). Else with bit 0 the caller waits as a sender (`blocked`); without it `QUEUE_FULL`. `BUSY` while a copy is in flight (nothing changes). `value` = messages stored after.
+#define RTOS_ACTION_QUEUE_SEND 0x22u
+// a: id; b: dst pointer (word aligned) with bit 0: block if empty; bit 1 `PEEK`: keep the message. A stored message: moved to `MSG[0..words-1]` (the caller reads it from there; `dst` unused), and the highest waiting sender, if any, becomes READY (`tid` = it; it sends again). With `PEEK` the head message is copied to `MSG[0..words-1]` and stays stored (`rd`, `count` unchanged, no sender woken). Else (empty, `PEEK` or not) with bit 0 the caller waits as a receiver with `wait_ptr = b & ~3` (`blocked`); without it `QUEUE_EMPTY`. `BUSY` while a copy is in flight. `value` = messages stored after.
+#define RTOS_ACTION_QUEUE_RECV 0x23u
+// a: id; b: -. `value` = messages stored; `tid` = waiters (senders + receivers).
+#define RTOS_ACTION_QUEUE_INFO 0x24u
+// a: id; b: -. Every stored message is dropped (`count = 0`, `rd = 0`); the highest waiting sender, if any, becomes READY (`tid` = it; it sends again); receivers keep waiting. Not refused while a copy is in flight. `value` = 0.
+#define RTOS_ACTION_QUEUE_RESET 0x25u
+// X(name, value) for each value
+#define RTOS_ACTION_LIST(X) \
+  X(thread_add, RTOS_ACTION_THREAD_ADD) \
+  X(thread_remove, RTOS_ACTION_THREAD_REMOVE) \
+  X(thread_set_state, RTOS_ACTION_THREAD_SET_STATE) \
+  X(thread_set_prio, RTOS_ACTION_THREAD_SET_PRIO) \
+  X(thread_info, RTOS_ACTION_THREAD_INFO) \
+  X(thread_tcb, RTOS_ACTION_THREAD_TCB) \
+  X(thread_find, RTOS_ACTION_THREAD_FIND) \
+  X(thread_unblock, RTOS_ACTION_THREAD_UNBLOCK) \
+  X(schedule, RTOS_ACTION_SCHEDULE) \
+  X(current, RTOS_ACTION_CURRENT) \
+  X(mutex_alloc, RTOS_ACTION_MUTEX_ALLOC) \
+  X(mutex_free, RTOS_ACTION_MUTEX_FREE) \
+  X(mutex_lock, RTOS_ACTION_MUTEX_LOCK) \
+  X(mutex_unlock, RTOS_ACTION_MUTEX_UNLOCK) \
+  X(mutex_info, RTOS_ACTION_MUTEX_INFO) \
+  X(sem_alloc, RTOS_ACTION_SEM_ALLOC) \
+  X(sem_free, RTOS_ACTION_SEM_FREE) \
+  X(sem_take, RTOS_ACTION_SEM_TAKE) \
+  X(sem_give, RTOS_ACTION_SEM_GIVE) \
+  X(sem_info, RTOS_ACTION_SEM_INFO) \
+  X(queue_alloc, RTOS_ACTION_QUEUE_ALLOC) \
+  X(queue_free, RTOS_ACTION_QUEUE_FREE) \
+  X(queue_send, RTOS_ACTION_QUEUE_SEND) \
+  X(queue_recv, RTOS_ACTION_QUEUE_RECV) \
+  X(queue_info, RTOS_ACTION_QUEUE_INFO) \
+  X(queue_reset, RTOS_ACTION_QUEUE_RESET)
+
+// Status codes (CALL.status): the outcome of an action. When it is not OK nothing changed; a call that makes the caller wait answers OK with CALL.blocked.
+// The action ran.
+#define RTOS_CODE_OK 0x0u
+// Mutex held by another / semaphore empty, caller did not block.
+#define RTOS_CODE_UNAVAILABLE 0x1u
+// The queue is full and the caller did not block.
+#define RTOS_CODE_QUEUE_FULL 0x2u
+// The queue is empty and the caller did not block.
+#define RTOS_CODE_QUEUE_EMPTY 0x3u
+// Id out of range, or object/thread not allocated.
+#define RTOS_CODE_NO_ID 0x4u
+// The caller does not own the mutex (also when it is unlocked).
+#define RTOS_CODE_NOT_OWNER 0x5u
+// A message copy is in flight, or the object is in use.
+#define RTOS_CODE_BUSY 0x6u
+// No free node/object.
+#define RTOS_CODE_TABLE_FULL 0x7u
+// An argument is out of range or not allowed in this state.
+#define RTOS_CODE_BAD_ARG 0x8u
+// `cur` is none.
+#define RTOS_CODE_NO_CALLER 0x9u
+// X(name, value) for each value
+#define RTOS_CODE_LIST(X) \
+  X(ok, RTOS_CODE_OK) \
+  X(unavailable, RTOS_CODE_UNAVAILABLE) \
+  X(queue_full, RTOS_CODE_QUEUE_FULL) \
+  X(queue_empty, RTOS_CODE_QUEUE_EMPTY) \
+  X(no_id, RTOS_CODE_NO_ID) \
+  X(not_owner, RTOS_CODE_NOT_OWNER) \
+  X(busy, RTOS_CODE_BUSY) \
+  X(table_full, RTOS_CODE_TABLE_FULL) \
+  X(bad_arg, RTOS_CODE_BAD_ARG) \
+  X(no_caller, RTOS_CODE_NO_CALLER)
+
+// Thread states (THREAD_SET_STATE's b, THREAD_INFO's state).
+// In its priority's ready queue.
+#define RTOS_THREAD_STATE_READY 0x0u
+// In a mutex's, semaphore's or queue's waiter set (set by the accelerator only).
+#define RTOS_THREAD_STATE_WAITING 0x1u
+// Not scheduled until set READY.
+#define RTOS_THREAD_STATE_SUSPENDED 0x2u
+// Not scheduled until set READY (the OS keeps the time).
+#define RTOS_THREAD_STATE_DELAYED 0x3u
+// X(name, value) for each value
+#define RTOS_THREAD_STATE_LIST(X) \
+  X(ready, RTOS_THREAD_STATE_READY) \
+  X(waiting, RTOS_THREAD_STATE_WAITING) \
+  X(suspended, RTOS_THREAD_STATE_SUSPENDED) \
+  X(delayed, RTOS_THREAD_STATE_DELAYED)
+
+// What a WAITING thread waits on (THREAD_INFO's wait_kind).
+// Nothing: the thread is not WAITING.
+#define RTOS_WAIT_KIND_NONE 0x0u
+// A mutex, to lock it.
+#define RTOS_WAIT_KIND_MUTEX 0x1u
+// A semaphore, to take it.
+#define RTOS_WAIT_KIND_SEM 0x2u
+// A full queue, to send.
+#define RTOS_WAIT_KIND_QUEUE_SEND 0x3u
+// An empty queue, to receive.
+#define RTOS_WAIT_KIND_QUEUE_RECV 0x4u
+// X(name, value) for each value
+#define RTOS_WAIT_KIND_LIST(X) \
+  X(none, RTOS_WAIT_KIND_NONE) \
+  X(mutex, RTOS_WAIT_KIND_MUTEX) \
+  X(sem, RTOS_WAIT_KIND_SEM) \
+  X(queue_send, RTOS_WAIT_KIND_QUEUE_SEND) \
+  X(queue_recv, RTOS_WAIT_KIND_QUEUE_RECV)
+
 #endif  // COUPLET_AUTOGEN_RTOS_REGS_H_

@@ -25,4 +25,104 @@ package aes_reg_pkg;
   localparam logic [6:0] AES_STATUS_OFFSET = 7'h54;
   localparam logic [6:0] AES_LEN_OFFSET = 7'h58;
   localparam logic [6:0] AES_CMD_OFFSET = 7'h5C;
+
+  // Actions: the index of an action command (funct7 of a custom instruction with funct3 3).
+  typedef enum logic [6:0] {
+    // Start the block in DIN0..3; refused while busy or without a key.
+    AesActionStart = 7'h0,
+    // Expand the key in KEY0..7 for CTRL.key_len; refused while busy. Takes 7 to 10 cycles, during which no command is taken.
+    AesActionExpand = 7'h1,
+    // Clear the key, chaining value, data and CTRL; refused while busy.
+    AesActionZeroize = 7'h2,
+    // Run a memory job of LEN bytes from address op_a to address op_b; answered when the last block is written.
+    AesActionMem = 7'h3
+  } aes_action_e;
+
+  // Result codes: the answer of an action command.
+  typedef enum logic [31:0] {
+    // The action ran (MEM: the job is done).
+    AesResultOk = 32'h0,
+    // Refused: a key expansion, block or job is in progress.
+    AesResultBusy = 32'h1,
+    // Refused: no expanded key.
+    AesResultNoKey = 32'h2,
+    // Refused: LEN is not a nonzero multiple of 16 of at most 1 MiB.
+    AesResultBadLen = 32'h3,
+    // The memory job ended with a bus error.
+    AesResultBusError = 32'h4
+  } aes_result_e;
+
+  // Block cipher modes (CTRL.mode).
+  typedef enum logic [2:0] {
+    // ECB.
+    AesModeEcb = 3'h0,
+    // CBC.
+    AesModeCbc = 3'h1,
+    // CTR: the whole block is a big-endian counter.
+    AesModeCtr = 3'h2,
+    // CFB-128.
+    AesModeCfb = 3'h3,
+    // OFB.
+    AesModeOfb = 3'h4
+  } aes_mode_e;
+
+  // Key lengths (CTRL.key_len).
+  typedef enum logic [1:0] {
+    // AES-128: 4 key words, 10 rounds.
+    AesKeyLen128 = 2'h0,
+    // AES-192: 6 key words, 12 rounds.
+    AesKeyLen192 = 2'h1,
+    // AES-256: 8 key words, 14 rounds.
+    AesKeyLen256 = 2'h2
+  } aes_key_len_e;
+
+  /* verilator lint_off UNUSEDPARAM */
+  // The longest memory job (LEN, MEM action): 1 MiB.
+  localparam logic [31:0] AES_MAX_JOB_BYTES = 32'h100000;
+  // Field positions: _BIT of a one-bit field, _LSB and _WIDTH of a wider one.
+  localparam int unsigned AES_CTRL_MODE_LSB = 0;
+  localparam int unsigned AES_CTRL_MODE_WIDTH = 3;
+  localparam int unsigned AES_CTRL_DECRYPT_BIT = 3;
+  localparam int unsigned AES_CTRL_KEY_LEN_LSB = 4;
+  localparam int unsigned AES_CTRL_KEY_LEN_WIDTH = 2;
+  localparam int unsigned AES_CTRL_IRQ_ENABLE_BIT = 6;
+  localparam int unsigned AES_STATUS_BUSY_BIT = 0;
+  localparam int unsigned AES_STATUS_KEY_READY_BIT = 1;
+  localparam int unsigned AES_STATUS_DOUT_VALID_BIT = 2;
+  localparam int unsigned AES_STATUS_REFUSED_BUSY_BIT = 3;
+  localparam int unsigned AES_STATUS_REFUSED_NO_KEY_BIT = 4;
+  localparam int unsigned AES_STATUS_DONE_BIT = 5;
+  localparam int unsigned AES_STATUS_JOB_ERROR_BIT = 6;
+  localparam int unsigned AES_STATUS_BAD_LEN_BIT = 7;
+  localparam int unsigned AES_CMD_START_BIT = 0;
+  localparam int unsigned AES_CMD_EXPAND_BIT = 1;
+  localparam int unsigned AES_CMD_ZEROIZE_BIT = 2;
+  /* verilator lint_on UNUSEDPARAM */
+
+  // CTRL up to its highest field.
+  typedef struct packed {
+    logic irq_enable;  // [6]
+    aes_key_len_e key_len;  // [5:4]
+    logic decrypt;  // [3]
+    aes_mode_e mode;  // [2:0]
+  } aes_ctrl_reg_t;
+
+  // STATUS up to its highest field.
+  typedef struct packed {
+    logic bad_len;  // [7]
+    logic job_error;  // [6]
+    logic done;  // [5]
+    logic refused_no_key;  // [4]
+    logic refused_busy;  // [3]
+    logic dout_valid;  // [2]
+    logic key_ready;  // [1]
+    logic busy;  // [0]
+  } aes_status_reg_t;
+
+  // CMD up to its highest field.
+  typedef struct packed {
+    logic zeroize;  // [2]
+    logic expand;  // [1]
+    logic start;  // [0]
+  } aes_cmd_reg_t;
 endpackage

@@ -12,4 +12,54 @@ package dma_reg_pkg;
   localparam logic [5:0] DMA_CTRL_OFFSET = 6'h20;
   localparam logic [5:0] DMA_STATUS_OFFSET = 6'h24;
   localparam logic [5:0] DMA_IRQ_ENABLE_OFFSET = 6'h28;
+
+  /* verilator lint_off UNUSEDPARAM */
+  // Field positions: _BIT of a one-bit field, _LSB and _WIDTH of a wider one.
+  localparam int unsigned DMA_CTRL_GO0_BIT = 0;
+  localparam int unsigned DMA_CTRL_GO1_BIT = 1;
+  localparam int unsigned DMA_CTRL_ABORT_ALL_BIT = 2;
+  localparam int unsigned DMA_STATUS_SLOT0_ARMED_BIT = 0;
+  localparam int unsigned DMA_STATUS_SLOT0_BUSY_BIT = 1;
+  localparam int unsigned DMA_STATUS_SLOT0_DONE_BIT = 2;
+  localparam int unsigned DMA_STATUS_SLOT0_ERR_BIT = 3;
+  localparam int unsigned DMA_STATUS_SLOT0_REFUSED_BIT = 4;
+  localparam int unsigned DMA_STATUS_SLOT1_ARMED_BIT = 8;
+  localparam int unsigned DMA_STATUS_SLOT1_BUSY_BIT = 9;
+  localparam int unsigned DMA_STATUS_SLOT1_DONE_BIT = 10;
+  localparam int unsigned DMA_STATUS_SLOT1_ERR_BIT = 11;
+  localparam int unsigned DMA_STATUS_SLOT1_REFUSED_BIT = 12;
+  localparam int unsigned DMA_STATUS_PORT_BUSY_BIT = 16;
+  localparam int unsigned DMA_IRQ_ENABLE_SLOT0_BIT = 0;
+  localparam int unsigned DMA_IRQ_ENABLE_SLOT1_BIT = 1;
+  /* verilator lint_on UNUSEDPARAM */
+
+  // CTRL up to its highest field.
+  typedef struct packed {
+    logic abort_all;  // [2]
+    logic go1;  // [1]
+    logic go0;  // [0]
+  } dma_ctrl_reg_t;
+
+  // STATUS up to its highest field.
+  typedef struct packed {
+    logic port_busy;  // [16]
+    logic [15:13] rsvd13;
+    logic slot1_refused;  // [12]
+    logic slot1_err;  // [11]
+    logic slot1_done;  // [10]
+    logic slot1_busy;  // [9]
+    logic slot1_armed;  // [8]
+    logic [7:5] rsvd5;
+    logic slot0_refused;  // [4]
+    logic slot0_err;  // [3]
+    logic slot0_done;  // [2]
+    logic slot0_busy;  // [1]
+    logic slot0_armed;  // [0]
+  } dma_status_reg_t;
+
+  // IRQ_ENABLE up to its highest field.
+  typedef struct packed {
+    logic slot1;  // [1]
+    logic slot0;  // [0]
+  } dma_irq_enable_reg_t;
 endpackage

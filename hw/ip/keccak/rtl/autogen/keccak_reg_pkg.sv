@@ -9,4 +9,65 @@ package keccak_reg_pkg;
   localparam logic [8:0] KECCAK_CMD_OFFSET = 9'hD4;
   localparam logic [8:0] KECCAK_STATE_XOR_OFFSET = 9'h100;
   localparam int unsigned KECCAK_STATE_XOR_COUNT = 50;
+
+  // Actions: the index of an action command (funct7 of a custom instruction with funct3 3).
+  typedef enum logic [6:0] {
+    // Run Keccak-f[1600] on the state; refused while busy (nothing starts; STATUS.refused_busy). Answered in the next cycle, not when the permutation is done.
+    KeccakActionPermute = 7'h0,
+    // Clear the state, the engine's own state register and a partly absorbed stream block (its word counter); waits for a running permutation. Answers ok.
+    KeccakActionZeroize = 7'h1,
+    // Absorb LEN bytes from address op_a (the DMA job {src: op_a, dst: 0, in_len: LEN, out_len: 0}), a permutation per block; answered when the job is done and its last permutation has finished.
+    KeccakActionAbsorb = 7'h2
+  } keccak_action_e;
+
+  // Result codes: the answer of an action command.
+  typedef enum logic [31:0] {
+    // The action ran (ABSORB: the job is done).
+    KeccakResultOk = 32'h0,
+    // Refused: busy (PERMUTE while busy, ABSORB while a stream block is partly absorbed).
+    KeccakResultBusy = 32'h1,
+    // Refused: LEN is not a nonzero multiple of 4 * rate of at most 1 MiB, or the rate is illegal (STATUS.bad_len; no job).
+    KeccakResultBadLen = 32'h3,
+    // The ABSORB job ended with a bus error (STATUS.job_error).
+    KeccakResultBusError = 32'h4
+  } keccak_result_e;
+
+  /* verilator lint_off UNUSEDPARAM */
+  // The longest ABSORB job (LEN): 1 MiB.
+  localparam logic [31:0] KECCAK_MAX_JOB_BYTES = 32'h100000;
+  // The largest legal CTRL.rate in words: SHAKE128's, the largest of FIPS 202 (the field could hold 63).
+  localparam logic [5:0] KECCAK_MAX_RATE = 6'h2A;
+  // Field positions: _BIT of a one-bit field, _LSB and _WIDTH of a wider one.
+  localparam int unsigned KECCAK_CTRL_RATE_LSB = 0;
+  localparam int unsigned KECCAK_CTRL_RATE_WIDTH = 6;
+  localparam int unsigned KECCAK_CTRL_IRQ_ENABLE_BIT = 6;
+  localparam int unsigned KECCAK_STATUS_BUSY_BIT = 0;
+  localparam int unsigned KECCAK_STATUS_DONE_BIT = 1;
+  localparam int unsigned KECCAK_STATUS_REFUSED_BUSY_BIT = 2;
+  localparam int unsigned KECCAK_STATUS_JOB_ERROR_BIT = 3;
+  localparam int unsigned KECCAK_STATUS_BAD_LEN_BIT = 4;
+  localparam int unsigned KECCAK_CMD_PERMUTE_BIT = 0;
+  localparam int unsigned KECCAK_CMD_ZEROIZE_BIT = 1;
+  /* verilator lint_on UNUSEDPARAM */
+
+  // CTRL up to its highest field.
+  typedef struct packed {
+    logic irq_enable;  // [6]
+    logic [5:0] rate;  // [5:0]
+  } keccak_ctrl_reg_t;
+
+  // STATUS up to its highest field.
+  typedef struct packed {
+    logic bad_len;  // [4]
+    logic job_error;  // [3]
+    logic refused_busy;  // [2]
+    logic done;  // [1]
+    logic busy;  // [0]
+  } keccak_status_reg_t;
+
+  // CMD up to its highest field.
+  typedef struct packed {
+    logic zeroize;  // [1]
+    logic permute;  // [0]
+  } keccak_cmd_reg_t;
 endpackage

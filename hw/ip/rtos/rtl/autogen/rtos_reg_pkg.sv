@@ -9,4 +9,175 @@ package rtos_reg_pkg;
   localparam logic [8:0] RTOS_CONFIG_OFFSET = 9'h4C;
   localparam logic [8:0] RTOS_CALL_OFFSET = 9'h100;
   localparam int unsigned RTOS_CALL_COUNT = 64;
+
+  // Actions: action k is an AccelOpExec command with index k, a = op_a, b = op_b (over X-IF `.insn r CUSTOM_3, 3, k, rd, a, b` in the default SoC), or a load of CALL[k] with a = ARG_A, b = ARG_B. Each answers with the result word (CALL's fields) except SCHEDULE and THREAD_TCB.
+  typedef enum logic [5:0] {
+    // a: tcb; b: bits 3:0 priority, bit 8: start READY (else SUSPENDED). Lowest free node gets `tcb`, `bprio = eprio = prio`; `tid` = new TID. `TABLE_FULL` if none free, `BAD_ARG` if prio >= NumPrio.
+    RtosActionThreadAdd = 6'h0,
+    // a: tid; b: -. Removes it from its ready queue or waiter set, frees the node; `cur` becomes none if it was `cur`. `BUSY` if it owns a mutex.
+    RtosActionThreadRemove = 6'h1,
+    // a: tid; b: a thread state: READY, SUSPENDED or DELAYED. A WAITING thread first leaves its waiter set (as `THREAD_UNBLOCK` but into the given state). Setting the current state again is OK and changes nothing. `BAD_ARG` for WAITING or a value that is not a thread state.
+    RtosActionThreadSetState = 6'h2,
+    // a: tid; b: prio. `bprio = prio`; `eprio` recomputed (inheritance); a READY thread whose `eprio` changes moves to the tail of its new queue.
+    RtosActionThreadSetPrio = 6'h3,
+    // a: tid; b: -. `value` = bits 3:0 `eprio`, 7:4 `bprio`, 9:8 `state`, 12:10 `wait_kind`, 15:13 `wait_id`.
+    RtosActionThreadInfo = 6'h4,
+    // a: tid; b: -. Returns the node's `tcb` (0 if the TID is invalid or free).
+    RtosActionThreadTcb = 6'h5,
+    // a: tcb; b: -. `tid` = the valid node holding `tcb`, lowest TID first; `NO_ID` if none.
+    RtosActionThreadFind = 6'h6,
+    // a: tid; b: -. A WAITING thread leaves its waiter set and becomes READY (for an OS timeout); owners' inherited priorities are recomputed. On a thread that is not WAITING: `BAD_ARG`.
+    RtosActionThreadUnblock = 6'h7,
+    // a: -; b: -. Picks the highest non-empty ready queue `p`; if `cur` is READY, in queue `p` and its head, the queue rotates first (round robin: `cur` goes to the tail); `cur = head[p]`. Returns **the tcb of the new `cur`**, or 0 if no thread is READY (`cur` = none).
+    RtosActionSchedule = 6'h8,
+    // a: -; b: -. `tid` = `cur` (0xFF none); `value` = number of valid threads.
+    RtosActionCurrent = 6'h9,
+    // a: -; b: -. `tid` field = the new mutex id (lowest free); `TABLE_FULL`.
+    RtosActionMutexAlloc = 6'h10,
+    // a: id; b: -. `BUSY` if locked.
+    RtosActionMutexFree = 6'h11,
+    // a: id; b: bit 0: block if held. Free: `cur` becomes owner. Held by another: with bit 0 the caller becomes WAITING on it (`blocked`; leaves its ready queue) and, with `PrioInherit`, inheritance runs (below); without bit 0 `UNAVAILABLE`. Held by the caller: `BAD_ARG`. `NO_CALLER` if `cur` is none.
+    RtosActionMutexLock = 6'h12,
+    // a: id; b: -. Caller must be the owner (else `NOT_OWNER`, also when unlocked). The highest waiter becomes owner and READY (`tid` = it), else the mutex is unlocked. The old owner's `eprio` is recomputed.
+    RtosActionMutexUnlock = 6'h13,
+    // a: id; b: -. `tid` = owner (0xFF unlocked); `value` = number of waiters.
+    RtosActionMutexInfo = 6'h14,
+    // a: initial count; b: max count (>= 1, >= initial). `tid` field = new id; `BAD_ARG`, `TABLE_FULL`.
+    RtosActionSemAlloc = 6'h18,
+    // a: id; b: -. `BUSY` if a thread waits on it.
+    RtosActionSemFree = 6'h19,
+    // a: id; b: bit 0: block if empty. Count > 0: count - 1. Else with bit 0 the caller waits (`blocked`), without it `UNAVAILABLE`. `value` = count after.
+    RtosActionSemTake = 6'h1A,
+    // a: id; b: -. A waiter: the highest becomes READY (it has taken the count; `tid` = it). Else count + 1, or `BAD_ARG` at `max` (count unchanged). Needs no caller (interrupts give). `value` = count after.
+    RtosActionSemGive = 6'h1B,
+    // a: id; b: -. `value` = count; `tid` = number of waiters.
+    RtosActionSemInfo = 6'h1C,
+    // a: words (1..MsgWords); b: depth (1..QueueDepth). `tid` field = new id; `BAD_ARG`, `TABLE_FULL`.
+    RtosActionQueueAlloc = 6'h20,
+    // a: id; b: -. `BUSY` if a thread waits on it.
+    RtosActionQueueFree = 6'h21,
+    // a: id; b: bit 0: block if full; bit 1 `FRONT`: store at the head. Message = `MSG[0..words-1]`. A waiting receiver: the copy engine writes the message to its `wait_ptr` through the memory port and it becomes READY (`tid` = it). Else if `count < depth`: stored at the tail, or with `FRONT` at the head (`rd = rd - 1 mod depth`, written there: it is the next message received). Else with bit 0 the caller waits as a sender (`blocked`); without it `QUEUE_FULL`. `BUSY` while a copy is in flight (nothing changes). `value` = messages stored after.
+    RtosActionQueueSend = 6'h22,
+    // a: id; b: dst pointer (word aligned) with bit 0: block if empty; bit 1 `PEEK`: keep the message. A stored message: moved to `MSG[0..words-1]` (the caller reads it from there; `dst` unused), and the highest waiting sender, if any, becomes READY (`tid` = it; it sends again). With `PEEK` the head message is copied to `MSG[0..words-1]` and stays stored (`rd`, `count` unchanged, no sender woken). Else (empty, `PEEK` or not) with bit 0 the caller waits as a receiver with `wait_ptr = b & ~3` (`blocked`); without it `QUEUE_EMPTY`. `BUSY` while a copy is in flight. `value` = messages stored after.
+    RtosActionQueueRecv = 6'h23,
+    // a: id; b: -. `value` = messages stored; `tid` = waiters (senders + receivers).
+    RtosActionQueueInfo = 6'h24,
+    // a: id; b: -. Every stored message is dropped (`count = 0`, `rd = 0`); the highest waiting sender, if any, becomes READY (`tid` = it; it sends again); receivers keep waiting. Not refused while a copy is in flight. `value` = 0.
+    RtosActionQueueReset = 6'h25
+  } rtos_action_e;
+
+  // Status codes (CALL.status): the outcome of an action. When it is not OK nothing changed; a call that makes the caller wait answers OK with CALL.blocked.
+  typedef enum logic [3:0] {
+    // The action ran.
+    RtosCodeOk = 4'h0,
+    // Mutex held by another / semaphore empty, caller did not block.
+    RtosCodeUnavailable = 4'h1,
+    // The queue is full and the caller did not block.
+    RtosCodeQueueFull = 4'h2,
+    // The queue is empty and the caller did not block.
+    RtosCodeQueueEmpty = 4'h3,
+    // Id out of range, or object/thread not allocated.
+    RtosCodeNoId = 4'h4,
+    // The caller does not own the mutex (also when it is unlocked).
+    RtosCodeNotOwner = 4'h5,
+    // A message copy is in flight, or the object is in use.
+    RtosCodeBusy = 4'h6,
+    // No free node/object.
+    RtosCodeTableFull = 4'h7,
+    // An argument is out of range or not allowed in this state.
+    RtosCodeBadArg = 4'h8,
+    // `cur` is none.
+    RtosCodeNoCaller = 4'h9
+  } rtos_code_e;
+
+  // Thread states (THREAD_SET_STATE's b, THREAD_INFO's state).
+  typedef enum logic [1:0] {
+    // In its priority's ready queue.
+    RtosThreadStateReady = 2'h0,
+    // In a mutex's, semaphore's or queue's waiter set (set by the accelerator only).
+    RtosThreadStateWaiting = 2'h1,
+    // Not scheduled until set READY.
+    RtosThreadStateSuspended = 2'h2,
+    // Not scheduled until set READY (the OS keeps the time).
+    RtosThreadStateDelayed = 2'h3
+  } rtos_thread_state_e;
+
+  // What a WAITING thread waits on (THREAD_INFO's wait_kind).
+  typedef enum logic [2:0] {
+    // Nothing: the thread is not WAITING.
+    RtosWaitKindNone = 3'h0,
+    // A mutex, to lock it.
+    RtosWaitKindMutex = 3'h1,
+    // A semaphore, to take it.
+    RtosWaitKindSem = 3'h2,
+    // A full queue, to send.
+    RtosWaitKindQueueSend = 3'h3,
+    // An empty queue, to receive.
+    RtosWaitKindQueueRecv = 3'h4
+  } rtos_wait_kind_e;
+
+  /* verilator lint_off UNUSEDPARAM */
+  // A TID field that names no thread (STATUS.tid, CALL.tid).
+  localparam logic [7:0] RTOS_TID_NONE = 8'hFF;
+  // Field positions: _BIT of a one-bit field, _LSB and _WIDTH of a wider one.
+  localparam int unsigned RTOS_STATUS_COPY_BUSY_BIT = 0;
+  localparam int unsigned RTOS_STATUS_COPY_ERROR_BIT = 1;
+  localparam int unsigned RTOS_STATUS_TID_LSB = 8;
+  localparam int unsigned RTOS_STATUS_TID_WIDTH = 8;
+  localparam int unsigned RTOS_CONFIG_MAX_THREADS_LSB = 0;
+  localparam int unsigned RTOS_CONFIG_MAX_THREADS_WIDTH = 5;
+  localparam int unsigned RTOS_CONFIG_NUM_PRIO_LSB = 5;
+  localparam int unsigned RTOS_CONFIG_NUM_PRIO_WIDTH = 5;
+  localparam int unsigned RTOS_CONFIG_PRIO_ASCENDING_BIT = 10;
+  localparam int unsigned RTOS_CONFIG_PRIO_INHERIT_BIT = 11;
+  localparam int unsigned RTOS_CONFIG_NUM_MUTEX_LSB = 12;
+  localparam int unsigned RTOS_CONFIG_NUM_MUTEX_WIDTH = 4;
+  localparam int unsigned RTOS_CONFIG_NUM_SEM_LSB = 16;
+  localparam int unsigned RTOS_CONFIG_NUM_SEM_WIDTH = 4;
+  localparam int unsigned RTOS_CONFIG_NUM_QUEUE_LSB = 20;
+  localparam int unsigned RTOS_CONFIG_NUM_QUEUE_WIDTH = 4;
+  localparam int unsigned RTOS_CONFIG_MSG_WORDS_LSB = 24;
+  localparam int unsigned RTOS_CONFIG_MSG_WORDS_WIDTH = 5;
+  localparam int unsigned RTOS_CONFIG_QUEUE_DEPTH_M1_LSB = 29;
+  localparam int unsigned RTOS_CONFIG_QUEUE_DEPTH_M1_WIDTH = 3;
+  localparam int unsigned RTOS_CALL_STATUS_LSB = 0;
+  localparam int unsigned RTOS_CALL_STATUS_WIDTH = 4;
+  localparam int unsigned RTOS_CALL_BLOCKED_BIT = 4;
+  localparam int unsigned RTOS_CALL_PREEMPT_BIT = 5;
+  localparam int unsigned RTOS_CALL_TID_LSB = 8;
+  localparam int unsigned RTOS_CALL_TID_WIDTH = 8;
+  localparam int unsigned RTOS_CALL_VALUE_LSB = 16;
+  localparam int unsigned RTOS_CALL_VALUE_WIDTH = 16;
+  /* verilator lint_on UNUSEDPARAM */
+
+  // STATUS up to its highest field.
+  typedef struct packed {
+    logic [7:0] tid;  // [15:8]
+    logic [7:2] rsvd2;
+    logic copy_error;  // [1]
+    logic copy_busy;  // [0]
+  } rtos_status_reg_t;
+
+  // CONFIG up to its highest field.
+  typedef struct packed {
+    logic [2:0] queue_depth_m1;  // [31:29]
+    logic [4:0] msg_words;  // [28:24]
+    logic [3:0] num_queue;  // [23:20]
+    logic [3:0] num_sem;  // [19:16]
+    logic [3:0] num_mutex;  // [15:12]
+    logic prio_inherit;  // [11]
+    logic prio_ascending;  // [10]
+    logic [4:0] num_prio;  // [9:5]
+    logic [4:0] max_threads;  // [4:0]
+  } rtos_config_reg_t;
+
+  // CALL up to its highest field.
+  typedef struct packed {
+    logic [15:0] value;  // [31:16]
+    logic [7:0] tid;  // [15:8]
+    logic [7:6] rsvd6;
+    logic preempt;  // [5]
+    logic blocked;  // [4]
+    rtos_code_e status;  // [3:0]
+  } rtos_call_reg_t;
 endpackage
