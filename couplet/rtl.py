@@ -84,8 +84,12 @@ def ip_sources(ip: str) -> list[Path]:
     return sorted((ip_dir / "autogen").glob("*_pkg.sv")) + packages + modules
 
 
-# In compile order: the coupling layer's package (accel) before the IPs that import it.
+# In compile order: the bus package (obi) and the coupling layer's package (accel) before the IPs
+# that import them.
 SOC_IPS = ("obi", "sram", "clint", "simctrl", "accel", "dma", "aes", "keccak", "rtos")
+# What an accelerator tile (hw/soc/rtl/couplet_accel_tile.sv) is built from, in compile order: it
+# names every kind's engine, and its bus ports are OBI.
+TILE_IPS = ("obi", "accel", "dma", "aes", "keccak", "rtos")
 
 
 def soc_sources(config_pkg: Path) -> list[Path]:
