@@ -268,8 +268,6 @@ class ObiPort:
     StructField that the models read and drive like a signal handle.
     """
 
-    FIELDS = ("req", "gnt", "addr", "we", "be", "wdata", "atop", "rvalid", "rdata", "err", "exokay")
-
     def __init__(self, dut: object, prefix: str = "", index: int | None = None) -> None:
         self.name = (prefix.rstrip("_") or "obi") + ("" if index is None else f"[{index}]")
         req, req_is_input = self._handle(dut, f"{prefix}req")
