@@ -23,7 +23,8 @@ from couplet.tools.yosys_stats import CELL_CLASSES, parse_stat
 
 
 def dma_design() -> Design:
-    return Design("test_dma", "couplet_dma", tuple(rtl.ip_sources("accel") + rtl.ip_sources("dma")))
+    sources = rtl.ip_sources("obi") + rtl.ip_sources("accel") + rtl.ip_sources("dma")
+    return Design("test_dma", "couplet_dma", tuple(sources))
 
 
 def yosys_design_sum(stat_json: Path, family: str, kind: str) -> int:
@@ -53,7 +54,8 @@ def test_synth_dma_counts_match_yosys(family: str) -> None:
 
 def test_pnr_clint_reports_fmax_and_agrees_with_yosys() -> None:
     # The CLINT: few enough ports for the package's pins (nextpnr places the I/O itself).
-    result = place_and_route(Design("test_clint", "couplet_clint", tuple(rtl.ip_sources("clint"))), target_mhz=65)
+    sources = tuple(rtl.ip_sources("obi") + rtl.ip_sources("clint"))
+    result = place_and_route(Design("test_clint", "couplet_clint", sources), target_mhz=65)
     assert 10 < result.timing.fmax_mhz < 1000
     assert result.timing.target_mhz == 65
     used_ffs, available_ffs = result.utilization["TRELLIS_FF"]

@@ -22,6 +22,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from couplet import paths
 from couplet.model.regs import load_ip_regs
 
 MODES = ("ECB", "CBC", "CTR", "CFB", "OFB")  # the mode value set of hw/ip/aes/data/aes.toml
@@ -176,7 +177,7 @@ def firmware_source(vectors: list[AesVector]) -> str:
     return "\n".join(lines)
 
 
-FIRMWARE_VECTORS = Path(__file__).resolve().parent.parent / "sw" / "apps" / "test_aes" / "cavp_vectors.c"
+FIRMWARE_VECTORS = paths.SW_DIR / "apps" / "test_aes" / "cavp_vectors.c"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -323,4 +324,4 @@ def sha3_firmware_source(vectors: list[HashVector]) -> str:
     return "\n".join(lines)
 
 
-SHA3_FIRMWARE_VECTORS = Path(__file__).resolve().parent.parent / "sw" / "apps" / "test_sha3" / "cavp_vectors.c"
+SHA3_FIRMWARE_VECTORS = paths.SW_DIR / "apps" / "test_sha3" / "cavp_vectors.c"

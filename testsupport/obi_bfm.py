@@ -18,15 +18,18 @@ from __future__ import annotations
 
 import os
 import random
+import re
 from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from enum import IntEnum
+from pathlib import Path
 
 import cocotb
 from cocotb.clock import Clock
 from cocotb.triggers import Event, FallingEdge, RisingEdge, SimTimeoutError, with_timeout
 
+from couplet import paths
 from couplet.tools.cocotb_run import SEED_ENV
 
 MASK32 = 0xFFFF_FFFF
@@ -164,30 +167,126 @@ class MemoryModel:
 
 
 # ------------------------------------------------------------------------------------- signals
-class ObiPort:
-    """The handles of one OBI port of the design, found by prefix.
+OBI_PKG = paths.IP_DIR / "obi" / "rtl" / "couplet_obi_pkg.sv"
 
-    A field is `<prefix><field>_i` or `<prefix><field>_o`, whichever the design has, so the same
-    class serves a port where the design is the slave (req_i, gnt_o) and one where it is the master
-    (req_o, gnt_i). Fields the port lacks (port A of the SRAM has no be/wdata) are None.
+
+@dataclass(frozen=True)
+class StructLayout:
+    """Where each field of a packed struct sits: {name: (lsb, width)} and the struct's width.
+
+    Verilator hands a packed struct port (or a packed array of them) to cocotb as one vector, so
+    the models reach a field by its bit position. The positions are read from the package that
+    declares the struct, so the RTL stays the one place that says what a port holds.
     """
 
-    FIELDS = ("req", "gnt", "addr", "we", "be", "wdata", "atop", "rvalid", "rdata", "err", "exokay")
+    name: str
+    fields: dict[str, tuple[int, int]]
+    width: int
 
-    def __init__(self, dut: object, prefix: str = "") -> None:
-        self.name = prefix.rstrip("_") or "obi"
-        for name in self.FIELDS:
-            handle = None
-            for suffix in ("_i", "_o"):
-                try:
-                    handle = getattr(dut, f"{prefix}{name}{suffix}")
-                    break
-                except AttributeError:
-                    continue
-            setattr(self, name, handle)
-        for required in ("req", "gnt", "addr", "rvalid"):
-            if getattr(self, required) is None:
-                raise AttributeError(f"OBI port {prefix!r} has no {required} signal")
+    @classmethod
+    def from_package(cls, type_name: str, package: Path = OBI_PKG) -> StructLayout:
+        text = re.sub(r"//[^\n]*", "", package.read_text())
+        match = re.search(r"typedef\s+struct\s+packed\s*\{([^}]*)\}\s*" + type_name + r"\s*;", text)
+        if match is None:
+            raise ValueError(f"{package}: no packed struct {type_name}")
+        members = []  # (name, width), first declared = most significant
+        for decl in match.group(1).split(";"):
+            field_match = re.fullmatch(r"\s*logic\s*(?:\[(\d+):(\d+)\])?\s*(\w+)\s*", decl)
+            if field_match is None:
+                if decl.strip():
+                    raise ValueError(f"{package}: {type_name}: cannot read field {decl.strip()!r}")
+                continue
+            msb, lsb, name = field_match.groups()
+            members.append((name, int(msb) - int(lsb) + 1 if msb is not None else 1))
+        fields, lsb = {}, 0
+        for name, width in reversed(members):
+            fields[name] = (lsb, width)
+            lsb += width
+        return cls(type_name, fields, lsb)
+
+
+OBI_REQ = StructLayout.from_package("obi_req_t")
+OBI_RSP = StructLayout.from_package("obi_rsp_t")
+
+
+class _Vector:
+    """A design input that several fields (and, for a packed array, several models) write.
+
+    cocotb applies a write only when the writing coroutine yields, so reading the handle back to
+    change one field would lose the fields written before in the same step. The models therefore
+    keep the vector's value here and write it whole each time a field changes; they are its only
+    drivers.
+    """
+
+    _all: dict[str, _Vector] = {}
+
+    def __init__(self, handle: object) -> None:
+        self.handle = handle
+        self.bits = 0
+
+    @classmethod
+    def of(cls, handle: object) -> _Vector:
+        """The one shadow of a design input, whichever handle object names it."""
+        key = handle._path
+        if key not in cls._all:
+            cls._all[key] = cls(handle)
+        return cls._all[key]
+
+    def write(self, lsb: int, width: int, value: int) -> None:
+        mask = ((1 << width) - 1) << lsb
+        self.bits = (self.bits & ~mask) | ((int(value) << lsb) & mask)
+        self.handle.value = self.bits
+
+
+class StructField:
+    """One field of a struct port (entry `index` of a packed array of them), used like a handle:
+    `.value` reads the field as an int and, on a design input, writes it."""
+
+    def __init__(self, handle: object, layout: StructLayout, name: str, index: int = 0,
+                 writable: bool = False) -> None:
+        lsb, self.width = layout.fields[name]
+        self.lsb = index * layout.width + lsb
+        self.handle = handle
+        self.vector = _Vector.of(handle) if writable else None
+
+    @property
+    def value(self) -> int:
+        return int(self.handle.value) >> self.lsb & ((1 << self.width) - 1)
+
+    @value.setter
+    def value(self, value: int) -> None:
+        if self.vector is None:
+            raise AttributeError("an output of the design cannot be driven")
+        self.vector.write(self.lsb, self.width, value)
+
+
+class ObiPort:
+    """The fields of one OBI port of the design: the struct pair `<prefix>req_*`, `<prefix>rsp_*`
+    (couplet_obi_pkg), entry `index` of it if the port is an array.
+
+    The design is the slave (req_i, rsp_o) or the master (req_o, rsp_i) of the port, whichever
+    it has, so the same class serves both sides. Each field (req, gnt, addr, ...) is a
+    StructField that the models read and drive like a signal handle.
+    """
+
+    def __init__(self, dut: object, prefix: str = "", index: int | None = None) -> None:
+        self.name = (prefix.rstrip("_") or "obi") + ("" if index is None else f"[{index}]")
+        req, req_is_input = self._handle(dut, f"{prefix}req")
+        rsp, rsp_is_input = self._handle(dut, f"{prefix}rsp")
+        if req_is_input == rsp_is_input:
+            raise AttributeError(f"OBI port {prefix!r}: req and rsp go the same way")
+        for layout, handle, is_input in ((OBI_REQ, req, req_is_input), (OBI_RSP, rsp, rsp_is_input)):
+            for name in layout.fields:
+                setattr(self, name, StructField(handle, layout, name, index or 0, writable=is_input))
+
+    @staticmethod
+    def _handle(dut: object, name: str) -> tuple[object, bool]:
+        for suffix, is_input in (("_i", True), ("_o", False)):
+            try:
+                return getattr(dut, f"{name}{suffix}"), is_input
+            except AttributeError:
+                continue
+        raise AttributeError(f"the design has no OBI struct port {name}_i or {name}_o")
 
 
 def read(handle: object | None, default: int = 0) -> int:
@@ -551,9 +650,20 @@ class Monitor:
         self.func(cycle)
 
 
+def signal(dut: object, name: str) -> object:
+    """A signal of the design by name; `<port>_req_o.req` or `<port>_rsp_o[i].gnt` names a field
+    of an OBI struct port (entry i of an array of them)."""
+    match = re.fullmatch(r"(\w+_(req|rsp)_[io])(?:\[(\d+)\])?\.(\w+)", name)
+    if match is None:
+        return getattr(dut, name)
+    port, kind, index, field_name = match.groups()
+    layout = OBI_REQ if kind == "req" else OBI_RSP
+    return StructField(getattr(dut, port), layout, field_name, int(index or 0))
+
+
 def assert_values(dut: object, expected: dict[str, int], when: str = "after reset") -> None:
     for name, value in expected.items():
-        got = int(getattr(dut, name).value)
+        got = int(signal(dut, name).value)
         assert got == value, f"{name} {when}: expected {value:#x}, got {got:#x}"
 
 

@@ -89,7 +89,7 @@ def board_lint_command(config: SocConfig, board_name: str) -> list[str]:
 
 def fmax_tile_lint_commands(config: SocConfig) -> list[tuple[str, list[str]]]:
     """(tile name, command) for couplet_fmax_tile around each accelerator tile of the configuration."""
-    sources = [p for ip in ("accel", "dma", "aes", "keccak", "rtos") for p in rtl.ip_sources(ip)]
+    sources = [p for ip in rtl.TILE_IPS for p in rtl.ip_sources(ip)]
     sources += FMAX_TILE_SOURCES
     commands = []
     for tile in generate.tiles(config):

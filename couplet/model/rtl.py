@@ -92,8 +92,12 @@ def accel_port_sources() -> list[Path]:
             rtl_dir / "couplet_accel_port_assert.sv"]
 
 
-# In compile order: the coupling layer's package (accel) before the IPs that import it.
+# In compile order: the bus package (obi) and the coupling layer's package (accel) before the IPs
+# that import them.
 SOC_IPS = ("obi", "sram", "clint", "simctrl", "accel", "dma", "aes", "keccak", "rtos")
+# What an accelerator tile (hw/soc/rtl/couplet_accel_tile.sv) is built from, in compile order: it
+# names every kind's engine, and its bus ports are OBI.
+TILE_IPS = ("obi", "accel", "dma", "aes", "keccak", "rtos")
 
 
 def soc_sources(config_pkg: Path) -> list[Path]:

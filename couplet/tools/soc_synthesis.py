@@ -111,7 +111,7 @@ def tile_design(variant: Variant) -> Design:
         raise CoupletError(f"{variant.label}: expected one accelerator tile, found {len(tiles)}")
     tile = tiles[0]
     sources = [config_package(variant.config)]
-    for ip in ("accel", "dma", "aes", "keccak", "rtos"):  # the tile names every kind's engine
+    for ip in rtl.TILE_IPS:
         sources += rtl.ip_sources(ip)
     sources += [paths.HW_DIR / "soc" / "rtl" / "couplet_accel_tile.sv", FMAX_TILE]
     params = (("KindIndex", str(tile.kind)), ("Param", str(tile.param)), ("Xif", str(int(tile.xif))),

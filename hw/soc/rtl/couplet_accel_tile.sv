@@ -10,6 +10,7 @@
 // leave their ports unused and cost no logic.
 module couplet_accel_tile
   import couplet_accel_pkg::*;
+  import couplet_obi_pkg::*;
 #(
   parameter accel_kind_e  Kind  = AccelKindAes,
   // AES: couplet_aes_pkg::aes_arch_e; Keccak: rounds per cycle; RTOS: its parameters packed as its
@@ -31,37 +32,16 @@ module couplet_accel_tile
   output accel_rsp_t  xif_rsp_o,
 
   // OBI slave: the accelerator's registers.
-  input  logic        regs_req_i,
-  output logic        regs_gnt_o,
-  input  logic [31:0] regs_addr_i,
-  input  logic        regs_we_i,
-  input  logic [3:0]  regs_be_i,
-  input  logic [31:0] regs_wdata_i,
-  output logic        regs_rvalid_o,
-  output logic [31:0] regs_rdata_o,
-  output logic        regs_err_o,
+  input  obi_req_t    regs_req_i,
+  output obi_rsp_t    regs_rsp_o,
 
   // OBI slave: the DMA descriptor registers.
-  input  logic        dma_req_i,
-  output logic        dma_gnt_o,
-  input  logic [31:0] dma_addr_i,
-  input  logic        dma_we_i,
-  input  logic [3:0]  dma_be_i,
-  input  logic [31:0] dma_wdata_i,
-  output logic        dma_rvalid_o,
-  output logic [31:0] dma_rdata_o,
-  output logic        dma_err_o,
+  input  obi_req_t    dma_req_i,
+  output obi_rsp_t    dma_rsp_o,
 
   // OBI master of the DMA engine.
-  output logic        m_req_o,
-  input  logic        m_gnt_i,
-  output logic [31:0] m_addr_o,
-  output logic        m_we_o,
-  output logic [3:0]  m_be_o,
-  output logic [31:0] m_wdata_o,
-  input  logic        m_rvalid_i,
-  input  logic [31:0] m_rdata_i,
-  input  logic        m_err_i,
+  output obi_req_t    m_req_o,
+  input  obi_rsp_t    m_rsp_i,
 
   output logic        accel_irq_o,
   output logic        dma_irq_o
@@ -78,15 +58,8 @@ module couplet_accel_tile
     couplet_reg_adapter u_reg_adapter (
       .clk_i       (clk_i),
       .rst_ni      (rst_ni),
-      .req_i       (regs_req_i),
-      .gnt_o       (regs_gnt_o),
-      .addr_i      (regs_addr_i),
-      .we_i        (regs_we_i),
-      .be_i        (regs_be_i),
-      .wdata_i     (regs_wdata_i),
-      .rvalid_o    (regs_rvalid_o),
-      .rdata_o     (regs_rdata_o),
-      .err_o       (regs_err_o),
+      .obi_req_i   (regs_req_i),
+      .obi_rsp_o   (regs_rsp_o),
       .cmd_valid_o (reg_cmd_valid),
       .cmd_ready_i (reg_cmd_ready),
       .cmd_o       (reg_cmd),
@@ -95,15 +68,12 @@ module couplet_accel_tile
       .rsp_i       (reg_rsp)
     );
   end else begin : g_no_regs
-    assign regs_gnt_o     = 1'b0;
-    assign regs_rvalid_o  = 1'b0;
-    assign regs_rdata_o   = '0;
-    assign regs_err_o     = 1'b0;
+    assign regs_rsp_o    = '0;
     assign reg_cmd_valid = 1'b0;
     assign reg_cmd       = '0;
     assign reg_rsp_ready = 1'b1;
     logic unused_regs_bus;
-    assign unused_regs_bus = ^{regs_req_i, regs_addr_i, regs_we_i, regs_be_i, regs_wdata_i};
+    assign unused_regs_bus = ^regs_req_i;
   end
 
   // Merge the sources into the accelerator's one command port.
@@ -270,24 +240,10 @@ module couplet_accel_tile
     couplet_dma u_dma (
       .clk_i       (clk_i),
       .rst_ni      (rst_ni),
-      .req_i       (dma_req_i),
-      .gnt_o       (dma_gnt_o),
-      .addr_i      (dma_addr_i),
-      .we_i        (dma_we_i),
-      .be_i        (dma_be_i),
-      .wdata_i     (dma_wdata_i),
-      .rvalid_o    (dma_rvalid_o),
-      .rdata_o     (dma_rdata_o),
-      .err_o       (dma_err_o),
+      .obi_req_i   (dma_req_i),
+      .obi_rsp_o   (dma_rsp_o),
       .m_req_o     (m_req_o),
-      .m_gnt_i     (m_gnt_i),
-      .m_addr_o    (m_addr_o),
-      .m_we_o      (m_we_o),
-      .m_be_o      (m_be_o),
-      .m_wdata_o   (m_wdata_o),
-      .m_rvalid_i  (m_rvalid_i),
-      .m_rdata_i   (m_rdata_i),
-      .m_err_i     (m_err_i),
+      .m_rsp_i     (m_rsp_i),
       .job_valid_i (job_valid),
       .job_ready_o (job_ready),
       .job_i       (job),
@@ -320,19 +276,11 @@ module couplet_accel_tile
     assign in_valid     = 1'b0;
     assign in_data      = '0;
     assign out_ready    = 1'b1;
-    assign dma_gnt_o    = 1'b0;
-    assign dma_rvalid_o = 1'b0;
-    assign dma_rdata_o  = '0;
-    assign dma_err_o    = 1'b0;
-    assign m_req_o      = 1'b0;
-    assign m_addr_o     = '0;
-    assign m_we_o       = 1'b0;
-    assign m_be_o       = '0;
-    assign m_wdata_o    = '0;
+    assign dma_rsp_o    = '0;
+    assign m_req_o      = '0;
     assign dma_irq_o    = 1'b0;
     logic unused_dma;
-    assign unused_dma = ^{dma_req_i, dma_addr_i, dma_we_i, dma_be_i, dma_wdata_i, m_gnt_i,
-                          m_rvalid_i, m_rdata_i, m_err_i, job, in_ready, out_valid, out_data};
+    assign unused_dma = ^{dma_req_i, m_rsp_i, job, in_ready, out_valid, out_data};
   end
 
 endmodule

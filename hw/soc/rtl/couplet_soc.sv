@@ -12,6 +12,7 @@
 // SramInitFile preloads the SRAM from a $readmemh file (FPGA builds); the simulator leaves it
 // empty and loads the ELF through the SRAM's DPI back door instead.
 module couplet_soc
+  import couplet_obi_pkg::*;
   import couplet_soc_cfg_pkg::*;
 #(
   parameter string SramInitFile = ""
@@ -189,12 +190,21 @@ module couplet_soc
   end
 
   // ------------------------------------------------------------------------------ instruction bus
-  logic        sram_a_req, sram_a_gnt, sram_a_rvalid, sram_a_err, sram_a_we;
-  logic [31:0] sram_a_addr, sram_a_rdata;
-  logic [3:0]  sram_a_be;
-  logic [31:0] sram_a_wdata;
-  logic [5:0]  sram_a_atop;
-  logic        instr_exokay;
+  // The core's OBI ports are flat (third-party RTL): they are packed into couplet's structs here,
+  // once. Fetches are word reads, hence the constant request fields.
+  obi_req_t core_instr_req, sram_a_req;
+  obi_rsp_t core_instr_rsp, sram_a_rsp;
+
+  assign core_instr_req = '{req:   instr_req,
+                            addr:  instr_addr,
+                            we:    1'b0,
+                            be:    4'hf,
+                            wdata: 32'h0,
+                            atop:  6'h0};
+  assign instr_gnt    = core_instr_rsp.gnt;
+  assign instr_rvalid = core_instr_rsp.rvalid;
+  assign instr_rdata  = core_instr_rsp.rdata;
+  assign instr_err    = core_instr_rsp.err;
 
   couplet_obi_demux #(
     .NumSlaves      (1),
@@ -203,110 +213,59 @@ module couplet_soc
     .SlaveAtomics   (1'b0),
     .MaxOutstanding (2)
   ) u_instr_demux (
-    .clk_i      (clk_i),
-    .rst_ni     (rst_ni),
-    .m_req_i    (instr_req),
-    .m_gnt_o    (instr_gnt),
-    .m_addr_i   (instr_addr),
-    .m_we_i     (1'b0),
-    .m_be_i     (4'hf),
-    .m_wdata_i  (32'h0),
-    .m_atop_i   (6'h0),
-    .m_rvalid_o (instr_rvalid),
-    .m_rdata_o  (instr_rdata),
-    .m_err_o    (instr_err),
-    .m_exokay_o (instr_exokay),
-    .s_req_o    (sram_a_req),
-    .s_gnt_i    (sram_a_gnt),
-    .s_addr_o   (sram_a_addr),
-    .s_we_o     (sram_a_we),
-    .s_be_o     (sram_a_be),
-    .s_wdata_o  (sram_a_wdata),
-    .s_atop_o   (sram_a_atop),
-    .s_rvalid_i (sram_a_rvalid),
-    .s_rdata_i  (sram_a_rdata),
-    .s_err_i    (sram_a_err),
-    .s_exokay_i (1'b0)
+    .clk_i   (clk_i),
+    .rst_ni  (rst_ni),
+    .m_req_i (core_instr_req),
+    .m_rsp_o (core_instr_rsp),
+    .s_req_o (sram_a_req),
+    .s_rsp_i (sram_a_rsp)
   );
 
-  logic unused_instr_signals;
-  assign unused_instr_signals = ^{instr_exokay, sram_a_be, sram_a_wdata, sram_a_atop};
+  logic unused_instr_exokay;
+  assign unused_instr_exokay = core_instr_rsp.exokay;
 
   // ------------------------------------------------------------------------------ data bus
   // The core and the tiles' DMA engines share the decoder through an arbiter that adds no cycle.
   // Master 0 is the core, master TileMasterIdx[t] the DMA engine of tile t. bus_* is the
-  // decoder's master side; response data, err and exokay are shared by the arbiter's masters,
-  // only rvalid is per master.
+  // decoder's master side.
   localparam int unsigned NumMasters = 1 + NumDmaEngines;
 
-  logic        bus_req, bus_gnt, bus_rvalid, bus_we, bus_err, bus_exokay;
-  logic [3:0]  bus_be;
-  logic [5:0]  bus_atop;
-  logic [31:0] bus_addr, bus_wdata, bus_rdata;
-  logic [NumMasters-1:0]       mst_req, mst_gnt, mst_rvalid, mst_we;
-  logic [NumMasters-1:0][3:0]  mst_be;
-  logic [NumMasters-1:0][31:0] mst_addr, mst_wdata;
-  logic [NumMasters-1:0][5:0]  mst_atop;
+  obi_req_t                  bus_req;
+  obi_rsp_t                  bus_rsp;
+  obi_req_t [NumMasters-1:0] mst_req;
+  obi_rsp_t [NumMasters-1:0] mst_rsp;
 
-  assign mst_req[0]   = data_req;
-  assign mst_addr[0]  = data_addr;
-  assign mst_we[0]    = data_we;
-  assign mst_be[0]    = data_be;
-  assign mst_wdata[0] = data_wdata;
-  assign mst_atop[0]  = data_atop;
-  assign data_gnt     = mst_gnt[0];
-  assign data_rvalid  = mst_rvalid[0];
+  assign mst_req[0] = '{req:   data_req,
+                        addr:  data_addr,
+                        we:    data_we,
+                        be:    data_be,
+                        wdata: data_wdata,
+                        atop:  data_atop};
+  assign data_gnt    = mst_rsp[0].gnt;
+  assign data_rvalid = mst_rsp[0].rvalid;
+  assign data_rdata  = mst_rsp[0].rdata;
+  assign data_err    = mst_rsp[0].err;
+  assign data_exokay = mst_rsp[0].exokay;
 
   if (NumDmaEngines > 0) begin : g_arbiter
     couplet_obi_arbiter #(
       .NumMasters     (NumMasters),
       .MaxOutstanding (2)
     ) u_data_arbiter (
-      .clk_i      (clk_i),
-      .rst_ni     (rst_ni),
-      .m_req_i    (mst_req),
-      .m_gnt_o    (mst_gnt),
-      .m_addr_i   (mst_addr),
-      .m_we_i     (mst_we),
-      .m_be_i     (mst_be),
-      .m_wdata_i  (mst_wdata),
-      .m_atop_i   (mst_atop),
-      .m_rvalid_o (mst_rvalid),
-      .m_rdata_o  (data_rdata),
-      .m_err_o    (data_err),
-      .m_exokay_o (data_exokay),
-      .s_req_o    (bus_req),
-      .s_gnt_i    (bus_gnt),
-      .s_addr_o   (bus_addr),
-      .s_we_o     (bus_we),
-      .s_be_o     (bus_be),
-      .s_wdata_o  (bus_wdata),
-      .s_atop_o   (bus_atop),
-      .s_rvalid_i (bus_rvalid),
-      .s_rdata_i  (bus_rdata),
-      .s_err_i    (bus_err),
-      .s_exokay_i (bus_exokay)
+      .clk_i   (clk_i),
+      .rst_ni  (rst_ni),
+      .m_req_i (mst_req),
+      .m_rsp_o (mst_rsp),
+      .s_req_o (bus_req),
+      .s_rsp_i (bus_rsp)
     );
   end else begin : g_no_arbiter
-    assign bus_req       = mst_req[0];
-    assign mst_gnt[0]    = bus_gnt;
-    assign bus_addr      = mst_addr[0];
-    assign bus_we        = mst_we[0];
-    assign bus_be        = mst_be[0];
-    assign bus_wdata     = mst_wdata[0];
-    assign bus_atop      = mst_atop[0];
-    assign mst_rvalid[0] = bus_rvalid;
-    assign data_rdata    = bus_rdata;
-    assign data_err      = bus_err;
-    assign data_exokay   = bus_exokay;
+    assign bus_req    = mst_req[0];
+    assign mst_rsp[0] = bus_rsp;
   end
 
-  logic [NumData-1:0]       d_req, d_gnt, d_rvalid, d_err, d_exokay;
-  logic [NumData-1:0][31:0] d_rdata;
-  logic [31:0]              d_addr, d_wdata;
-  logic                     d_we;
-  logic [3:0]               d_be;
-  logic [5:0]               d_atop;
+  obi_req_t [NumData-1:0] d_req;
+  obi_rsp_t [NumData-1:0] d_rsp;
 
   couplet_obi_demux #(
     .NumSlaves      (NumData),
@@ -315,30 +274,12 @@ module couplet_soc
     .SlaveAtomics   (DataAtomics),
     .MaxOutstanding (2)
   ) u_data_demux (
-    .clk_i      (clk_i),
-    .rst_ni     (rst_ni),
-    .m_req_i    (bus_req),
-    .m_gnt_o    (bus_gnt),
-    .m_addr_i   (bus_addr),
-    .m_we_i     (bus_we),
-    .m_be_i     (bus_be),
-    .m_wdata_i  (bus_wdata),
-    .m_atop_i   (bus_atop),
-    .m_rvalid_o (bus_rvalid),
-    .m_rdata_o  (bus_rdata),
-    .m_err_o    (bus_err),
-    .m_exokay_o (bus_exokay),
-    .s_req_o    (d_req),
-    .s_gnt_i    (d_gnt),
-    .s_addr_o   (d_addr),
-    .s_we_o     (d_we),
-    .s_be_o     (d_be),
-    .s_wdata_o  (d_wdata),
-    .s_atop_o   (d_atop),
-    .s_rvalid_i (d_rvalid),
-    .s_rdata_i  (d_rdata),
-    .s_err_i    (d_err),
-    .s_exokay_i (d_exokay)
+    .clk_i   (clk_i),
+    .rst_ni  (rst_ni),
+    .m_req_i (bus_req),
+    .m_rsp_o (bus_rsp),
+    .s_req_o (d_req),
+    .s_rsp_i (d_rsp)
   );
 
   // ------------------------------------------------------------------------------ slaves
@@ -346,26 +287,12 @@ module couplet_soc
     .SizeBytes (SramSize),
     .InitFile  (SramInitFile)
   ) u_sram (
-    .clk_i      (clk_i),
-    .rst_ni     (rst_ni),
-    .a_req_i    (sram_a_req),
-    .a_gnt_o    (sram_a_gnt),
-    .a_addr_i   (sram_a_addr),
-    .a_we_i     (sram_a_we),
-    .a_rvalid_o (sram_a_rvalid),
-    .a_rdata_o  (sram_a_rdata),
-    .a_err_o    (sram_a_err),
-    .b_req_i    (d_req[DSram]),
-    .b_gnt_o    (d_gnt[DSram]),
-    .b_addr_i   (d_addr),
-    .b_we_i     (d_we),
-    .b_be_i     (d_be),
-    .b_wdata_i  (d_wdata),
-    .b_atop_i   (d_atop),
-    .b_rvalid_o (d_rvalid[DSram]),
-    .b_rdata_o  (d_rdata[DSram]),
-    .b_err_o    (d_err[DSram]),
-    .b_exokay_o (d_exokay[DSram])
+    .clk_i   (clk_i),
+    .rst_ni  (rst_ni),
+    .a_req_i (sram_a_req),
+    .a_rsp_o (sram_a_rsp),
+    .b_req_i (d_req[DSram]),
+    .b_rsp_o (d_rsp[DSram])
   );
 
   logic [63:0] mtime;
@@ -375,40 +302,24 @@ module couplet_soc
   ) u_clint (
     .clk_i       (clk_i),
     .rst_ni      (rst_ni),
-    .req_i       (d_req[DClint]),
-    .gnt_o       (d_gnt[DClint]),
-    .addr_i      (d_addr),
-    .we_i        (d_we),
-    .be_i        (d_be),
-    .wdata_i     (d_wdata),
-    .rvalid_o    (d_rvalid[DClint]),
-    .rdata_o     (d_rdata[DClint]),
-    .err_o       (d_err[DClint]),
+    .obi_req_i   (d_req[DClint]),
+    .obi_rsp_o   (d_rsp[DClint]),
     .timer_irq_o (timer_irq),
     .soft_irq_o  (soft_irq),
     .mtime_o     (mtime)
   );
-  assign d_exokay[DClint] = 1'b0;
 
   couplet_simctrl u_simctrl (
     .clk_i           (clk_i),
     .rst_ni          (rst_ni),
-    .req_i           (d_req[DSimctl]),
-    .gnt_o           (d_gnt[DSimctl]),
-    .addr_i          (d_addr),
-    .we_i            (d_we),
-    .be_i            (d_be),
-    .wdata_i         (d_wdata),
-    .rvalid_o        (d_rvalid[DSimctl]),
-    .rdata_o         (d_rdata[DSimctl]),
-    .err_o           (d_err[DSimctl]),
+    .obi_req_i       (d_req[DSimctl]),
+    .obi_rsp_o       (d_rsp[DSimctl]),
     .console_valid_o (console_valid_o),
     .console_data_o  (console_data_o),
     .console_ready_i (console_ready_i),
     .exit_valid_o    (exit_valid_o),
     .exit_code_o     (exit_code_o)
   );
-  assign d_exokay[DSimctl] = 1'b0;
 
   // ------------------------------------------------------------------------------ accelerators
   // Per tile: its accelerator's interrupt and its DMA engine's (unused entries stay low).
@@ -420,21 +331,16 @@ module couplet_soc
     localparam int unsigned DmaIdx   = int'(TileDmaRegsIdx[t]);
     localparam int unsigned MstIdx   = int'(TileMasterIdx[t]);
 
-    logic        regs_req, regs_gnt, regs_rvalid, regs_err;
-    logic        dma_req, dma_gnt, dma_rvalid, dma_err;
-    logic [31:0] regs_rdata, dma_rdata;
-    logic        cmd_valid, cmd_ready, rsp_valid, rsp_ready;
+    obi_req_t regs_req, dma_req, m_req;
+    obi_rsp_t regs_rsp, dma_rsp, m_rsp;
+    logic     cmd_valid, cmd_ready, rsp_valid, rsp_ready;
     couplet_accel_pkg::accel_rsp_t rsp;
-    logic        m_req, m_gnt, m_we, m_rvalid;
-    logic [3:0]  m_be;
-    logic [31:0] m_addr, m_wdata;
 
-    assign regs_req  = TileRegs[t] ? d_req[RegsIdx] : 1'b0;
-    assign dma_req   = TileDmaRegs[t] ? d_req[DmaIdx] : 1'b0;
+    assign regs_req  = TileRegs[t] ? d_req[RegsIdx] : '0;
+    assign dma_req   = TileDmaRegs[t] ? d_req[DmaIdx] : '0;
     assign cmd_valid = TileXif[t] ? xif_cmd_valid[XifIdx] : 1'b0;
     assign rsp_ready = TileXif[t] ? xif_rsp_ready[XifIdx] : 1'b0;
-    assign m_gnt     = TileDmaEngine[t] ? mst_gnt[MstIdx] : 1'b0;
-    assign m_rvalid  = TileDmaEngine[t] ? mst_rvalid[MstIdx] : 1'b0;
+    assign m_rsp     = TileDmaEngine[t] ? mst_rsp[MstIdx] : '0;
 
     couplet_accel_tile #(
       .Kind  (couplet_accel_pkg::accel_kind_e'(TileKind[t])),
@@ -452,32 +358,11 @@ module couplet_soc
       .xif_rsp_ready_i (rsp_ready),
       .xif_rsp_o       (rsp),
       .regs_req_i      (regs_req),
-      .regs_gnt_o      (regs_gnt),
-      .regs_addr_i     (d_addr),
-      .regs_we_i       (d_we),
-      .regs_be_i       (d_be),
-      .regs_wdata_i    (d_wdata),
-      .regs_rvalid_o   (regs_rvalid),
-      .regs_rdata_o    (regs_rdata),
-      .regs_err_o      (regs_err),
+      .regs_rsp_o      (regs_rsp),
       .dma_req_i       (dma_req),
-      .dma_gnt_o       (dma_gnt),
-      .dma_addr_i      (d_addr),
-      .dma_we_i        (d_we),
-      .dma_be_i        (d_be),
-      .dma_wdata_i     (d_wdata),
-      .dma_rvalid_o    (dma_rvalid),
-      .dma_rdata_o     (dma_rdata),
-      .dma_err_o       (dma_err),
+      .dma_rsp_o       (dma_rsp),
       .m_req_o         (m_req),
-      .m_gnt_i         (m_gnt),
-      .m_addr_o        (m_addr),
-      .m_we_o          (m_we),
-      .m_be_o          (m_be),
-      .m_wdata_o       (m_wdata),
-      .m_rvalid_i      (m_rvalid),
-      .m_rdata_i       (data_rdata),
-      .m_err_i         (data_err),
+      .m_rsp_i         (m_rsp),
       .accel_irq_o     (tile_irq[t]),
       .dma_irq_o       (tile_dma_irq[t])
     );
@@ -491,37 +376,24 @@ module couplet_soc
       assign unused_xif = ^{cmd_ready, rsp_valid, rsp};
     end
     if (TileRegs[t]) begin : g_regs_port
-      assign d_gnt[RegsIdx]    = regs_gnt;
-      assign d_rvalid[RegsIdx] = regs_rvalid;
-      assign d_rdata[RegsIdx]  = regs_rdata;
-      assign d_err[RegsIdx]    = regs_err;
-      assign d_exokay[RegsIdx] = 1'b0;
+      assign d_rsp[RegsIdx] = regs_rsp;
     end else begin : g_no_regs_port
       logic unused_regs_port;
-      assign unused_regs_port = ^{regs_gnt, regs_rvalid, regs_rdata, regs_err};
+      assign unused_regs_port = ^regs_rsp;
     end
     if (TileDmaRegs[t]) begin : g_dma_port
-      assign d_gnt[DmaIdx]    = dma_gnt;
-      assign d_rvalid[DmaIdx] = dma_rvalid;
-      assign d_rdata[DmaIdx]  = dma_rdata;
-      assign d_err[DmaIdx]    = dma_err;
-      assign d_exokay[DmaIdx] = 1'b0;
+      assign d_rsp[DmaIdx] = dma_rsp;
     end else begin : g_no_dma_port
       // An engine fed only by its accelerator's job port (mem coupling, RTOS message copies)
       // has no descriptor window on the bus.
       logic unused_dma_port;
-      assign unused_dma_port = ^{dma_gnt, dma_rvalid, dma_rdata, dma_err};
+      assign unused_dma_port = ^dma_rsp;
     end
     if (TileDmaEngine[t]) begin : g_master
-      assign mst_req[MstIdx]   = m_req;
-      assign mst_addr[MstIdx]  = m_addr;
-      assign mst_we[MstIdx]    = m_we;
-      assign mst_be[MstIdx]    = m_be;
-      assign mst_wdata[MstIdx] = m_wdata;
-      assign mst_atop[MstIdx]  = 6'h0;  // a DMA engine issues no atomics
+      assign mst_req[MstIdx] = m_req;
     end else begin : g_no_master
       logic unused_master;
-      assign unused_master = ^{m_req, m_addr, m_we, m_be, m_wdata};
+      assign unused_master = ^m_req;
     end
   end
 

@@ -14,20 +14,14 @@
 // cycle after the response. The bus never hangs as long as the accelerator answers.
 module couplet_reg_adapter
   import couplet_accel_pkg::*;
+  import couplet_obi_pkg::*;
 (
   input  logic        clk_i,
   input  logic        rst_ni,
 
-  // OBI slave; addr_i is the offset within the adapter's region.
-  input  logic        req_i,
-  output logic        gnt_o,
-  input  logic [31:0] addr_i,
-  input  logic        we_i,
-  input  logic [3:0]  be_i,
-  input  logic [31:0] wdata_i,
-  output logic        rvalid_o,
-  output logic [31:0] rdata_o,
-  output logic        err_o,
+  // OBI slave; the address is the offset within the adapter's region.
+  input  obi_req_t    obi_req_i,
+  output obi_rsp_t    obi_rsp_o,
 
   // Accelerator command port
   output logic        cmd_valid_o,
@@ -46,42 +40,54 @@ module couplet_reg_adapter
 
   state_e state_q, state_d;
 
-  logic legal;
-  assign legal = (addr_i[31:9] == '0) && (addr_i[1:0] == 2'b00) && (!we_i || (be_i == 4'hf));
+  logic        gnt, rvalid, err;
+  logic [31:0] rdata;
 
-  assign cmd_valid_o = (state_q == StIdle) && req_i && legal;
-  assign cmd_o       = '{op:    we_i ? AccelOpWrite : AccelOpRead,
-                         index: addr_i[8:2],
-                         op_a:  we_i ? wdata_i : 32'd0,
+  logic legal;
+  assign legal = (obi_req_i.addr[31:9] == '0) && (obi_req_i.addr[1:0] == 2'b00) &&
+                 (!obi_req_i.we || (obi_req_i.be == 4'hf));
+
+  assign cmd_valid_o = (state_q == StIdle) && obi_req_i.req && legal;
+  assign cmd_o       = '{op:    obi_req_i.we ? AccelOpWrite : AccelOpRead,
+                         index: obi_req_i.addr[8:2],
+                         op_a:  obi_req_i.we ? obi_req_i.wdata : 32'd0,
                          op_b:  32'd0};
-  assign gnt_o       = (state_q == StIdle) && (!legal || cmd_ready_i);
+  assign gnt         = (state_q == StIdle) && (!legal || cmd_ready_i);
   assign rsp_ready_o = (state_q == StWaitRsp);
 
   always_comb begin
-    state_d  = state_q;
-    rvalid_o = 1'b0;
-    rdata_o  = '0;
-    err_o    = 1'b0;
+    state_d = state_q;
+    rvalid  = 1'b0;
+    rdata   = '0;
+    err     = 1'b0;
     unique case (state_q)
       StIdle: begin
-        if (req_i && gnt_o) state_d = legal ? StWaitRsp : StError;
+        if (obi_req_i.req && gnt) state_d = legal ? StWaitRsp : StError;
       end
       StWaitRsp: begin
         if (rsp_valid_i) begin
-          rvalid_o = 1'b1;
-          rdata_o  = rsp_i.err ? 32'd0 : rsp_i.data;
-          err_o    = rsp_i.err;
-          state_d  = StIdle;
+          rvalid  = 1'b1;
+          rdata   = rsp_i.err ? 32'd0 : rsp_i.data;
+          err     = rsp_i.err;
+          state_d = StIdle;
         end
       end
       StError: begin
-        rvalid_o = 1'b1;
-        err_o    = 1'b1;
-        state_d  = StIdle;
+        rvalid  = 1'b1;
+        err     = 1'b1;
+        state_d = StIdle;
       end
       default: state_d = StIdle;
     endcase
   end
+
+  assign obi_rsp_o = '{gnt:    gnt,
+                       rvalid: rvalid,
+                       rdata:  rdata,
+                       err:    err,
+                       exokay: 1'b0};
+  logic unused_atop;
+  assign unused_atop = ^obi_req_i.atop;  // no atomics reach a peripheral (the decoder stops them)
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from couplet.tools.cocotb_run import run_cocotb
 from hw.ip.accel.test.accel_model import OP_READ, OP_WRITE, AccelModel, AccelSlave, Cmd, CmdMaster, Rsp
-from testsupport.obi_bfm import ClockedTb, Monitor, ObiMaster, ObiPort, ObiTxn, Response
+from testsupport.obi_bfm import OBI_PKG, ClockedTb, Monitor, ObiMaster, ObiPort, ObiTxn, Response
 
 HERE = Path(__file__).resolve().parent
 NUM_IN = 3
@@ -38,7 +38,7 @@ class RegMuxTb(ClockedTb):
                  acc_ready_prob: float = 1.0, latency: tuple[int, int] = (1, 1)) -> None:
         super().__init__(dut)
         self.model = AccelModel()
-        self.bus = ObiMaster(ObiPort(dut), self.rng, idle_prob=obi_idle, resp_timeout=500)
+        self.bus = ObiMaster(ObiPort(dut, "obi_"), self.rng, idle_prob=obi_idle, resp_timeout=500)
         self.masters = [CmdMaster(dut, f"m{i}_", self.rng, idle_prob=master_idle, rsp_ready_prob=rsp_ready_prob)
                         for i in (1, 2)]
         self.acc = AccelSlave(dut, "acc_", self.rng, self._on_acc_cmd, ready_prob=acc_ready_prob,
@@ -122,7 +122,7 @@ class RegMuxTb(ClockedTb):
             raise AssertionError(f"traffic not finished after {timeout_cycles} cycles")
         await self.cycles(2)
         assert not self.acc.pending, "accelerator responses never taken"
-        assert int(self.dut.acc_cmd_valid_o.value) == 0 and int(self.dut.rvalid_o.value) == 0
+        assert int(self.dut.acc_cmd_valid_o.value) == 0 and int(self.bus.port.rvalid.value) == 0
 
 
 def run_reg_mux(test_file: str) -> None:
@@ -130,7 +130,7 @@ def run_reg_mux(test_file: str) -> None:
     rtl_dir = HERE.parent / "rtl"
     run_cocotb(
         toplevel="tb_reg_mux",
-        sources=[rtl_dir / "couplet_accel_pkg.sv", rtl_dir / "couplet_reg_adapter.sv",
+        sources=[OBI_PKG, rtl_dir / "couplet_accel_pkg.sv", rtl_dir / "couplet_reg_adapter.sv",
                  rtl_dir / "couplet_accel_cmd_mux.sv", HERE / "tb_reg_mux.sv"],
         test_file=test_file,
         build_name="accel_reg_mux",

@@ -4,6 +4,7 @@
 // (acc_*), answered by a Python model of an accelerator that can hold several commands.
 module tb_reg_mux
   import couplet_accel_pkg::*;
+  import couplet_obi_pkg::*;
 #(
   parameter int unsigned MaxInFlight = 2
 ) (
@@ -11,15 +12,8 @@ module tb_reg_mux
   input  logic        rst_ni,
 
   // OBI slave of the register adapter (offset within its region)
-  input  logic        req_i,
-  output logic        gnt_o,
-  input  logic [31:0] addr_i,
-  input  logic        we_i,
-  input  logic [3:0]  be_i,
-  input  logic [31:0] wdata_i,
-  output logic        rvalid_o,
-  output logic [31:0] rdata_o,
-  output logic        err_o,
+  input  obi_req_t    obi_req_i,
+  output obi_rsp_t    obi_rsp_o,
 
   // The register adapter's command handshake, for the monitors
   output logic        ra_cmd_valid_o,
@@ -71,15 +65,8 @@ module tb_reg_mux
   couplet_reg_adapter u_reg (
     .clk_i       (clk_i),
     .rst_ni      (rst_ni),
-    .req_i       (req_i),
-    .gnt_o       (gnt_o),
-    .addr_i      (addr_i),
-    .we_i        (we_i),
-    .be_i        (be_i),
-    .wdata_i     (wdata_i),
-    .rvalid_o    (rvalid_o),
-    .rdata_o     (rdata_o),
-    .err_o       (err_o),
+    .obi_req_i   (obi_req_i),
+    .obi_rsp_o   (obi_rsp_o),
     .cmd_valid_o (in_cmd_valid[0]),
     .cmd_ready_i (in_cmd_ready[0]),
     .cmd_o       (in_cmd[0]),

@@ -30,7 +30,7 @@ async def reg_reset_idle(dut):
     await tb.start()
     for cycle in range(10):
         await tb.sample_point()
-        assert_values(dut, {"rvalid_o": 0, "ra_cmd_valid_o": 0, "acc_cmd_valid_o": 0}, f"idle cycle {cycle}")
+        assert_values(dut, {"obi_rsp_o.rvalid": 0, "ra_cmd_valid_o": 0, "acc_cmd_valid_o": 0}, f"idle cycle {cycle}")
     assert not tb.acc.taken
 
 

@@ -5,21 +5,16 @@
 // an offset with no register is answered with an error.
 module couplet_clint
   import clint_reg_pkg::*;
+  import couplet_obi_pkg::*;
 #(
   parameter int unsigned MtimeDivider = 1
 ) (
   input  logic        clk_i,
   input  logic        rst_ni,
 
-  input  logic        req_i,
-  output logic        gnt_o,
-  input  logic [31:0] addr_i,
-  input  logic        we_i,
-  input  logic [3:0]  be_i,
-  input  logic [31:0] wdata_i,
-  output logic        rvalid_o,
-  output logic [31:0] rdata_o,
-  output logic        err_o,
+  // OBI slave; the address is the offset within the CLINT's region.
+  input  obi_req_t    obi_req_i,
+  output obi_rsp_t    obi_rsp_o,
 
   output logic        timer_irq_o,
   output logic        soft_irq_o,
@@ -36,7 +31,7 @@ module couplet_clint
   logic [31:0] wmask;
   always_comb begin
     for (int unsigned i = 0; i < 4; i++) begin
-      wmask[8*i +: 8] = {8{be_i[i]}};
+      wmask[8*i +: 8] = {8{obi_req_i.be[i]}};
     end
   end
 
@@ -62,7 +57,7 @@ module couplet_clint
   end
 
   logic access;
-  assign access = req_i;  // always granted
+  assign access = obi_req_i.req;  // always granted
 
   always_comb begin
     mtime_d    = tick ? mtime_q + 64'd1 : mtime_q;
@@ -71,26 +66,26 @@ module couplet_clint
     rdata_d    = '0;
     err_d      = 1'b0;
     if (access) begin
-      unique case (addr_i)
+      unique case (obi_req_i.addr)
         32'(CLINT_MSIP_OFFSET): begin
           rdata_d = {31'b0, msip_q};
-          if (we_i && be_i[0]) msip_d = wdata_i[0];
+          if (obi_req_i.we && obi_req_i.be[0]) msip_d = obi_req_i.wdata[0];
         end
         32'(CLINT_MTIMECMP_LO_OFFSET): begin
           rdata_d = mtimecmp_q[31:0];
-          if (we_i) mtimecmp_d[31:0] = merge(mtimecmp_q[31:0], wdata_i, wmask);
+          if (obi_req_i.we) mtimecmp_d[31:0] = merge(mtimecmp_q[31:0], obi_req_i.wdata, wmask);
         end
         32'(CLINT_MTIMECMP_HI_OFFSET): begin
           rdata_d = mtimecmp_q[63:32];
-          if (we_i) mtimecmp_d[63:32] = merge(mtimecmp_q[63:32], wdata_i, wmask);
+          if (obi_req_i.we) mtimecmp_d[63:32] = merge(mtimecmp_q[63:32], obi_req_i.wdata, wmask);
         end
         32'(CLINT_MTIME_LO_OFFSET): begin
           rdata_d = mtime_q[31:0];
-          if (we_i) mtime_d[31:0] = merge(mtime_q[31:0], wdata_i, wmask);
+          if (obi_req_i.we) mtime_d[31:0] = merge(mtime_q[31:0], obi_req_i.wdata, wmask);
         end
         32'(CLINT_MTIME_HI_OFFSET): begin
           rdata_d = mtime_q[63:32];
-          if (we_i) mtime_d[63:32] = merge(mtime_q[63:32], wdata_i, wmask);
+          if (obi_req_i.we) mtime_d[63:32] = merge(mtime_q[63:32], obi_req_i.wdata, wmask);
         end
         default: err_d = 1'b1;
       endcase
@@ -115,10 +110,14 @@ module couplet_clint
     end
   end
 
-  assign gnt_o       = 1'b1;
-  assign rvalid_o    = rvalid_q;
-  assign rdata_o     = rdata_q;
-  assign err_o       = err_q;
+  assign obi_rsp_o = '{gnt:    1'b1,
+                       rvalid: rvalid_q,
+                       rdata:  rdata_q,
+                       err:    err_q,
+                       exokay: 1'b0};
+  logic unused_atop;
+  assign unused_atop = ^obi_req_i.atop;  // no atomics reach a peripheral (the decoder stops them)
+
   assign timer_irq_o = (mtime_q >= mtimecmp_q);
   assign soft_irq_o  = msip_q;
   assign mtime_o     = mtime_q;

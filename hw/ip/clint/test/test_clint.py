@@ -91,7 +91,7 @@ class ClintTb(ClockedTb):
     def __init__(self, dut, *, idle_prob: float = 0.0) -> None:
         super().__init__(dut)
         self.divider = mtime_divider()
-        self.bus = ObiMaster(ObiPort(dut), self.rng, idle_prob=idle_prob, resp_timeout=20)
+        self.bus = ObiMaster(ObiPort(dut, "obi_"), self.rng, idle_prob=idle_prob, resp_timeout=20)
         self.model = ClintModel(self.divider)
         self.model.step(None)  # ClockedTb.reset() returns after the first edge with reset released
         self.bus.on_response.append(lambda txn, cycle: txn.check())
@@ -114,7 +114,7 @@ class ClintTb(ClockedTb):
 
     async def start(self) -> None:
         await self.reset()
-        assert_values(self.dut, {"rvalid_o": 0, "err_o": 0, "timer_irq_o": 0, "soft_irq_o": 0})
+        assert_values(self.dut, {"obi_rsp_o.rvalid": 0, "obi_rsp_o.err": 0, "timer_irq_o": 0, "soft_irq_o": 0})
 
     async def read(self, addr: int) -> int:
         txn = await self.bus.read(addr)
@@ -149,7 +149,7 @@ async def clint_reset(dut):
     assert await tb.read(MTIME_HI) == 0
     for _ in range(10):
         await tb.sample_point()
-        assert_values(dut, {"rvalid_o": 0, "timer_irq_o": 0, "soft_irq_o": 0}, "while idle")
+        assert_values(dut, {"obi_rsp_o.rvalid": 0, "timer_irq_o": 0, "soft_irq_o": 0}, "while idle")
 
 
 @cocotb.test()
@@ -297,7 +297,7 @@ def test_clint(divider: int, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(DIVIDER_ENV, str(divider))
     run_cocotb(
         toplevel="couplet_clint",
-        sources=rtl.ip_sources("clint"),
+        sources=[*rtl.ip_sources("obi"), *rtl.ip_sources("clint")],
         test_file=__file__,
         build_name=f"clint_div{divider}",
         parameters={"MtimeDivider": divider},

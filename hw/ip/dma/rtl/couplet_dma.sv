@@ -16,6 +16,7 @@
 // state. After abort_o the next job starts with empty streams on both sides.
 module couplet_dma
   import couplet_accel_pkg::*;
+  import couplet_obi_pkg::*;
 #(
   parameter int unsigned InFifoDepth    = 8,
   parameter int unsigned OutFifoDepth   = 2,
@@ -25,26 +26,12 @@ module couplet_dma
   input  logic        rst_ni,
 
   // OBI slave: registers.
-  input  logic        req_i,
-  output logic        gnt_o,
-  input  logic [31:0] addr_i,
-  input  logic        we_i,
-  input  logic [3:0]  be_i,
-  input  logic [31:0] wdata_i,
-  output logic        rvalid_o,
-  output logic [31:0] rdata_o,
-  output logic        err_o,
+  input  obi_req_t    obi_req_i,
+  output obi_rsp_t    obi_rsp_o,
 
   // OBI master: memory.
-  output logic        m_req_o,
-  input  logic        m_gnt_i,
-  output logic [31:0] m_addr_o,
-  output logic        m_we_o,
-  output logic [3:0]  m_be_o,
-  output logic [31:0] m_wdata_o,
-  input  logic        m_rvalid_i,
-  input  logic [31:0] m_rdata_i,
-  input  logic        m_err_i,
+  output obi_req_t    m_req_o,
+  input  obi_rsp_t    m_rsp_i,
 
   // Job port (the accelerator drives it).
   input  logic        job_valid_i,
@@ -75,15 +62,8 @@ module couplet_dma
   couplet_dma_regs u_regs (
     .clk_i          (clk_i),
     .rst_ni         (rst_ni),
-    .req_i          (req_i),
-    .gnt_o          (gnt_o),
-    .addr_i         (addr_i),
-    .we_i           (we_i),
-    .be_i           (be_i),
-    .wdata_i        (wdata_i),
-    .rvalid_o       (rvalid_o),
-    .rdata_o        (rdata_o),
-    .err_o          (err_o),
+    .obi_req_i      (obi_req_i),
+    .obi_rsp_o      (obi_rsp_o),
     .slot_valid_o   (slot_valid),
     .slot_job_o     (slot_job),
     .slot_start_i   (slot_start),
@@ -133,14 +113,7 @@ module couplet_dma
     .done_o      (eng_done),
     .err_o       (eng_err),
     .m_req_o     (m_req_o),
-    .m_gnt_i     (m_gnt_i),
-    .m_addr_o    (m_addr_o),
-    .m_we_o      (m_we_o),
-    .m_be_o      (m_be_o),
-    .m_wdata_o   (m_wdata_o),
-    .m_rvalid_i  (m_rvalid_i),
-    .m_rdata_i   (m_rdata_i),
-    .m_err_i     (m_err_i),
+    .m_rsp_i     (m_rsp_i),
     .in_valid_o  (in_valid_o),
     .in_ready_i  (in_ready_i),
     .in_data_o   (in_data_o),

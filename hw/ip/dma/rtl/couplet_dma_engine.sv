@@ -24,6 +24,7 @@
 // Address bits 1:0 and length bits 1:0 are ignored.
 module couplet_dma_engine
   import couplet_accel_pkg::*;
+  import couplet_obi_pkg::*;
 #(
   parameter int unsigned InFifoDepth    = 8,
   parameter int unsigned OutFifoDepth   = 2,
@@ -41,15 +42,8 @@ module couplet_dma_engine
   output logic        err_o,   // with done_o: the job hit a bus error or was aborted
 
   // OBI master.
-  output logic        m_req_o,
-  input  logic        m_gnt_i,
-  output logic [31:0] m_addr_o,
-  output logic        m_we_o,
-  output logic [3:0]  m_be_o,
-  output logic [31:0] m_wdata_o,
-  input  logic        m_rvalid_i,
-  input  logic [31:0] m_rdata_i,
-  input  logic        m_err_i,
+  output obi_req_t    m_req_o,
+  input  obi_rsp_t    m_rsp_i,
 
   // Word streams (mirrored accelerator view).
   output logic        in_valid_o,
@@ -93,7 +87,7 @@ module couplet_dma_engine
   logic                   in_full, rsp_full, rsp_empty;
 
   logic granted;
-  assign granted = req_q && m_gnt_i;
+  assign granted = req_q && m_rsp_i.gnt;
 
   couplet_dma_fifo #(
     .Width (32),
@@ -103,7 +97,7 @@ module couplet_dma_engine
     .rst_ni  (rst_ni),
     .flush_i (flush),
     .push_i  (in_push),
-    .data_i  (m_rdata_i),
+    .data_i  (m_rsp_i.rdata),
     .full_o  (in_full),
     .pop_i   (in_pop),
     .data_o  (in_head),
@@ -138,7 +132,7 @@ module couplet_dma_engine
     .push_i  (granted),
     .data_i  (we_q),
     .full_o  (rsp_full),
-    .pop_i   (m_rvalid_i),
+    .pop_i   (m_rsp_i.rvalid),
     .data_o  (rsp_we),
     .empty_o (rsp_empty),
     .count_o (rsp_count)
@@ -149,7 +143,7 @@ module couplet_dma_engine
   assign unused_fifo_status = ^{in_count, out_count, rsp_count, in_full, rsp_full, rsp_empty};
 
   // ---------------------------------------------------------------- streams
-  assign in_push     = m_rvalid_i && !rsp_we && !m_err_i && !err_q;
+  assign in_push     = m_rsp_i.rvalid && !rsp_we && !m_rsp_i.err && !err_q;
   assign in_valid_o  = active_q && !err_q && !in_empty;
   assign in_data_o   = in_head;
   assign in_pop      = in_valid_o && in_ready_i;
@@ -160,10 +154,10 @@ module couplet_dma_engine
   // ---------------------------------------------------------------- choosing the next access
   logic [RspCntWidth:0] pending_next;
   assign pending_next = {1'b0, pending_q} + {{RspCntWidth{1'b0}}, granted}
-                        - {{RspCntWidth{1'b0}}, m_rvalid_i};
+                        - {{RspCntWidth{1'b0}}, m_rsp_i.rvalid};
 
   logic can_issue, can_read, can_write, load_read, load_write;
-  assign can_issue  = active_q && !err_q && !abort_i && (!req_q || m_gnt_i) &&
+  assign can_issue  = active_q && !err_q && !abort_i && (!req_q || m_rsp_i.gnt) &&
                       (pending_next < (RspCntWidth + 1)'(MaxOutstanding));
   assign can_read   = (rd_left_q != '0) && (reserved_q < InCntWidth'(InFifoDepth));
   assign can_write  = !out_empty;
@@ -218,7 +212,7 @@ module couplet_dma_engine
         reserved_q <= '0;
         wr_won_q   <= 1'b0;
       end else begin
-        if (active_q && ((m_rvalid_i && m_err_i) || abort_i)) begin
+        if (active_q && ((m_rsp_i.rvalid && m_rsp_i.err) || abort_i)) begin
           err_q <= 1'b1;
         end
         if (load_read) begin
@@ -249,16 +243,20 @@ module couplet_dma_engine
         we_q    <= load_write;
         addr_q  <= load_write ? wr_addr_q : rd_addr_q;
         wdata_q <= load_write ? out_head : '0;
-      end else if (m_gnt_i) begin
+      end else if (m_rsp_i.gnt) begin
         req_q <= 1'b0;
       end
     end
   end
 
-  assign m_req_o   = req_q;
-  assign m_addr_o  = {addr_q, 2'b00};
-  assign m_we_o    = we_q;
-  assign m_be_o    = 4'hF;
-  assign m_wdata_o = wdata_q;
+  // Whole words only, and no atomics.
+  assign m_req_o = '{req:   req_q,
+                     addr:  {addr_q, 2'b00},
+                     we:    we_q,
+                     be:    4'hF,
+                     wdata: wdata_q,
+                     atop:  6'h0};
+  logic unused_exokay;
+  assign unused_exokay = m_rsp_i.exokay;
 
 endmodule

@@ -12,20 +12,14 @@
 // answered in the next cycle; an offset with no register answers with an error.
 module couplet_dma_regs
   import couplet_accel_pkg::*;
+  import couplet_obi_pkg::*;
   import dma_reg_pkg::*;
 (
   input  logic        clk_i,
   input  logic        rst_ni,
 
-  input  logic        req_i,
-  output logic        gnt_o,
-  input  logic [31:0] addr_i,
-  input  logic        we_i,
-  input  logic [3:0]  be_i,
-  input  logic [31:0] wdata_i,
-  output logic        rvalid_o,
-  output logic [31:0] rdata_o,
-  output logic        err_o,
+  input  obi_req_t    obi_req_i,
+  output obi_rsp_t    obi_rsp_o,
 
   output logic        slot_valid_o,   // a slot is armed
   output dma_job_t    slot_job_o,     // the job of the slot to run next
@@ -60,10 +54,10 @@ module couplet_dma_regs
   logic [31:0] wmask, wbits;
   always_comb begin
     for (int unsigned i = 0; i < 4; i++) begin
-      wmask[8*i +: 8] = {8{be_i[i]}};
+      wmask[8*i +: 8] = {8{obi_req_i.be[i]}};
     end
   end
-  assign wbits = wdata_i & wmask;
+  assign wbits = obi_req_i.wdata & wmask;
 
   // A 30-bit address or length field (bits 31:2) after a byte-enable write.
   function automatic word_t merge_word(word_t old_value, word_t new_value, word_t mask);
@@ -90,7 +84,7 @@ module couplet_dma_regs
   logic [1:0]          slot_field;  // 0 SRC, 1 DST, 2 LEN, 3 OUT_LEN
   logic                ctrl_write, status_write, irq_en_write;
 
-  assign access = req_i;  // always granted
+  assign access = obi_req_i.req;  // always granted
 
   always_comb begin
     rdata_d      = '0;
@@ -101,55 +95,55 @@ module couplet_dma_regs
     status_write = 1'b0;
     irq_en_write = 1'b0;
     if (access) begin
-      unique case (addr_i)
+      unique case (obi_req_i.addr)
         32'(DMA_SLOT0_SRC_OFFSET): begin
           rdata_d = {src_q[0], 2'b00};
-          slot_write[0] = we_i;
+          slot_write[0] = obi_req_i.we;
           slot_field = 2'd0;
         end
         32'(DMA_SLOT0_DST_OFFSET): begin
           rdata_d = {dst_q[0], 2'b00};
-          slot_write[0] = we_i;
+          slot_write[0] = obi_req_i.we;
           slot_field = 2'd1;
         end
         32'(DMA_SLOT0_LEN_OFFSET): begin
           rdata_d = {len_q[0], 2'b00};
-          slot_write[0] = we_i;
+          slot_write[0] = obi_req_i.we;
           slot_field = 2'd2;
         end
         32'(DMA_SLOT0_OUT_LEN_OFFSET): begin
           rdata_d = {out_len_q[0], 2'b00};
-          slot_write[0] = we_i;
+          slot_write[0] = obi_req_i.we;
           slot_field = 2'd3;
         end
         32'(DMA_SLOT1_SRC_OFFSET): begin
           rdata_d = {src_q[1], 2'b00};
-          slot_write[1] = we_i;
+          slot_write[1] = obi_req_i.we;
           slot_field = 2'd0;
         end
         32'(DMA_SLOT1_DST_OFFSET): begin
           rdata_d = {dst_q[1], 2'b00};
-          slot_write[1] = we_i;
+          slot_write[1] = obi_req_i.we;
           slot_field = 2'd1;
         end
         32'(DMA_SLOT1_LEN_OFFSET): begin
           rdata_d = {len_q[1], 2'b00};
-          slot_write[1] = we_i;
+          slot_write[1] = obi_req_i.we;
           slot_field = 2'd2;
         end
         32'(DMA_SLOT1_OUT_LEN_OFFSET): begin
           rdata_d = {out_len_q[1], 2'b00};
-          slot_write[1] = we_i;
+          slot_write[1] = obi_req_i.we;
           slot_field = 2'd3;
         end
-        32'(DMA_CTRL_OFFSET):       ctrl_write = we_i;
+        32'(DMA_CTRL_OFFSET):       ctrl_write = obi_req_i.we;
         32'(DMA_STATUS_OFFSET): begin
           rdata_d      = status;
-          status_write = we_i;
+          status_write = obi_req_i.we;
         end
         32'(DMA_IRQ_ENABLE_OFFSET): begin
           rdata_d      = 32'(irq_en_q) << DMA_IRQ_ENABLE_SLOT0_BIT;
-          irq_en_write = we_i;
+          irq_en_write = obi_req_i.we;
         end
         default: err_rsp_d = 1'b1;
       endcase
@@ -198,13 +192,13 @@ module couplet_dma_regs
           refused_d[k] = 1'b1;
         end else begin
           unique case (slot_field)
-            2'd0: src_d[k] = merge_word(src_q[k], wdata_i[31:2], wmask[31:2]);
-            2'd1: dst_d[k] = merge_word(dst_q[k], wdata_i[31:2], wmask[31:2]);
+            2'd0: src_d[k] = merge_word(src_q[k], obi_req_i.wdata[31:2], wmask[31:2]);
+            2'd1: dst_d[k] = merge_word(dst_q[k], obi_req_i.wdata[31:2], wmask[31:2]);
             2'd2: begin
-              len_d[k]     = merge_word(len_q[k], wdata_i[31:2], wmask[31:2]);
+              len_d[k]     = merge_word(len_q[k], obi_req_i.wdata[31:2], wmask[31:2]);
               out_len_d[k] = len_d[k];
             end
-            default: out_len_d[k] = merge_word(out_len_q[k], wdata_i[31:2], wmask[31:2]);
+            default: out_len_d[k] = merge_word(out_len_q[k], obi_req_i.wdata[31:2], wmask[31:2]);
           endcase
         end
       end
@@ -280,10 +274,14 @@ module couplet_dma_regs
     end
   end
 
-  assign gnt_o    = 1'b1;
-  assign rvalid_o = rvalid_q;
-  assign rdata_o  = rdata_q;
-  assign err_o    = err_rsp_q;
+  assign obi_rsp_o = '{gnt:    1'b1,
+                       rvalid: rvalid_q,
+                       rdata:  rdata_q,
+                       err:    err_rsp_q,
+                       exokay: 1'b0};
+  logic unused_atop;
+  assign unused_atop = ^obi_req_i.atop;  // no atomics reach a peripheral (the decoder stops them)
+
   assign abort_o  = abort_q;
   assign irq_o    = |(done_q & irq_en_q);
 

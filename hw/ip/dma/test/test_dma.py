@@ -240,7 +240,7 @@ class DmaTb(ClockedTb):
                  mode: str = "block", accel_latency: int = 5, in_ready_prob: float = 1.0,
                  out_valid_prob: float = 1.0, strict_streams: bool = True) -> None:
         super().__init__(dut)
-        self.regs = ObiMaster(ObiPort(dut, ""), self.rng, resp_timeout=20)
+        self.regs = ObiMaster(ObiPort(dut, "obi_"), self.rng, resp_timeout=20)
         self.memory = ErrMemory()
         self.mem = ObiSlave(ObiPort(dut, "m_"), self.rng, self.memory, gnt_prob=gnt_prob,
                             latency=latency, atomics=False)
@@ -258,7 +258,7 @@ class DmaTb(ClockedTb):
         dut = self.dut
         self.max_in_flight = max(self.max_in_flight, self.mem.outstanding)
         assert self.mem.outstanding <= MAX_OUTSTANDING, f"cycle {cycle}: {self.mem.outstanding} accesses in flight"
-        self.busy_cycles += read(dut.m_req_o) and read(dut.m_gnt_i)
+        self.busy_cycles += read(self.mem.port.req) and read(self.mem.port.gnt)
         # Input stream: a word offered and not taken stays offered, unless the job ends in error.
         valid, data = read(dut.in_valid_o), read(dut.in_data_o)
         if self.strict_streams and self._last_in is not None:
@@ -270,8 +270,8 @@ class DmaTb(ClockedTb):
 
     async def start(self) -> None:
         await self.reset()
-        assert_values(self.dut, {"m_req_o": 0, "in_valid_o": 0, "out_ready_o": 0, "job_done_o": 0,
-                                 "irq_o": 0, "abort_o": 0, "rvalid_o": 0})
+        assert_values(self.dut, {"m_req_o.req": 0, "in_valid_o": 0, "out_ready_o": 0, "job_done_o": 0,
+                                 "irq_o": 0, "abort_o": 0, "obi_rsp_o.rvalid": 0})
 
     async def write(self, addr: int, value: int, be: int = 0xF) -> None:
         txn = await self.regs.write(addr, value, be)
@@ -743,7 +743,7 @@ def test_dma() -> None:
 
     run_cocotb(
         toplevel="couplet_dma",
-        sources=[*rtl.ip_sources("accel"), *rtl.ip_sources("dma")],
+        sources=[*rtl.ip_sources("obi"), *rtl.ip_sources("accel"), *rtl.ip_sources("dma")],
         test_file=__file__,
         build_name="dma",
     )

@@ -18,38 +18,23 @@
 // every gnt with it) until a response frees an entry. Set MaxOutstanding at least as large as
 // what the port behind allows, so the FIFO is never the limit. Response data, err and exokay
 // are shared by all masters; only rvalid is per master.
-module couplet_obi_arbiter #(
+module couplet_obi_arbiter
+  import couplet_obi_pkg::*;
+#(
   parameter int unsigned NumMasters     = 2,
   parameter int unsigned MaxOutstanding = 2
 ) (
   input  logic                        clk_i,
   input  logic                        rst_ni,
 
-  // Master side: one entry per master.
-  input  logic [NumMasters-1:0]       m_req_i,
-  output logic [NumMasters-1:0]       m_gnt_o,
-  input  logic [NumMasters-1:0][31:0] m_addr_i,
-  input  logic [NumMasters-1:0]       m_we_i,
-  input  logic [NumMasters-1:0][3:0]  m_be_i,
-  input  logic [NumMasters-1:0][31:0] m_wdata_i,
-  input  logic [NumMasters-1:0][5:0]  m_atop_i,
-  output logic [NumMasters-1:0]       m_rvalid_o,
-  output logic [31:0]                 m_rdata_o,
-  output logic                        m_err_o,
-  output logic                        m_exokay_o,
+  // Master side: one port per master. rdata, err and exokay of every m_rsp_o are the shared
+  // port's; gnt and rvalid are each master's own.
+  input  obi_req_t [NumMasters-1:0]   m_req_i,
+  output obi_rsp_t [NumMasters-1:0]   m_rsp_o,
 
   // Slave side: the shared port.
-  output logic                        s_req_o,
-  input  logic                        s_gnt_i,
-  output logic [31:0]                 s_addr_o,
-  output logic                        s_we_o,
-  output logic [3:0]                  s_be_o,
-  output logic [31:0]                 s_wdata_o,
-  output logic [5:0]                  s_atop_o,
-  input  logic                        s_rvalid_i,
-  input  logic [31:0]                 s_rdata_i,
-  input  logic                        s_err_i,
-  input  logic                        s_exokay_i
+  output obi_req_t                    s_req_o,
+  input  obi_rsp_t                    s_rsp_i
 );
 
   localparam int unsigned IdxWidth = (NumMasters > 1) ? $clog2(NumMasters) : 1;
@@ -79,7 +64,7 @@ module couplet_obi_arbiter #(
       if (cand >= NumMasters) begin
         cand = cand - NumMasters;
       end
-      if (!found && m_req_i[cand]) begin
+      if (!found && m_req_i[cand].req) begin
         winner = idx_t'(cand);
         found  = 1'b1;
       end
@@ -96,33 +81,28 @@ module couplet_obi_arbiter #(
   logic                full;
   assign full = (count_q == CntWidth'(MaxOutstanding));
 
-  assign s_req_o   = m_req_i[winner] && !full;
-  assign s_addr_o  = m_addr_i[winner];
-  assign s_we_o    = m_we_i[winner];
-  assign s_be_o    = m_be_i[winner];
-  assign s_wdata_o = m_wdata_i[winner];
-  assign s_atop_o  = m_atop_i[winner];
+  always_comb begin
+    s_req_o     = m_req_i[winner];
+    s_req_o.req = m_req_i[winner].req && !full;
+  end
 
   logic accept;
-  assign accept = s_req_o && s_gnt_i;
-
-  always_comb begin
-    m_gnt_o         = '0;
-    m_gnt_o[winner] = accept;
-  end
+  assign accept = s_req_o.req && s_rsp_i.gnt;
 
   logic resp;
   idx_t head;
-  assign resp = s_rvalid_i && (count_q != '0);
+  assign resp = s_rsp_i.rvalid && (count_q != '0);
   assign head = owner_q[rptr_q];
 
   always_comb begin
-    m_rvalid_o       = '0;
-    m_rvalid_o[head] = resp;
+    for (int unsigned i = 0; i < NumMasters; i++) begin
+      m_rsp_o[i] = '{gnt:    accept && (winner == idx_t'(i)),
+                     rvalid: resp && (head == idx_t'(i)),
+                     rdata:  s_rsp_i.rdata,
+                     err:    s_rsp_i.err,
+                     exokay: s_rsp_i.exokay};
+    end
   end
-  assign m_rdata_o  = s_rdata_i;
-  assign m_err_o    = s_err_i;
-  assign m_exokay_o = s_exokay_i;
 
   always_comb begin
     rr_d = rr_q;
@@ -141,7 +121,7 @@ module couplet_obi_arbiter #(
       count_q    <= '0;
     end else begin
       rr_q       <= rr_d;
-      lock_q     <= s_req_o && !s_gnt_i;
+      lock_q     <= s_req_o.req && !s_rsp_i.gnt;
       lock_idx_q <= winner;
       if (accept) begin
         wptr_q <= ptr_inc(wptr_q);
@@ -168,7 +148,7 @@ module couplet_obi_arbiter #(
   // sits in a reset-style block so that rst_ni is used only as an asynchronous reset.
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-    end else if (s_rvalid_i && (count_q == '0)) begin
+    end else if (s_rsp_i.rvalid && (count_q == '0)) begin
       $error("couplet_obi_arbiter: response without an outstanding request");
     end
   end

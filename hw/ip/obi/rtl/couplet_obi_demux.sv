@@ -12,7 +12,9 @@
 // Atomic and exclusive requests (atop[5] set) reach only slaves marked in SlaveAtomics; to any
 // other slave they are answered with an error, so an AMO on a peripheral cannot silently turn
 // into a plain write.
-module couplet_obi_demux #(
+module couplet_obi_demux
+  import couplet_obi_pkg::*;
+#(
   parameter int unsigned                      NumSlaves      = 2,
   parameter logic [NumSlaves-1:0][31:0]       SlaveBase      = '0,
   parameter logic [NumSlaves-1:0][31:0]       SlaveSize      = '0,
@@ -23,30 +25,13 @@ module couplet_obi_demux #(
   input  logic                                rst_ni,
 
   // Master side (the core or another initiator).
-  input  logic                                m_req_i,
-  output logic                                m_gnt_o,
-  input  logic [31:0]                         m_addr_i,
-  input  logic                                m_we_i,
-  input  logic [3:0]                          m_be_i,
-  input  logic [31:0]                         m_wdata_i,
-  input  logic [5:0]                          m_atop_i,
-  output logic                                m_rvalid_o,
-  output logic [31:0]                         m_rdata_o,
-  output logic                                m_err_o,
-  output logic                                m_exokay_o,
+  input  obi_req_t                            m_req_i,
+  output obi_rsp_t                            m_rsp_o,
 
-  // Slave side: request fields are shared, the address is the offset within the region.
-  output logic [NumSlaves-1:0]                s_req_o,
-  input  logic [NumSlaves-1:0]                s_gnt_i,
-  output logic [31:0]                         s_addr_o,
-  output logic                                s_we_o,
-  output logic [3:0]                          s_be_o,
-  output logic [31:0]                         s_wdata_o,
-  output logic [5:0]                          s_atop_o,
-  input  logic [NumSlaves-1:0]                s_rvalid_i,
-  input  logic [NumSlaves-1:0][31:0]          s_rdata_i,
-  input  logic [NumSlaves-1:0]                s_err_i,
-  input  logic [NumSlaves-1:0]                s_exokay_i
+  // Slave side: every slave sees the same request fields, its own req, and as addr the offset
+  // within its region.
+  output obi_req_t [NumSlaves-1:0]            s_req_o,
+  input  obi_rsp_t [NumSlaves-1:0]            s_rsp_i
 );
 
   // Index NumSlaves stands for the error responder.
@@ -59,12 +44,12 @@ module couplet_obi_demux #(
 
   always_comb begin
     sel    = ErrSel;
-    offset = m_addr_i;
+    offset = m_req_i.addr;
     for (int unsigned i = 0; i < NumSlaves; i++) begin
-      if (((m_addr_i & ~(SlaveSize[i] - 32'd1)) == SlaveBase[i]) &&
-          (SlaveAtomics[i] || !m_atop_i[5])) begin
+      if (((m_req_i.addr & ~(SlaveSize[i] - 32'd1)) == SlaveBase[i]) &&
+          (SlaveAtomics[i] || !m_req_i.atop[5])) begin
         sel    = SelWidth'(i);
-        offset = m_addr_i & (SlaveSize[i] - 32'd1);
+        offset = m_req_i.addr & (SlaveSize[i] - 32'd1);
       end
     end
   end
@@ -83,48 +68,53 @@ module couplet_obi_demux #(
     sel_gnt = 1'b1;  // the error responder always accepts
     for (int unsigned i = 0; i < NumSlaves; i++) begin
       if (sel == SelWidth'(i)) begin
-        sel_gnt = s_gnt_i[i];
+        sel_gnt = s_rsp_i[i].gnt;
       end
     end
   end
 
-  assign m_gnt_o = m_req_i && may_issue && sel_gnt;
+  logic m_gnt;
+  assign m_gnt = m_req_i.req && may_issue && sel_gnt;
 
   always_comb begin
-    s_req_o = '0;
     for (int unsigned i = 0; i < NumSlaves; i++) begin
-      s_req_o[i] = m_req_i && may_issue && (sel == SelWidth'(i));
+      s_req_o[i]      = m_req_i;
+      s_req_o[i].req  = m_req_i.req && may_issue && (sel == SelWidth'(i));
+      s_req_o[i].addr = offset;
     end
   end
-  assign s_addr_o  = offset;
-  assign s_we_o    = m_we_i;
-  assign s_be_o    = m_be_i;
-  assign s_wdata_o = m_wdata_i;
-  assign s_atop_o  = m_atop_i;
 
   // Responses come from the slave that holds the outstanding transactions.
+  logic        m_rvalid, m_err, m_exokay;
+  logic [31:0] m_rdata;
   always_comb begin
-    m_rvalid_o = err_rvalid_q;
-    m_rdata_o  = '0;
-    m_err_o    = err_rvalid_q;
-    m_exokay_o = 1'b0;
+    m_rvalid = err_rvalid_q;
+    m_rdata  = '0;
+    m_err    = err_rvalid_q;
+    m_exokay = 1'b0;
     for (int unsigned i = 0; i < NumSlaves; i++) begin
       if (resp_sel_q == SelWidth'(i)) begin
-        m_rvalid_o = s_rvalid_i[i];
-        m_rdata_o  = s_rdata_i[i];
-        m_err_o    = s_err_i[i];
-        m_exokay_o = s_exokay_i[i];
+        m_rvalid = s_rsp_i[i].rvalid;
+        m_rdata  = s_rsp_i[i].rdata;
+        m_err    = s_rsp_i[i].err;
+        m_exokay = s_rsp_i[i].exokay;
       end
     end
   end
 
+  assign m_rsp_o = '{gnt:    m_gnt,
+                     rvalid: m_rvalid,
+                     rdata:  m_rdata,
+                     err:    m_err,
+                     exokay: m_exokay};
+
   always_comb begin
-    err_rvalid_d  = m_gnt_o && (sel == ErrSel);
-    resp_sel_d    = m_gnt_o ? sel : resp_sel_q;
+    err_rvalid_d  = m_gnt && (sel == ErrSel);
+    resp_sel_d    = m_gnt ? sel : resp_sel_q;
     outstanding_d = outstanding_q;
-    if (m_gnt_o && !m_rvalid_o) begin
+    if (m_gnt && !m_rvalid) begin
       outstanding_d = outstanding_q + CntWidth'(1);
-    end else if (!m_gnt_o && m_rvalid_o) begin
+    end else if (!m_gnt && m_rvalid) begin
       outstanding_d = outstanding_q - CntWidth'(1);
     end
   end
@@ -144,7 +134,7 @@ module couplet_obi_demux #(
 `ifndef SYNTHESIS
   // A slave that answers with nothing outstanding is broken; say so in simulation.
   always_ff @(posedge clk_i) begin
-    if (rst_ni && m_rvalid_o && (outstanding_q == '0)) begin
+    if (rst_ni && m_rvalid && (outstanding_q == '0)) begin
       $error("couplet_obi_demux: response without an outstanding request");
     end
   end

@@ -1,11 +1,11 @@
-"""cocotb tests of couplet_obi_arbiter through tb_obi_arbiter.sv (three masters, one slave).
+"""cocotb tests of couplet_obi_arbiter, built with three masters, in front of one slave.
 
 Each master port is driven by an ObiMaster, the shared port by a memory-backed ObiSlave with
 random back-pressure and latency. Every master works in its own address window, so its expected
 responses follow from a private MemoryModel in its own request order; a window that answers
 with err is shared by all. A per-cycle golden model of the arbiter (round-robin among the
 requesting masters, a request held until granted, a FIFO of the granted masters' indices,
-s_req_o low while MaxOutstanding accesses are in flight) predicts s_req_o, the forwarded
+s_req_o.req low while MaxOutstanding accesses are in flight) predicts s_req_o.req, the forwarded
 request fields, every gnt and every rvalid, so a misrouted or delayed cycle fails at once.
 
 Run: .venv/bin/python -m pytest hw/ip/obi/test/test_obi_arbiter.py -q
@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import bisect
 from collections import deque
-from pathlib import Path
 
 import cocotb
 
@@ -36,10 +35,8 @@ from testsupport.obi_bfm import (
     read,
 )
 
-HERE = Path(__file__).resolve().parent
-
 NUM_MASTERS = 3
-MAX_OUTSTANDING = 3  # the wrapper parameter this module builds with
+MAX_OUTSTANDING = 3  # the parameters this module builds with
 WINDOW = 0x1000  # master i uses [i * WINDOW, (i + 1) * WINDOW)
 ERR_BASE = 0xE000_0000  # [ERR_BASE, ERR_BASE + WINDOW) answers err for every master
 REQ_FIELDS = ("addr", "we", "be", "wdata", "atop")
@@ -83,19 +80,19 @@ class ArbiterModel:
         self.full_cycles += full
         self.contended_cycles += sum(reqs) > 1
         s_req = int(reqs[winner] and not full)
-        assert read(tb.sport.req) == s_req, f"cycle {cycle}: s_req_o {read(tb.sport.req)}, expected {s_req}"
+        assert read(tb.sport.req) == s_req, f"cycle {cycle}: s_req_o.req {read(tb.sport.req)}, expected {s_req}"
         if s_req:
             for name in REQ_FIELDS:
                 got, want = read(getattr(tb.sport, name)), read(getattr(tb.mports[winner], name))
-                assert got == want, f"cycle {cycle}: s_{name}_o 0x{got:x}, master {winner} drives 0x{want:x}"
+                assert got == want, f"cycle {cycle}: s_req_o.{name} 0x{got:x}, master {winner} drives 0x{want:x}"
         accept = bool(s_req and read(tb.sport.gnt))
         rvalid = bool(read(tb.sport.rvalid))
         for i, port in enumerate(tb.mports):
             assert read(port.gnt) == int(accept and i == winner), (
-                f"cycle {cycle}: m{i}_gnt_o {read(port.gnt)} (winner {winner}, accept {accept})"
+                f"cycle {cycle}: m_rsp_o[{i}].gnt {read(port.gnt)} (winner {winner}, accept {accept})"
             )
             want_rvalid = int(rvalid and bool(self.owners) and self.owners[0] == i)
-            assert read(port.rvalid) == want_rvalid, f"cycle {cycle}: m{i}_rvalid_o {read(port.rvalid)}"
+            assert read(port.rvalid) == want_rvalid, f"cycle {cycle}: m_rsp_o[{i}].rvalid {read(port.rvalid)}"
             if want_rvalid:
                 for name in ("rdata", "err", "exokay"):
                     assert read(getattr(port, name)) == read(getattr(tb.sport, name)), f"cycle {cycle}: m{i} {name}"
@@ -119,7 +116,7 @@ class ArbiterTb(ClockedTb):
     def __init__(self, dut, *, idle_prob: float = 0.0, gnt_prob: float = 1.0,
                  latency: tuple[int, int] = (1, 1)) -> None:
         super().__init__(dut)
-        self.mports = [ObiPort(dut, f"m{i}_") for i in range(NUM_MASTERS)]
+        self.mports = [ObiPort(dut, "m_", i) for i in range(NUM_MASTERS)]
         self.sport = ObiPort(dut, "s_")
         self.masters = [ObiMaster(port, self.rng, idle_prob=idle_prob, resp_timeout=500, gnt_timeout=500)
                         for port in self.mports]
@@ -246,9 +243,9 @@ def test_obi_arbiter() -> None:
     from couplet.model import rtl
 
     run_cocotb(
-        toplevel="tb_obi_arbiter",
-        sources=[*rtl.ip_sources("obi"), HERE / "tb_obi_arbiter.sv"],
+        toplevel="couplet_obi_arbiter",
+        sources=rtl.ip_sources("obi"),
         test_file=__file__,
         build_name="obi_arbiter",
-        parameters={"MaxOutstanding": MAX_OUTSTANDING},
+        parameters={"NumMasters": NUM_MASTERS, "MaxOutstanding": MAX_OUTSTANDING},
     )

@@ -1,4 +1,4 @@
-"""cocotb tests of couplet_obi_demux through tb_obi_demux.sv (three slaves, atomics on slave 0).
+"""cocotb tests of couplet_obi_demux, built with three slaves (the map below), atomics on slave 0.
 
 The master side is driven by ObiMaster, each slave port by a memory-backed ObiSlave with its own
 back-pressure and latency. Every response is checked against a golden model: the address map
@@ -12,7 +12,6 @@ Run: .venv/bin/python -m pytest hw/ip/obi/test -q   (COUPLET_TEST_SEED=<n> rerun
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 
 import cocotb
 
@@ -35,9 +34,7 @@ from testsupport.obi_bfm import (
     atop,
 )
 
-HERE = Path(__file__).resolve().parent
-
-MAX_OUTSTANDING = 3  # the wrapper parameter this module builds with
+MAX_OUTSTANDING = 3  # the parameter this module builds with
 
 
 @dataclass(frozen=True)
@@ -47,13 +44,32 @@ class Region:
     atomics: bool
 
 
-# The map of tb_obi_demux.sv.
+# The map the module is built with (`map_parameters`).
 SLAVES = (
     Region(0x8000_0000, 0x1_0000, True),
     Region(0x0200_0000, 0x1_0000, False),
     Region(0x1000_0000, 0x0_1000, False),
 )
 ERR_RESPONSE = Response(rdata=0, err=True, exokay=False)
+IDLE_OUTPUTS = {"m_rsp_o.rvalid": 0, "m_rsp_o.gnt": 0, "s_req_o[0].req": 0, "s_req_o[1].req": 0,
+                "s_req_o[2].req": 0}
+
+
+def map_parameters() -> dict[str, str]:
+    """SLAVES as the module's packed-array parameters (entry 0 least significant)."""
+
+    def packed(values: list[int], width: int) -> str:
+        bits = 0
+        for i, value in enumerate(values):
+            bits |= value << (i * width)
+        return f"{len(values) * width}'h{bits:x}"
+
+    return {
+        "NumSlaves": str(len(SLAVES)),
+        "SlaveBase": packed([r.base for r in SLAVES], 32),
+        "SlaveSize": packed([r.size for r in SLAVES], 32),
+        "SlaveAtomics": packed([int(r.atomics) for r in SLAVES], 1),
+    }
 
 
 def slave_init(index: int):
@@ -77,7 +93,7 @@ class DemuxTb(ClockedTb):
         super().__init__(dut)
         self.master = ObiMaster(ObiPort(dut, "m_"), self.rng, idle_prob=idle_prob, resp_timeout=200)
         self.slaves = [
-            ObiSlave(ObiPort(dut, f"s{i}_"), self.rng, MemoryModel(init=slave_init(i)),
+            ObiSlave(ObiPort(dut, "s_", i), self.rng, MemoryModel(init=slave_init(i)),
                      gnt_prob=gnt_prob, latency=latency, atomics=region.atomics)
             for i, region in enumerate(SLAVES)
         ]
@@ -111,7 +127,7 @@ class DemuxTb(ClockedTb):
 
     async def start(self) -> None:
         await self.reset()
-        assert_values(self.dut, {"m_rvalid_o": 0, "m_gnt_o": 0, "s0_req_o": 0, "s1_req_o": 0, "s2_req_o": 0})
+        assert_values(self.dut, IDLE_OUTPUTS)
 
     def finish(self) -> None:
         assert_no_violations(self.slaves)
@@ -124,8 +140,7 @@ async def obi_demux_reset_idle(dut):
     await tb.start()
     for _ in range(20):
         await tb.sample_point()
-        assert_values(dut, {"m_rvalid_o": 0, "m_gnt_o": 0, "s0_req_o": 0, "s1_req_o": 0, "s2_req_o": 0},
-                      "while idle")
+        assert_values(dut, IDLE_OUTPUTS, "while idle")
     assert all(slave.req_cycles == 0 for slave in tb.slaves)
     tb.finish()
 
@@ -329,9 +344,9 @@ def test_obi_demux() -> None:
     from couplet.model import rtl
 
     run_cocotb(
-        toplevel="tb_obi_demux",
-        sources=[*rtl.ip_sources("obi"), HERE / "tb_obi_demux.sv"],
+        toplevel="couplet_obi_demux",
+        sources=rtl.ip_sources("obi"),
         test_file=__file__,
         build_name="obi_demux",
-        parameters={"MaxOutstanding": MAX_OUTSTANDING},
+        parameters={**map_parameters(), "MaxOutstanding": MAX_OUTSTANDING},
     )

@@ -30,8 +30,8 @@ from testsupport.obi_bfm import (
 CONSOLE = 0x0
 EXIT = 0x4
 UNMAPPED = (0x1, 0x2, 0x3, 0x5, 0x8, 0xC, 0x10, 0x1000, 0x8000_0000, 0xFFFF_FFFC)
-IDLE_OUTPUTS = {"rvalid_o": 0, "err_o": 0, "console_valid_o": 0, "exit_valid_o": 0, "exit_code_o": 0,
-                "console_data_o": 0}
+IDLE_OUTPUTS = {"obi_rsp_o.rvalid": 0, "obi_rsp_o.err": 0, "console_valid_o": 0, "exit_valid_o": 0,
+                "exit_code_o": 0, "console_data_o": 0}
 
 
 class SimctrlModel:
@@ -95,7 +95,7 @@ class ReadyDriver:
 class SimctrlTb(ClockedTb):
     def __init__(self, dut, *, idle_prob: float = 0.0, ready_prob: float = 1.0, max_stall: int = 0) -> None:
         super().__init__(dut)
-        self.bus = ObiMaster(ObiPort(dut), self.rng, idle_prob=idle_prob, resp_timeout=20, gnt_timeout=200)
+        self.bus = ObiMaster(ObiPort(dut, "obi_"), self.rng, idle_prob=idle_prob, resp_timeout=20, gnt_timeout=200)
         self.ready = ReadyDriver(dut, self.rng, ready_prob=ready_prob, max_stall=max_stall)
         self.model = SimctrlModel()
         self.console: list[int] = []  # bytes taken from console_valid_o/console_data_o (valid && ready)
@@ -115,10 +115,10 @@ class SimctrlTb(ClockedTb):
         if got[0] and ready:
             self.console.append(got[1])
         presented = self.bus.accepted_now or self.bus.current
-        if int(dut.req_i.value):
+        if int(self.bus.port.req.value):
             assert presented is not None
-            gnt, want_gnt = int(dut.gnt_o.value), model.grant(presented, ready)
-            assert gnt == want_gnt, f"cycle {cycle}: gnt_o = {gnt} for {presented.describe()}, expected {want_gnt}"
+            gnt, want_gnt = int(self.bus.port.gnt.value), model.grant(presented, ready)
+            assert gnt == want_gnt, f"cycle {cycle}: gnt = {gnt} for {presented.describe()}, expected {want_gnt}"
             self.stalled_cycles += 1 - gnt
         txn = self.bus.accepted_now
         if txn is not None:
@@ -256,7 +256,7 @@ def test_simctrl() -> None:
 
     run_cocotb(
         toplevel="couplet_simctrl",
-        sources=rtl.ip_sources("simctrl"),
+        sources=[*rtl.ip_sources("obi"), *rtl.ip_sources("simctrl")],
         test_file=__file__,
         build_name="simctrl",
     )

@@ -10,32 +10,22 @@
 // read-only: a write there is a wiring mistake and gets an error.
 //
 // InitFile, if not empty, names a $readmemh file (one 32-bit word per line) loaded at elaboration.
-module couplet_sram #(
+module couplet_sram
+  import couplet_obi_pkg::*;
+#(
   parameter int unsigned SizeBytes = 32'h1_0000,
   parameter string       InitFile  = ""
 ) (
-  input  logic        clk_i,
-  input  logic        rst_ni,
+  input  logic     clk_i,
+  input  logic     rst_ni,
 
-  input  logic        a_req_i,
-  output logic        a_gnt_o,
-  input  logic [31:0] a_addr_i,
-  input  logic        a_we_i,
-  output logic        a_rvalid_o,
-  output logic [31:0] a_rdata_o,
-  output logic        a_err_o,
+  // Port A: instruction fetch. It reads whole words, so be, wdata and atop are ignored.
+  input  obi_req_t a_req_i,
+  output obi_rsp_t a_rsp_o,
 
-  input  logic        b_req_i,
-  output logic        b_gnt_o,
-  input  logic [31:0] b_addr_i,
-  input  logic        b_we_i,
-  input  logic [3:0]  b_be_i,
-  input  logic [31:0] b_wdata_i,
-  input  logic [5:0]  b_atop_i,
-  output logic        b_rvalid_o,
-  output logic [31:0] b_rdata_o,
-  output logic        b_err_o,
-  output logic        b_exokay_o
+  // Port B: data and atomics.
+  input  obi_req_t b_req_i,
+  output obi_rsp_t b_rsp_o
 );
 
   localparam int unsigned Words    = SizeBytes / 4;
@@ -73,41 +63,51 @@ module couplet_sram #(
   // The decoder sends the offset within the SRAM: the upper bits are zero, and accesses are
   // word-wide (byte enables select the bytes), so neither end of the address is needed.
   logic unused_addr_bits;
-  assign unused_addr_bits = ^{a_addr_i[31:IdxWidth+2], a_addr_i[1:0],
-                              b_addr_i[31:IdxWidth+2], b_addr_i[1:0]};
+  assign unused_addr_bits = ^{a_req_i.addr[31:IdxWidth+2], a_req_i.addr[1:0],
+                              b_req_i.addr[31:IdxWidth+2], b_req_i.addr[1:0]};
 
   // ---------------------------------------------------------------- port A: instruction fetch
   logic [IdxWidth-1:0] a_idx;
-  assign a_idx   = a_addr_i[IdxWidth+1:2];
-  assign a_gnt_o = 1'b1;
+  logic                a_rvalid_q, a_err_q;
+  logic [31:0]         a_rdata_q;
+  assign a_idx = a_req_i.addr[IdxWidth+1:2];
 
   always_ff @(posedge clk_i) begin
-    if (a_req_i && !a_we_i) begin
-      a_rdata_o <= mem_q[a_idx];
+    if (a_req_i.req && !a_req_i.we) begin
+      a_rdata_q <= mem_q[a_idx];
     end
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      a_rvalid_o <= 1'b0;
-      a_err_o    <= 1'b0;
+      a_rvalid_q <= 1'b0;
+      a_err_q    <= 1'b0;
     end else begin
-      a_rvalid_o <= a_req_i;
-      a_err_o    <= a_req_i && a_we_i;
+      a_rvalid_q <= a_req_i.req;
+      a_err_q    <= a_req_i.req && a_req_i.we;
     end
   end
 
+  logic unused_a_fields;
+  assign unused_a_fields = ^{a_req_i.be, a_req_i.wdata, a_req_i.atop};
+
+  assign a_rsp_o = '{gnt:    1'b1,
+                     rvalid: a_rvalid_q,
+                     rdata:  a_rdata_q,
+                     err:    a_err_q,
+                     exokay: 1'b0};
+
   // ---------------------------------------------------------------- port B: data and atomics
   logic [IdxWidth-1:0] b_idx;
-  assign b_idx = b_addr_i[IdxWidth+1:2];
+  assign b_idx = b_req_i.addr[IdxWidth+1:2];
 
   logic is_excl, is_lr, is_sc, is_amo;
-  assign is_excl = b_atop_i[5];
-  assign is_lr   = is_excl && (b_atop_i[4:0] == AtopLr);
-  assign is_sc   = is_excl && (b_atop_i[4:0] == AtopSc);
+  assign is_excl = b_req_i.atop[5];
+  assign is_lr   = is_excl && (b_req_i.atop[4:0] == AtopLr);
+  assign is_sc   = is_excl && (b_req_i.atop[4:0] == AtopSc);
   assign is_amo  = is_excl && !is_lr && !is_sc;
 
-  // Second cycle of an AMO: the old word is on b_rdata_o, the new one is written.
+  // Second cycle of an AMO: the old word is on port B's rdata, the new one is written.
   logic                amo_busy_q;
   logic [4:0]          amo_op_q;
   logic [IdxWidth-1:0] amo_idx_q;
@@ -116,19 +116,24 @@ module couplet_sram #(
   logic                resv_valid_q, resv_valid_d;
   logic [IdxWidth-1:0] resv_idx_q, resv_idx_d;
 
-  logic b_accept, sc_ok, do_write;
-  assign b_gnt_o  = !amo_busy_q;
-  assign b_accept = b_req_i && b_gnt_o;
+  logic b_gnt, b_accept, sc_ok, do_write;
+  assign b_gnt    = !amo_busy_q;
+  assign b_accept = b_req_i.req && b_gnt;
   assign sc_ok    = is_sc && resv_valid_q && (resv_idx_q == b_idx);
   // A failed store-conditional writes nothing; an AMO writes in its second cycle.
-  assign do_write = b_accept && b_we_i && !is_amo && (!is_sc || sc_ok);
+  assign do_write = b_accept && b_req_i.we && !is_amo && (!is_sc || sc_ok);
 
   // The word read is a register of its own, written only by the memory read, so that synthesis
   // maps the array to block RAM (a read register with a second source cannot go into one); an
   // SC's answer is kept beside it and chosen at the output.
   logic [31:0] b_read_q;
   logic        sc_answer_q, sc_failed_q;
-  assign b_rdata_o = sc_answer_q ? {31'b0, sc_failed_q} : b_read_q;
+  logic        b_rvalid_q, b_err_q, b_exokay_q;
+  assign b_rsp_o = '{gnt:    b_gnt,
+                     rvalid: b_rvalid_q,
+                     rdata:  sc_answer_q ? {31'b0, sc_failed_q} : b_read_q,
+                     err:    b_err_q,
+                     exokay: b_exokay_q};
 
   logic [31:0] amo_old, amo_new;
   assign amo_old = b_read_q;
@@ -155,9 +160,9 @@ module couplet_sram #(
   logic [31:0]         ram_wdata;
   logic                ram_re;
   assign ram_idx   = amo_busy_q ? amo_idx_q : b_idx;
-  assign ram_we    = amo_busy_q ? 4'hf : (do_write ? b_be_i : 4'h0);
-  assign ram_wdata = amo_busy_q ? amo_new : b_wdata_i;
-  assign ram_re    = b_accept && !is_sc && (!b_we_i || is_amo);
+  assign ram_we    = amo_busy_q ? 4'hf : (do_write ? b_req_i.be : 4'h0);
+  assign ram_wdata = amo_busy_q ? amo_new : b_req_i.wdata;
+  assign ram_re    = b_accept && !is_sc && (!b_req_i.we || is_amo);
 
   always_ff @(posedge clk_i) begin
     for (int unsigned i = 0; i < 4; i++) begin
@@ -185,9 +190,9 @@ module couplet_sram #(
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      b_rvalid_o    <= 1'b0;
-      b_err_o       <= 1'b0;
-      b_exokay_o    <= 1'b0;
+      b_rvalid_q    <= 1'b0;
+      b_err_q       <= 1'b0;
+      b_exokay_q    <= 1'b0;
       amo_busy_q    <= 1'b0;
       amo_op_q      <= AtopAdd;
       amo_idx_q     <= '0;
@@ -197,15 +202,15 @@ module couplet_sram #(
       sc_answer_q   <= 1'b0;
       sc_failed_q   <= 1'b0;
     end else begin
-      b_rvalid_o    <= b_accept;
-      b_err_o       <= 1'b0;
+      b_rvalid_q    <= b_accept;
+      b_err_q       <= 1'b0;
       // exokay reports the success of LR and SC (and is set for AMOs, which always succeed).
-      b_exokay_o    <= b_accept && (is_lr || sc_ok || is_amo);
+      b_exokay_q    <= b_accept && (is_lr || sc_ok || is_amo);
       amo_busy_q    <= b_accept && is_amo;
       if (b_accept && is_amo) begin
-        amo_op_q      <= b_atop_i[4:0];
+        amo_op_q      <= b_req_i.atop[4:0];
         amo_idx_q     <= b_idx;
-        amo_operand_q <= b_wdata_i;
+        amo_operand_q <= b_req_i.wdata;
       end
       resv_valid_q  <= resv_valid_d;
       resv_idx_q    <= resv_idx_d;
@@ -213,7 +218,7 @@ module couplet_sram #(
       if (b_accept && is_sc) begin
         sc_answer_q <= 1'b1;
         sc_failed_q <= !sc_ok;
-      end else if (b_accept && (!b_we_i || is_amo)) begin
+      end else if (b_accept && (!b_req_i.we || is_amo)) begin
         sc_answer_q <= 1'b0;
       end
     end

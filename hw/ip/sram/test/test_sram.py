@@ -36,8 +36,8 @@ from testsupport.obi_bfm import (
 
 SIZE_BYTES = 1024  # SizeBytes of this build
 WORDS = SIZE_BYTES // 4
-IDLE_OUTPUTS = {"a_rvalid_o": 0, "a_err_o": 0, "b_rvalid_o": 0, "b_err_o": 0, "b_exokay_o": 0,
-                "a_gnt_o": 1, "b_gnt_o": 1}
+IDLE_OUTPUTS = {"a_rsp_o.rvalid": 0, "a_rsp_o.err": 0, "b_rsp_o.rvalid": 0, "b_rsp_o.err": 0,
+                "b_rsp_o.exokay": 0, "a_rsp_o.gnt": 1, "b_rsp_o.gnt": 1}
 
 
 class SramTb(ClockedTb):
@@ -55,10 +55,10 @@ class SramTb(ClockedTb):
 
     def _cycle(self, cycle: int) -> None:
         """After both masters sampled cycle `cycle`: predict responses and update `visible`."""
-        # b_gnt_o is low exactly in the second cycle of an AMO.
+        # Port B's gnt is low exactly in the second cycle of an AMO.
         busy = self.amo_write is not None and self.amo_write[0] == cycle
-        gnt = int(self.dut.b_gnt_o.value)
-        assert gnt == (0 if busy else 1), f"cycle {cycle}: b_gnt_o = {gnt}, AMO second cycle: {busy}"
+        gnt = int(self.b.port.gnt.value)
+        assert gnt == (0 if busy else 1), f"cycle {cycle}: b_rsp_o.gnt = {gnt}, AMO second cycle: {busy}"
         a_txn = self.a.accepted_now
         if a_txn is not None:
             if a_txn.we:
@@ -303,7 +303,7 @@ def test_sram() -> None:
 
     run_cocotb(
         toplevel="couplet_sram",
-        sources=rtl.ip_sources("sram"),
+        sources=[*rtl.ip_sources("obi"), *rtl.ip_sources("sram")],
         test_file=__file__,
         build_name="sram",
         parameters={"SizeBytes": SIZE_BYTES},
