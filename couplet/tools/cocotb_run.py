@@ -10,6 +10,7 @@ the failure message so that any failing run can be repeated exactly.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import secrets
 from collections.abc import Mapping, Sequence
@@ -47,6 +48,14 @@ def regression_seed() -> int:
     return seed
 
 
+def _build_stamp(toplevel: str, sources: Sequence[Path], parameters: Mapping[str, object]) -> str:
+    digest = hashlib.sha256(repr((toplevel, BUILD_ARGS, sorted(parameters.items(), key=str))).encode())
+    for source in sources:
+        digest.update(str(source).encode())
+        digest.update(Path(source).read_bytes())
+    return digest.hexdigest()
+
+
 def run_cocotb(
     *,
     test_file: str | Path,
@@ -69,15 +78,21 @@ def run_cocotb(
     build_dir.mkdir(parents=True, exist_ok=True)
     seed = regression_seed()
     runner = get_runner("verilator")
+    # cocotb's runner does not rebuild a model whose sources changed (a bench could pass on
+    # the RTL of an earlier build); a stamp of what the model is made of decides instead.
+    stamp_file = build_dir / "sources.stamp"
+    stamp = _build_stamp(toplevel, sources, parameters or {})
+    rebuild = not stamp_file.exists() or stamp_file.read_text() != stamp
     runner.build(
         sources=[str(s) for s in sources],
         hdl_toplevel=toplevel,
         parameters=dict(parameters or {}),
         build_args=BUILD_ARGS,
         build_dir=build_dir,
-        always=False,
+        always=rebuild,
         timescale=("1ns", "1ps"),
     )
+    stamp_file.write_text(stamp)
     failure = f"cocotb tests of {module} failed; see {build_dir}; rerun with {SEED_ENV}={seed}"
     try:
         results = runner.test(

@@ -146,10 +146,19 @@ module couplet_obi_arbiter
 `ifndef SYNTHESIS
   // A response with nothing outstanding means a broken slave; say so in simulation. The check
   // sits in a reset-style block so that rst_ni is used only as an asynchronous reset.
+  // One master is granted at a time, and the requests in flight stay within MaxOutstanding.
+  logic [NumMasters-1:0] master_gnt;
+  always_comb begin
+    for (int unsigned i = 0; i < NumMasters; i++) master_gnt[i] = m_rsp_o[i].gnt;
+  end
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-    end else if (s_rsp_i.rvalid && (count_q == '0)) begin
-      $error("couplet_obi_arbiter: response without an outstanding request");
+    end else begin
+      if (s_rsp_i.rvalid && (count_q == '0)) begin
+        $error("couplet_obi_arbiter: response without an outstanding request");
+      end
+      OneMasterGranted: assert ($onehot0(master_gnt));
+      CountInRange: assert (count_q <= CntWidth'(MaxOutstanding));
     end
   end
 `endif

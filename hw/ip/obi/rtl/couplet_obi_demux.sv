@@ -132,10 +132,21 @@ module couplet_obi_demux
   end
 
 `ifndef SYNTHESIS
-  // A slave that answers with nothing outstanding is broken; say so in simulation.
-  always_ff @(posedge clk_i) begin
-    if (rst_ni && m_rvalid && (outstanding_q == '0)) begin
-      $error("couplet_obi_demux: response without an outstanding request");
+  // A slave that answers with nothing outstanding is broken; say so in simulation. A request goes
+  // to one slave at most, and the requests in flight stay within MaxOutstanding. (A reset-style
+  // block, so that rst_ni stays an asynchronous reset only.)
+  logic [NumSlaves-1:0] slave_req;
+  always_comb begin
+    for (int unsigned i = 0; i < NumSlaves; i++) slave_req[i] = s_req_o[i].req;
+  end
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+    end else begin
+      if (m_rvalid && (outstanding_q == '0)) begin
+        $error("couplet_obi_demux: response without an outstanding request");
+      end
+      OneSlaveAsked: assert ($onehot0(slave_req));
+      OutstandingInRange: assert (outstanding_q <= CntWidth'(MaxOutstanding));
     end
   end
 `endif
