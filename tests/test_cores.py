@@ -65,8 +65,7 @@ def test_fusesoc_sets_up_the_soc_and_its_file_list_lints(tmp_path: Path) -> None
     assert any(s.endswith("couplet_soc_cfg_pkg.sv") for s in sources[:60]), "the generator's package comes first"
     assert any(s.endswith("cv32e40x_core.sv") for s in sources)
     lint_proc = subprocess.run(
-        [str(paths.verilator_bin()), "--lint-only", "-Wall", "--top-module", "couplet_soc",
-         *lint.waiver_files(), *sources],
+        lint.verilator_command("couplet_soc", [Path(s) for s in sources], []),
         capture_output=True, text=True, env=paths.verilator_env(), cwd=file_list.parent, timeout=600,
     )
     assert lint_proc.returncode == 0, lint_proc.stderr[-4000:]

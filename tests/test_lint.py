@@ -69,8 +69,7 @@ def test_lint_standalone_ip_is_clean(ip: str, top: str, modules: tuple[str, ...]
     accel = rtl.accel_port_sources()
     sources = [*accel, *(p for p in rtl.ip_sources(ip) if p.stem in modules)]
     assert len(sources) == len(accel) + len(modules), f"missing sources of {top}: {modules}"
-    command = [str(paths.verilator_bin()), "--lint-only", "-Wall", "--top-module", top, *params,
-               *lint.waiver_files(), *map(str, sources)]
+    command = lint.verilator_command(top, sources, [], params)
     proc = subprocess.run(command, capture_output=True, text=True, env=paths.verilator_env())
     output = proc.stdout + proc.stderr
     assert proc.returncode == 0 and "%Warning" not in output and "%Error" not in output, output

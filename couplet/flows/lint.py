@@ -43,7 +43,9 @@ def _config_package(config: SocConfig) -> Path:
     return write_config_outputs(config, gen_dir)["sv_pkg"]
 
 
-def _verilator(top: str, sources: list[Path], include_dirs: list[Path], params: list[str] | None = None) -> list[str]:
+def verilator_command(top: str, sources: list[Path], include_dirs: list[Path],
+                      params: list[str] | None = None) -> list[str]:
+    """Verilator --lint-only -Wall of `top` over `sources`, with every waiver file."""
     return [
         str(paths.verilator_bin()),
         "--lint-only",
@@ -64,7 +66,7 @@ def lint_command(config: SocConfig) -> list[str]:
         *rtl.soc_sources(_config_package(config)),
         *rtl.sim_top_sources(),
     ]
-    return _verilator("couplet_sim_top", sources, rtl.core_include_dirs())
+    return verilator_command("couplet_sim_top", sources, rtl.core_include_dirs())
 
 
 def ecp5_blackboxes() -> Path:
@@ -84,7 +86,7 @@ def board_lint_command(config: SocConfig, board_name: str) -> list[str]:
     pll = boards.generate_pll(b, config.clock_hz, paths.config_build_dir(config.name) / "lint" / b.name, exact=False)
     core, includes = core_sources()
     sources = [*core, *rtl.soc_sources(_config_package(config)), ecp5_blackboxes(), pll.verilog, *b.rtl]
-    return _verilator(b.top, sources, includes)
+    return verilator_command(b.top, sources, includes)
 
 
 def fmax_tile_lint_commands(config: SocConfig) -> list[tuple[str, list[str]]]:
@@ -95,7 +97,7 @@ def fmax_tile_lint_commands(config: SocConfig) -> list[tuple[str, list[str]]]:
     for tile in generate.tiles(config):
         params = [f"-GKindIndex={tile.kind}", f"-GParam={tile.param}", f"-GXif={int(tile.xif)}",
                   f"-GRegs={int(tile.regs)}", f"-GDma={int(tile.dma_engine)}"]
-        commands.append((tile.name, _verilator("couplet_fmax_tile", sources, [], params)))
+        commands.append((tile.name, verilator_command("couplet_fmax_tile", sources, [], params)))
     return commands
 
 

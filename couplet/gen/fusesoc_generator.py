@@ -10,7 +10,6 @@ itself again with the checkout's .venv (./bootstrap.sh setup makes it).
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from pathlib import Path
@@ -26,14 +25,9 @@ def _reexec_in_venv() -> None:
 
 
 def _read_input(path: Path) -> dict[str, object]:
-    # The input is YAML; PyYAML comes with FuseSoC. JSON is YAML too, for a caller without it.
-    text = path.read_text()
-    try:
-        import yaml
-    except ImportError:
-        loaded = json.loads(text)
-    else:
-        loaded = yaml.safe_load(text)
+    import yaml  # PyYAML, pinned in requirements.txt (FuseSoC needs it too)
+
+    loaded = yaml.safe_load(path.read_text())
     if not isinstance(loaded, dict):
         sys.exit(f"{path}: not a FuseSoC generator input")
     return loaded
