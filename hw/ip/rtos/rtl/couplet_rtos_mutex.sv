@@ -63,33 +63,24 @@ module couplet_rtos_mutex
   tid_t                owner_q [NumMutex];
   tid_t                owner_d [NumMutex];
 
-  logic                walk_q, walk_d;
-  tid_t                wtid_q, wtid_d;      // the owner recomputed this step
-  logic [3:0]          wsteps_q, wsteps_d;
-  logic                w2v_q, w2v_d;        // a second walk starts after this one
-  tid_t                w2t_q, w2t_d;
+  typedef struct packed {
+    logic       on;
+    tid_t       tid;     // the owner recomputed this step
+    logic [3:0] steps;
+    logic       then;    // a second walk starts after this one
+    tid_t       then_t;  // at this thread
+  } walk_state_t;
+  walk_state_t walk_q, walk_d;
 
   // The mutex table; a locked mutex cannot be freed, so only a mutex in use is locked.
-  logic                is_alloc;
   logic [NumMutex-1:0] used;
   logic [MIdW-1:0]     a_mid, free_m;
   rtos_code_e          pre_st;
-  assign is_alloc = call_i.act == RtosActionMutexAlloc;
 
-  couplet_rtos_alloc #(.N(NumMutex)) u_table (
-    .clk_i     (clk_i),
-    .rst_ni    (rst_ni),
-    .exec_i    (exec_i),
-    .id_i      (call_i.a),
-    .need_id_i (!is_alloc),
-    .alloc_i   (is_alloc),
-    .bad_i     (1'b0),
-    .release_i (call_i.act == RtosActionMutexFree),
-    .busy_i    (locked_q[a_mid]),
-    .status_o  (pre_st),
-    .used_o    (used),
-    .id_o      (a_mid),
-    .free_o    (free_m)
+  couplet_rtos_alloc #(.N(NumMutex), .AllocAct(RtosActionMutexAlloc), .FreeAct(RtosActionMutexFree)) u_table (
+    .clk_i, .rst_ni, .exec_i, .call_i, .need_id_i(1'b1), .bad_i(1'b0),
+    .busy_i(call_i.act == RtosActionMutexFree && locked_q[a_mid]),
+    .status_o(pre_st), .used_o(used), .id_o(a_mid), .free_o(free_m)
   );
 
   always_comb begin
@@ -105,7 +96,7 @@ module couplet_rtos_mutex
   endfunction
 
   // ---------------------------------------------------------------- inheritance step
-  // eprio of wtid_q: its bprio raised to the eprio of every thread waiting on a mutex it owns.
+  // eprio of walk_q.tid: its bprio raised to the eprio of every thread waiting on a mutex it owns.
   prio_set_t             eprio_l;
   logic [MaxThreads-1:0] walk_ws;
   tid_t                  walk_top;
@@ -115,16 +106,16 @@ module couplet_rtos_mutex
     eprio_l = '0;
     for (int unsigned w = 0; w < MaxThreads; w++) begin
       eprio_l[w] = prio_l_t'(eprio_i[w]);
-      walk_ws[w] = mwait_i[w] && owner_of_wait(tid_t'(w)) == wtid_q;
+      walk_ws[w] = mwait_i[w] && owner_of_wait(tid_t'(w)) == walk_q.tid;
     end
   end
   assign walk_top     = tid_t'(best_of(Asc, scan_t'(walk_ws), eprio_l));
-  assign walk_eprio   = (|walk_ws && higher(Asc, eprio_l[walk_top], prio_l_t'(bprio_i[wtid_q]))) ?
-                        eprio_i[walk_top] : bprio_i[wtid_q];
-  assign changed      = valid_i[wtid_q] && walk_eprio != eprio_i[wtid_q];
-  assign last         = wsteps_q == 4'(MaxSteps - 1);
-  assign step_o       = walk_q && changed;
-  assign step_t_o     = wtid_q;
+  assign walk_eprio   = (|walk_ws && higher(Asc, eprio_l[walk_top], prio_l_t'(bprio_i[walk_q.tid]))) ?
+                        eprio_i[walk_top] : bprio_i[walk_q.tid];
+  assign changed      = valid_i[walk_q.tid] && walk_eprio != eprio_i[walk_q.tid];
+  assign last         = walk_q.steps == 4'(MaxSteps - 1);
+  assign step_o       = walk_q.on && changed;
+  assign step_t_o     = walk_q.tid;
   assign step_eprio_o = walk_eprio;
 
   // ---------------------------------------------------------------- actions and the walk
@@ -189,30 +180,22 @@ module couplet_rtos_mutex
       endcase
     end
 
-    walk_d   = walk_q;
-    wtid_d   = wtid_q;
-    wsteps_d = wsteps_q;
-    w2v_d    = w2v_q;
-    w2t_d    = w2t_q;
-    done_o   = 1'b0;
-    if (walk_q) begin
-      wsteps_d = wsteps_q + 4'd1;
-      if (changed && !last && mwait_i[wtid_q]) begin
-        wtid_d = owner_of_wait(wtid_q);
-      end else if (w2v_q && !last) begin
-        wtid_d = w2t_q;
-        w2v_d  = 1'b0;
+    walk_d = walk_q;
+    done_o = 1'b0;
+    if (walk_q.on) begin
+      walk_d.steps = walk_q.steps + 4'd1;
+      if (changed && !last && mwait_i[walk_q.tid]) begin
+        walk_d.tid = owner_of_wait(walk_q.tid);
+      end else if (walk_q.then && !last) begin
+        walk_d.tid  = walk_q.then_t;
+        walk_d.then = 1'b0;
       end else begin
-        walk_d = 1'b0;
-        w2v_d  = 1'b0;
-        done_o = 1'b1;
+        walk_d.on   = 1'b0;
+        walk_d.then = 1'b0;
+        done_o      = 1'b1;
       end
     end else if (run_i) begin
-      walk_d   = walk_go;
-      wtid_d   = walk_t;
-      wsteps_d = '0;
-      w2v_d    = walk_go2;
-      w2t_d    = walk_t2;
+      walk_d = '{on: walk_go, tid: walk_t, steps: '0, then: walk_go2, then_t: walk_t2};
     end
     start_o = walk_go;
   end
@@ -221,30 +204,22 @@ module couplet_rtos_mutex
     if (!rst_ni) begin
       locked_q <= '0;
       for (int unsigned m = 0; m < NumMutex; m++) owner_q[m] <= '0;
-      walk_q   <= 1'b0;
-      wtid_q   <= '0;
-      wsteps_q <= '0;
-      w2v_q    <= 1'b0;
-      w2t_q    <= '0;
+      walk_q   <= '0;
     end else begin
       locked_q <= locked_d;
       owner_q  <= owner_d;
       walk_q   <= walk_d;
-      wtid_q   <= wtid_d;
-      wsteps_q <= wsteps_d;
-      w2v_q    <= w2v_d;
-      w2t_q    <= w2t_d;
     end
   end
 
-  assign busy_o = walk_q;
+  assign busy_o = walk_q.on;
 
 `ifndef SYNTHESIS
   // The walk stays within its bound (README "Timing"), and only a mutex in use is locked.
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
     end else begin
-      WalkBounded: assert (!walk_q || 32'(wsteps_q) < MaxSteps);
+      WalkBounded: assert (!walk_q.on || 32'(walk_q.steps) < MaxSteps);
       LockedInUse: assert ((locked_q & ~used) == '0);
     end
   end

@@ -47,14 +47,15 @@ module couplet_rtos_queue
 
   typedef logic [MsgWords-1:0][31:0] msg_t;
 
-  logic [4:0] words_q [NumQueue];
-  logic [4:0] words_d [NumQueue];
-  logic [3:0] depth_q [NumQueue];
-  logic [3:0] depth_d [NumQueue];
-  logic [2:0] rd_q    [NumQueue];
-  logic [2:0] rd_d    [NumQueue];
-  logic [3:0] count_q [NumQueue];
-  logic [3:0] count_d [NumQueue];
+  typedef struct packed {
+    logic [4:0] words;  // message size
+    logic [3:0] depth;
+    logic [2:0] rd;     // the place a receive takes
+    logic [3:0] count;
+  } queue_t;
+  queue_t tab_q [NumQueue];
+  queue_t tab_d [NumQueue];
+  queue_t qa;  // the queue in a
 
   // The message ring: one message-wide write per cycle, by slot (queue * QueueDepth + place),
   // so that it maps onto a memory. It needs no reset: a slot is read only after a store.
@@ -62,44 +63,45 @@ module couplet_rtos_queue
   logic             ring_we;
   logic [SlotW-1:0] ring_waddr;
 
-  // Copy engine.
-  logic             copy_go;     // start a message copy to waiter_ptr_i
-  logic             copy_busy_q, copy_busy_d;
-  logic             copy_err_q, copy_err_d;
-  msg_t             copy_buf_q, copy_buf_d;
-  logic [4:0]       copy_words_q, copy_words_d;
-  logic [4:0]       copy_idx_q, copy_idx_d;
-  logic             job_valid_q, job_valid_d;
-  dma_job_t         job_q, job_d;
-
-  // The queue table; a queue with waiters cannot be freed.
-  logic            is_alloc;
-  logic [QIdW-1:0] a_qid, free_q;
-  rtos_code_e      pre_st;
-  assign is_alloc = call_i.act == RtosActionQueueAlloc;
+  // Copy engine: the message (a snapshot of MSG), how many of its words went out, and the job.
+  typedef struct packed {
+    logic       busy;
+    logic       err;
+    msg_t       msg;
+    logic [4:0] words;
+    logic [4:0] idx;
+    logic       job_valid;
+    dma_job_t   job;
+  } copy_t;
+  logic  copy_go;  // start a message copy to waiter_ptr_i
+  copy_t copy_q, copy_d;
 
   // Which entries are in use matters here only through the table's checks; the thread manager
   // wakes the best waiter, this unit needs to know only whether there is one.
   logic [NumQueue-1:0] unused_in_use;
-  logic              unused_best;
+  logic                unused_best;
   assign unused_best = ^waiters_i.best;
 
-  couplet_rtos_alloc #(.N(NumQueue)) u_table (
-    .clk_i     (clk_i),
-    .rst_ni    (rst_ni),
-    .exec_i    (exec_i),
-    .id_i      (call_i.a),
-    .need_id_i (!is_alloc),
-    .alloc_i   (is_alloc),
-    .bad_i     (call_i.a == 32'd0 || call_i.a > 32'(MsgWords) || call_i.b == 32'd0 ||
-                call_i.b > 32'(QueueDepth)),
-    .release_i (call_i.act == RtosActionQueueFree),
-    .busy_i    (waiters_i.any),
-    .status_o  (pre_st),
-    .used_o    (unused_in_use),
-    .id_o      (a_qid),
-    .free_o    (free_q)
+  // The queue table. A queue with waiters cannot be freed; SEND and RECV wait for a copy in
+  // flight (README "BUSY during a copy"); the other actions do not touch it.
+  logic            busy;
+  logic [QIdW-1:0] a_qid, free_qid;
+  rtos_code_e      pre_st;
+  always_comb begin
+    unique case (call_i.act)
+      RtosActionQueueFree:                      busy = waiters_i.any;
+      RtosActionQueueSend, RtosActionQueueRecv: busy = copy_q.busy;
+      default:                                  busy = 1'b0;
+    endcase
+  end
+
+  couplet_rtos_alloc #(.N(NumQueue), .AllocAct(RtosActionQueueAlloc), .FreeAct(RtosActionQueueFree)) u_table (
+    .clk_i, .rst_ni, .exec_i, .call_i, .need_id_i(1'b1),
+    .bad_i(call_i.a == 32'd0 || call_i.a > 32'(MsgWords) || call_i.b == 32'd0 ||
+           call_i.b > 32'(QueueDepth)),
+    .busy_i(busy), .status_o(pre_st), .used_o(unused_in_use), .id_o(a_qid), .free_o(free_qid)
   );
+  assign qa = tab_q[a_qid];
 
   // The queue's ring slots: the one a send stores into (the tail), the one a receive takes (rd)
   // and the one a FRONT send stores into (before rd, which becomes the new rd).
@@ -107,24 +109,17 @@ module couplet_rtos_queue
   logic [2:0]       rd_next, rd_prev;
   always_comb begin
     logic [3:0] place;
-    logic [3:0] depth;
-    depth   = depth_q[a_qid];
-    place   = 4'(rd_q[a_qid]) + count_q[a_qid];
-    if (place >= depth) place = place - depth;
-    rd_next = (4'(rd_q[a_qid]) + 4'd1 >= depth) ? 3'd0 : rd_q[a_qid] + 3'd1;
-    rd_prev = (rd_q[a_qid] == 3'd0) ? 3'(depth - 4'd1) : rd_q[a_qid] - 3'd1;
+    place   = 4'(qa.rd) + qa.count;
+    if (place >= qa.depth) place = place - qa.depth;
+    rd_next = (4'(qa.rd) + 4'd1 >= qa.depth) ? 3'd0 : qa.rd + 3'd1;
+    rd_prev = (qa.rd == 3'd0) ? 3'(qa.depth - 4'd1) : qa.rd - 3'd1;
     slot_wr = SlotW'(int'(a_qid) * int'(QueueDepth) + int'(place));
-    slot_rd = SlotW'(int'(a_qid) * int'(QueueDepth) + int'(rd_q[a_qid]));
+    slot_rd = SlotW'(int'(a_qid) * int'(QueueDepth) + int'(qa.rd));
     slot_fr = SlotW'(int'(a_qid) * int'(QueueDepth) + int'(rd_prev));
   end
 
   always_comb begin
-    logic [3:0] count;
-    count      = count_q[a_qid];
-    words_d    = words_q;
-    depth_d    = depth_q;
-    rd_d       = rd_q;
-    count_d    = count_q;
+    tab_d        = tab_q;
     ring_we    = 1'b0;
     ring_waddr = slot_wr;
     msg_we_o   = '0;
@@ -132,64 +127,57 @@ module couplet_rtos_queue
     res_o      = OutcomeNone;
 
     res_o.status = pre_st;
+    // SEND, RECV and INFO report the count whenever the id is valid, whatever the status.
+    if (pre_st != RtosCodeNoId && call_i.act inside {RtosActionQueueSend, RtosActionQueueRecv,
+                                                     RtosActionQueueInfo}) begin
+      res_o.value = 16'(qa.count);
+    end
     if (exec_i && pre_st == RtosCodeOk) begin
       unique case (call_i.act)
         RtosActionQueueAlloc: begin
-          words_d[free_q] = call_i.a[4:0];
-          depth_d[free_q] = call_i.b[3:0];
-          rd_d[free_q]    = '0;
-          count_d[free_q] = '0;
-          res_o.tid       = 8'(free_q);
+          tab_d[free_qid] = '{words: call_i.a[4:0], depth: call_i.b[3:0], rd: '0, count: '0};
+          res_o.tid   = 8'(free_qid);
         end
         RtosActionQueueSend: begin
-          res_o.value = 16'(count);
-          if (copy_busy_q) begin
-            res_o.status = RtosCodeBusy;
-          end else if (waiters_i.any) begin
+          if (waiters_i.any) begin
             copy_go    = 1'b1;
             res_o.wake = 1'b1;
-          end else if (count < depth_q[a_qid]) begin
+          end else if (qa.count < qa.depth) begin
             ring_we = 1'b1;
             // FRONT (b bit 1): the message becomes the next one received.
             if (call_i.b[1]) begin
-              ring_waddr   = slot_fr;
-              rd_d[a_qid] = rd_prev;
+              ring_waddr      = slot_fr;
+              tab_d[a_qid].rd = rd_prev;
             end
-            count_d[a_qid] = count + 4'd1;
-            res_o.value    = 16'(count + 4'd1);
+            tab_d[a_qid].count = qa.count + 4'd1;
+            res_o.value      = 16'(qa.count + 4'd1);
           end else begin
             res_o = wait_or(res_o, call_i.b[0], RtosCodeQueueFull, block_st_i,
                             RtosWaitKindQueueSend, 3'(a_qid));
           end
         end
         RtosActionQueueRecv: begin
-          res_o.value = 16'(count);
-          if (copy_busy_q) begin
-            res_o.status = RtosCodeBusy;
-          end else if (count != 4'd0) begin
-            for (int unsigned i = 0; i < MsgWords; i++) msg_we_o[i] = 5'(i) < words_q[a_qid];
+          if (qa.count != 4'd0) begin
+            for (int unsigned i = 0; i < MsgWords; i++) msg_we_o[i] = 5'(i) < qa.words;
             // PEEK (b bit 1) leaves the message stored, so no sender gains a place.
             if (!call_i.b[1]) begin
-              rd_d[a_qid]    = rd_next;
-              count_d[a_qid] = count - 4'd1;
-              res_o.value    = 16'(count - 4'd1);
-              res_o.wake     = waiters_i.any;
+              tab_d[a_qid].rd    = rd_next;
+              tab_d[a_qid].count = qa.count - 4'd1;
+              res_o.value      = 16'(qa.count - 4'd1);
+              res_o.wake       = waiters_i.any;
             end
           end else begin
             res_o = wait_or(res_o, call_i.b[0], RtosCodeQueueEmpty, block_st_i,
                             RtosWaitKindQueueRecv, 3'(a_qid));
           end
         end
-        RtosActionQueueInfo: begin
-          res_o.value = 16'(count);
-          res_o.tid   = 8'(waiters_i.cnt);
-        end
+        RtosActionQueueInfo: res_o.tid = 8'(waiters_i.cnt);
         RtosActionQueueReset: begin
           // A copy in flight does not matter: its message was never stored in the ring. One
           // sender is woken (FreeRTOS's xQueueReset); receivers keep waiting on the empty queue.
-          rd_d[a_qid]    = '0;
-          count_d[a_qid] = '0;
-          res_o.wake     = waiters_i.any;
+          tab_d[a_qid].rd    = '0;
+          tab_d[a_qid].count = '0;
+          res_o.wake       = waiters_i.any;
         end
         default: ;
       endcase
@@ -202,65 +190,41 @@ module couplet_rtos_queue
   // are offered only once the DMA has taken the job. An abort before that belongs to another
   // job and is ignored.
   logic out_fire, copy_end;
-  assign out_valid_o = copy_busy_q && !job_valid_q && copy_idx_q < copy_words_q;
-  assign out_data_o  = copy_buf_q[copy_idx_q[WordW-1:0]];
+  assign out_valid_o = copy_q.busy && !copy_q.job_valid && copy_q.idx < copy_q.words;
+  assign out_data_o  = copy_q.msg[copy_q.idx[WordW-1:0]];
   assign out_fire    = out_valid_o && out_ready_i;
-  assign copy_end    = copy_busy_q && !job_valid_q && (job_done_i || dma_abort_i);
+  assign copy_end    = copy_q.busy && !copy_q.job_valid && (job_done_i || dma_abort_i);
 
   always_comb begin
-    copy_busy_d  = copy_busy_q;
-    copy_err_d   = copy_err_q && !status_rd_i;
-    copy_buf_d   = copy_buf_q;
-    copy_words_d = copy_words_q;
-    copy_idx_d   = copy_idx_q;
-    job_valid_d  = job_valid_q && !job_ready_i;
-    job_d        = job_q;
-    if (out_fire) copy_idx_d = copy_idx_q + 5'd1;
+    copy_d           = copy_q;
+    copy_d.err       = copy_q.err && !status_rd_i;
+    copy_d.job_valid = copy_q.job_valid && !job_ready_i;
+    if (out_fire) copy_d.idx = copy_q.idx + 5'd1;
     if (copy_end) begin
-      copy_busy_d = 1'b0;
-      if (dma_abort_i || job_err_i) copy_err_d = 1'b1;
+      copy_d.busy = 1'b0;
+      if (dma_abort_i || job_err_i) copy_d.err = 1'b1;
     end
     if (copy_go) begin
-      copy_busy_d  = 1'b1;
-      copy_err_d   = 1'b0;
-      copy_buf_d   = msg_i;
-      copy_words_d = words_q[a_qid];
-      copy_idx_d   = '0;
-      job_valid_d  = 1'b1;
-      job_d        = '{src:     32'd0,
-                       dst:     {waiter_ptr_i, 2'b00},
-                       in_len:  32'd0,
-                       out_len: {25'd0, words_q[a_qid], 2'b00}};
+      copy_d = '{busy:      1'b1,
+                 err:       1'b0,
+                 msg:       msg_i,
+                 words:     qa.words,
+                 idx:       '0,
+                 job_valid: 1'b1,
+                 job:       '{src:     32'd0,
+                              dst:     {waiter_ptr_i, 2'b00},
+                              in_len:  32'd0,
+                              out_len: {25'd0, qa.words, 2'b00}}};
     end
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      for (int unsigned q = 0; q < NumQueue; q++) begin
-        words_q[q] <= '0;
-        depth_q[q] <= '0;
-        rd_q[q]    <= '0;
-        count_q[q] <= '0;
-      end
-      copy_busy_q  <= 1'b0;
-      copy_err_q   <= 1'b0;
-      copy_buf_q   <= '0;
-      copy_words_q <= '0;
-      copy_idx_q   <= '0;
-      job_valid_q  <= 1'b0;
-      job_q        <= '0;
+      for (int unsigned q = 0; q < NumQueue; q++) tab_q[q] <= '0;
+      copy_q <= '0;
     end else begin
-      words_q      <= words_d;
-      depth_q      <= depth_d;
-      rd_q         <= rd_d;
-      count_q      <= count_d;
-      copy_busy_q  <= copy_busy_d;
-      copy_err_q   <= copy_err_d;
-      copy_buf_q   <= copy_buf_d;
-      copy_words_q <= copy_words_d;
-      copy_idx_q   <= copy_idx_d;
-      job_valid_q  <= job_valid_d;
-      job_q        <= job_d;
+      tab_q    <= tab_d;
+      copy_q <= copy_d;
     end
   end
 
@@ -269,10 +233,10 @@ module couplet_rtos_queue
     if (ring_we) ring_q[ring_waddr] <= msg_i;
   end
 
-  assign copy_busy_o = copy_busy_q;
-  assign copy_err_o  = copy_err_q;
-  assign job_valid_o = job_valid_q;
-  assign job_o       = job_q;
+  assign copy_busy_o = copy_q.busy;
+  assign copy_err_o  = copy_q.err;
+  assign job_valid_o = copy_q.job_valid;
+  assign job_o       = copy_q.job;
 
 `ifndef SYNTHESIS
   // A queue holds at most its depth and reads within it; a job is offered only while its copy
@@ -281,11 +245,11 @@ module couplet_rtos_queue
     if (!rst_ni) begin
     end else begin
       for (int unsigned q = 0; q < NumQueue; q++) begin
-        CountWithinDepth: assert (count_q[q] <= depth_q[q]);
-        ReadWithinDepth: assert (4'(rd_q[q]) < depth_q[q] || rd_q[q] == '0);
+        CountWithinDepth: assert (tab_q[q].count <= tab_q[q].depth);
+        ReadWithinDepth: assert (4'(tab_q[q].rd) < tab_q[q].depth || tab_q[q].rd == '0);
       end
-      JobOfACopy: assert (!job_valid_q || copy_busy_q);
-      CopyWithinWords: assert (copy_idx_q <= copy_words_q);
+      JobOfACopy: assert (!copy_q.job_valid || copy_q.busy);
+      CopyWithinWords: assert (copy_q.idx <= copy_q.words);
     end
   end
 `endif

@@ -20,15 +20,12 @@ module couplet_rtos_sem
 
   localparam int unsigned SIdW = (NumSem > 1) ? $clog2(NumSem) : 1;
 
-  logic [15:0] count_q [NumSem];
-  logic [15:0] count_d [NumSem];
-  logic [15:0] max_q   [NumSem];
-  logic [15:0] max_d   [NumSem];
-
-  logic            is_alloc;
-  logic [SIdW-1:0] a_sid, free_s;
-  rtos_code_e      pre_st;
-  assign is_alloc = call_i.act == RtosActionSemAlloc;
+  typedef struct packed {
+    logic [15:0] count;
+    logic [15:0] max;
+  } sem_t;
+  sem_t sem_q [NumSem];
+  sem_t sem_d [NumSem];
 
   // Which entries are in use matters here only through the table's checks; the thread manager
   // wakes the best waiter, this unit needs to know only whether there is one.
@@ -36,43 +33,36 @@ module couplet_rtos_sem
   logic              unused_best;
   assign unused_best = ^waiters_i.best;
 
-  couplet_rtos_alloc #(.N(NumSem)) u_table (
-    .clk_i     (clk_i),
-    .rst_ni    (rst_ni),
-    .exec_i    (exec_i),
-    .id_i      (call_i.a),
-    .need_id_i (!is_alloc),
-    .alloc_i   (is_alloc),
+  // A semaphore with waiters cannot be freed.
+  logic [SIdW-1:0] a_sid, free_s;
+  rtos_code_e      pre_st;
+
+  couplet_rtos_alloc #(.N(NumSem), .AllocAct(RtosActionSemAlloc), .FreeAct(RtosActionSemFree)) u_table (
+    .clk_i, .rst_ni, .exec_i, .call_i, .need_id_i(1'b1),
     // 16-bit counters, and the initial count within max.
-    .bad_i     (call_i.b == 32'd0 || call_i.b > 32'hFFFF || call_i.a > call_i.b),
-    .release_i (call_i.act == RtosActionSemFree),
-    .busy_i    (waiters_i.any),
-    .status_o  (pre_st),
-    .used_o    (unused_in_use),
-    .id_o      (a_sid),
-    .free_o    (free_s)
+    .bad_i(call_i.b == 32'd0 || call_i.b > 32'hFFFF || call_i.a > call_i.b),
+    .busy_i(call_i.act == RtosActionSemFree && waiters_i.any),
+    .status_o(pre_st), .used_o(unused_in_use), .id_o(a_sid), .free_o(free_s)
   );
 
   always_comb begin
     logic [15:0] count;
-    count   = count_q[a_sid];
-    count_d = count_q;
-    max_d   = max_q;
-    res_o   = OutcomeNone;
+    count = sem_q[a_sid].count;
+    sem_d = sem_q;
+    res_o = OutcomeNone;
 
     res_o.status = pre_st;
     if (exec_i && pre_st == RtosCodeOk) begin
       unique case (call_i.act)
         RtosActionSemAlloc: begin
-          count_d[free_s] = call_i.a[15:0];
-          max_d[free_s]   = call_i.b[15:0];
-          res_o.tid       = 8'(free_s);
+          sem_d[free_s] = '{count: call_i.a[15:0], max: call_i.b[15:0]};
+          res_o.tid     = 8'(free_s);
         end
         RtosActionSemTake: begin
           res_o.value = count;
           if (count != 16'd0) begin
-            count_d[a_sid] = count - 16'd1;
-            res_o.value    = count - 16'd1;
+            sem_d[a_sid].count = count - 16'd1;
+            res_o.value        = count - 16'd1;
           end else begin
             res_o = wait_or(res_o, call_i.b[0], RtosCodeUnavailable, block_st_i, RtosWaitKindSem,
                             3'(a_sid));
@@ -82,11 +72,11 @@ module couplet_rtos_sem
           res_o.value = count;
           if (waiters_i.any) begin
             res_o.wake = 1'b1;
-          end else if (count == max_q[a_sid]) begin
+          end else if (count == sem_q[a_sid].max) begin
             res_o.status = RtosCodeBadArg;
           end else begin
-            count_d[a_sid] = count + 16'd1;
-            res_o.value    = count + 16'd1;
+            sem_d[a_sid].count = count + 16'd1;
+            res_o.value        = count + 16'd1;
           end
         end
         RtosActionSemInfo: begin
@@ -100,13 +90,9 @@ module couplet_rtos_sem
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      for (int unsigned s = 0; s < NumSem; s++) begin
-        count_q[s] <= '0;
-        max_q[s]   <= '0;
-      end
+      for (int unsigned s = 0; s < NumSem; s++) sem_q[s] <= '0;
     end else begin
-      count_q <= count_d;
-      max_q   <= max_d;
+      sem_q <= sem_d;
     end
   end
 
@@ -115,7 +101,7 @@ module couplet_rtos_sem
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
     end else begin
-      for (int unsigned s = 0; s < NumSem; s++) CountWithinMax: assert (count_q[s] <= max_q[s]);
+      for (int unsigned s = 0; s < NumSem; s++) CountWithinMax: assert (sem_q[s].count <= sem_q[s].max);
     end
   end
 `endif

@@ -70,17 +70,23 @@ module couplet_rtos_threads
   localparam logic Inherit = PrioInherit[0];
 
   // ---------------------------------------------------------------- nodes
-  logic [MaxThreads-1:0]             valid;
-  logic [MaxThreads-1:0][31:0]       tcb_q, tcb_d;
-  rtos_thread_state_e                tstate_q [MaxThreads];
-  rtos_thread_state_e                tstate_d [MaxThreads];
-  logic [MaxThreads-1:0][PrioW-1:0]  bprio_q, bprio_d, eprio_q, eprio_d;
-  rtos_wait_kind_e                   wkind_q  [MaxThreads];
-  rtos_wait_kind_e                   wkind_d  [MaxThreads];
-  logic [MaxThreads-1:0][2:0]        wid_q, wid_d;
-  logic [MaxThreads-1:0][31:2]       wptr_q, wptr_d;
-  logic                              cur_v_q, cur_v_d;
-  tid_t                              cur_q, cur_d;
+  // A thread node beside its valid bit (the node table's, u_nodes): what the OS gave, its state
+  // and priorities, and what it waits on.
+  typedef struct packed {
+    logic [31:0]        tcb;
+    rtos_thread_state_e state;
+    prio_t              bprio;
+    prio_t              eprio;
+    rtos_wait_kind_e    wkind;
+    logic [2:0]         wid;
+    logic [31:2]        wptr;   // a receiver's buffer
+  } node_t;
+
+  logic [MaxThreads-1:0] valid;
+  node_t                 node_q [MaxThreads];
+  node_t                 node_d [MaxThreads];
+  logic                  cur_v_q, cur_v_d;
+  tid_t                  cur_q, cur_d;
 
   rtos_action_e act;
   prio_t        prio_b;
@@ -94,35 +100,26 @@ module couplet_rtos_threads
   assign need_id = act inside {RtosActionThreadRemove, RtosActionThreadSetState, RtosActionThreadSetPrio,
                                RtosActionThreadInfo, RtosActionThreadTcb, RtosActionThreadUnblock};
 
-  couplet_rtos_alloc #(.N(MaxThreads)) u_nodes (
-    .clk_i     (clk_i),
-    .rst_ni    (rst_ni),
-    .exec_i    (exec_i),
-    .id_i      (call_i.a),
-    .need_id_i (need_id),
-    .alloc_i   (act == RtosActionThreadAdd),
-    .bad_i     (32'(call_i.b[3:0]) >= 32'(NumPrio)),
-    .release_i (act == RtosActionThreadRemove),
-    .busy_i    (owns_i[a_tid]),
-    .status_o  (pre_st),
-    .used_o    (valid),
-    .id_o      (a_tid),
-    .free_o    (free_t)
+  couplet_rtos_alloc #(.N(MaxThreads), .AllocAct(RtosActionThreadAdd), .FreeAct(RtosActionThreadRemove)) u_nodes (
+    .clk_i, .rst_ni, .exec_i, .call_i, .need_id_i(need_id),
+    .bad_i(32'(call_i.b[3:0]) >= 32'(NumPrio)), .busy_i(act == RtosActionThreadRemove && owns_i[a_tid]),
+    .status_o(pre_st), .used_o(valid), .id_o(a_tid), .free_o(free_t)
   );
+
 
   // ---------------------------------------------------------------- derived from the nodes
   logic [MaxThreads-1:0] inq;
   always_comb begin
     for (int unsigned t = 0; t < MaxThreads; t++) begin
-      inq[t]     = valid[t] && tstate_q[t] == RtosThreadStateReady;
-      mwait_o[t] = valid[t] && tstate_q[t] == RtosThreadStateWaiting && wkind_q[t] == RtosWaitKindMutex;
+      inq[t]     = valid[t] && node_q[t].state == RtosThreadStateReady;
+      mwait_o[t] = valid[t] && node_q[t].state == RtosThreadStateWaiting && node_q[t].wkind == RtosWaitKindMutex;
     end
   end
 
   prio_set_t eprio_l;
   always_comb begin
     eprio_l = '0;
-    for (int unsigned t = 0; t < MaxThreads; t++) eprio_l[t] = prio_l_t'(eprio_q[t]);
+    for (int unsigned t = 0; t < MaxThreads; t++) eprio_l[t] = prio_l_t'(eprio_o[t]);
   end
 
   // The waiters of the command's object: WAITING with one of the action's wait kinds on the id in a.
@@ -131,22 +128,22 @@ module couplet_rtos_threads
     rtos_wait_kinds_t k;
     k = waiter_kinds(act);
     for (int unsigned t = 0; t < MaxThreads; t++) begin
-      ws[t] = valid[t] && tstate_q[t] == RtosThreadStateWaiting && k[0] != RtosWaitKindNone &&
-              (wkind_q[t] == k[0] || wkind_q[t] == k[1]) && 32'(wid_q[t]) == call_i.a;
+      ws[t] = valid[t] && node_q[t].state == RtosThreadStateWaiting && k[0] != RtosWaitKindNone &&
+              (node_q[t].wkind == k[0] || node_q[t].wkind == k[1]) && 32'(node_q[t].wid) == call_i.a;
     end
   end
   assign waiters_o.any  = |ws;
   assign waiters_o.best = best_of(Asc, scan_t'(ws), eprio_l);
   assign waiters_o.cnt  = count_ones(scan_t'(ws));
-  assign waiter_ptr_o   = wptr_q[tid_t'(waiters_o.best)];
+  assign waiter_ptr_o   = node_q[tid_t'(waiters_o.best)].wptr;
 
   assign block_st_o = !cur_v_q                                 ? RtosCodeNoCaller :
-                      tstate_q[cur_q] == RtosThreadStateWaiting ? RtosCodeBadArg   : RtosCodeOk;
+                      node_q[cur_q].state == RtosThreadStateWaiting ? RtosCodeBadArg   : RtosCodeOk;
 
   // THREAD_FIND: the lowest valid node holding a.
   logic [MaxThreads-1:0] holds;
   always_comb begin
-    for (int unsigned t = 0; t < MaxThreads; t++) holds[t] = valid[t] && tcb_q[t] == call_i.a;
+    for (int unsigned t = 0; t < MaxThreads; t++) holds[t] = valid[t] && node_q[t].tcb == call_i.a;
   end
 
   // ---------------------------------------------------------------- thread actions
@@ -198,9 +195,9 @@ module couplet_rtos_threads
           if (act == RtosActionThreadSetState &&
               !(call_i.b == 32'd0 || call_i.b == 32'd2 || call_i.b == 32'd3)) begin
             res_o.status = RtosCodeBadArg;
-          end else if (act == RtosActionThreadUnblock && tstate_q[a_tid] != RtosThreadStateWaiting) begin
+          end else if (act == RtosActionThreadUnblock && node_q[a_tid].state != RtosThreadStateWaiting) begin
             res_o.status = RtosCodeBadArg;
-          end else if (tstate_q[a_tid] != ns) begin
+          end else if (node_q[a_tid].state != ns) begin
             act_state = 1'b1;
             walk_o    = Inherit && mwait_o[a_tid];
             if (act == RtosActionThreadUnblock) res_o.tid = 8'(a_tid);
@@ -217,19 +214,19 @@ module couplet_rtos_threads
           end
         end
         RtosActionThreadInfo: begin
-          res_o.value = rtos_thread_info_t'{wait_id:   wid_q[a_tid],
-                                            wait_kind: wkind_q[a_tid],
-                                            state:     tstate_q[a_tid],
-                                            bprio:     4'(bprio_q[a_tid]),
-                                            eprio:     4'(eprio_q[a_tid])};
+          res_o.value = rtos_thread_info_t'{wait_id:   node_q[a_tid].wid,
+                                            wait_kind: node_q[a_tid].wkind,
+                                            state:     node_q[a_tid].state,
+                                            bprio:     4'(node_q[a_tid].bprio),
+                                            eprio:     4'(node_q[a_tid].eprio)};
         end
-        RtosActionThreadTcb: raw_data_o = tcb_q[a_tid];
+        RtosActionThreadTcb: raw_data_o = node_q[a_tid].tcb;
         RtosActionThreadFind: begin
           if (!(|holds)) res_o.status = RtosCodeNoId;
           else           res_o.tid    = 8'(lowest_one(scan_t'(holds)));
         end
         RtosActionSchedule: begin
-          raw_data_o = any_ready_i ? tcb_q[pick_i] : 32'd0;
+          raw_data_o = any_ready_i ? node_q[pick_i].tcb : 32'd0;
           cur_v_d    = any_ready_i;
           if (any_ready_i) cur_d = pick_i;
         end
@@ -285,66 +282,52 @@ module couplet_rtos_threads
   assign walk_t_o = a_tid;
 
   always_comb begin
-    tcb_d    = tcb_q;
-    tstate_d = tstate_q;
-    bprio_d  = bprio_q;
-    eprio_d  = eprio_q;
-    wkind_d  = wkind_q;
-    wid_d    = wid_q;
-    wptr_d   = wptr_q;
+    node_d = node_q;
     if (we_state) begin
-      tstate_d[nt] = n_state;
-      wkind_d[nt]  = n_kind;
-      wid_d[nt]    = n_wid;
-      wptr_d[nt]   = n_ptr;
+      node_d[nt].state = n_state;
+      node_d[nt].wkind = n_kind;
+      node_d[nt].wid   = n_wid;
+      node_d[nt].wptr  = n_ptr;
     end
-    if (we_tcb)   tcb_d[nt]   = call_i.a;
-    if (we_bprio) bprio_d[nt] = prio_b;
-    if (we_eprio) eprio_d[nt] = n_eprio;
+    if (we_tcb)   node_d[nt].tcb   = call_i.a;
+    if (we_bprio) node_d[nt].bprio = prio_b;
+    if (we_eprio) node_d[nt].eprio = n_eprio;
   end
 
   // The node's ready queue: it leaves it when it stops being READY, joins at its eprio when it
   // becomes READY, and moves to the tail of its new queue when its eprio changes while READY.
   logic queued_after, moved;
   assign queued_after = we_state ? n_state == RtosThreadStateReady : inq[nt];
-  assign moved        = we_eprio && n_eprio != eprio_q[nt];
+  assign moved        = we_eprio && n_eprio != node_q[nt].eprio;
   assign rq_t_o       = nt;
   assign rq_rm_o      = inq[nt] && (!queued_after || moved);
-  assign rq_rm_p_o    = eprio_q[nt];
+  assign rq_rm_p_o    = node_q[nt].eprio;
   assign rq_add_o     = queued_after && (!inq[nt] || moved);
-  assign rq_add_p_o   = we_eprio ? n_eprio : eprio_q[nt];
+  assign rq_add_p_o   = we_eprio ? n_eprio : node_q[nt].eprio;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      tcb_q   <= '0;
-      bprio_q <= '0;
-      eprio_q <= '0;
-      wid_q   <= '0;
-      wptr_q  <= '0;
+      for (int unsigned t = 0; t < MaxThreads; t++) begin
+        node_q[t] <= '{state: RtosThreadStateSuspended, wkind: RtosWaitKindNone, default: '0};
+      end
       cur_v_q <= 1'b0;
       cur_q   <= '0;
-      for (int unsigned t = 0; t < MaxThreads; t++) begin
-        tstate_q[t] <= RtosThreadStateSuspended;
-        wkind_q[t]  <= RtosWaitKindNone;
-      end
     end else begin
-      tcb_q    <= tcb_d;
-      tstate_q <= tstate_d;
-      bprio_q  <= bprio_d;
-      eprio_q  <= eprio_d;
-      wkind_q  <= wkind_d;
-      wid_q    <= wid_d;
-      wptr_q   <= wptr_d;
-      cur_v_q  <= cur_v_d;
-      cur_q    <= cur_d;
+      node_q  <= node_d;
+      cur_v_q <= cur_v_d;
+      cur_q   <= cur_d;
     end
   end
 
+  always_comb begin
+    for (int unsigned t = 0; t < MaxThreads; t++) begin
+      wid_o[t]   = node_q[t].wid;
+      bprio_o[t] = node_q[t].bprio;
+      eprio_o[t] = node_q[t].eprio;
+    end
+  end
   assign valid_o   = valid;
   assign queued_o  = inq;
-  assign wid_o     = wid_q;
-  assign bprio_o   = bprio_q;
-  assign eprio_o   = eprio_q;
   assign cur_v_o   = cur_v_q;
   assign cur_o     = cur_q;
   assign cur_tid_o = cur_v_q ? 8'(cur_q) : RTOS_TID_NONE;
@@ -356,10 +339,10 @@ module couplet_rtos_threads
     if (!rst_ni) begin
     end else begin
       for (int unsigned t = 0; t < MaxThreads; t++) begin
-        WaitKindIffWaiting: assert ((valid[t] && tstate_q[t] == RtosThreadStateWaiting) ==
-                                    (wkind_q[t] != RtosWaitKindNone));
-        WaitIdOnlyWaiting: assert (wkind_q[t] != RtosWaitKindNone || wid_q[t] == '0);
-        BufferOnlyReceiving: assert (wkind_q[t] == RtosWaitKindQueueRecv || wptr_q[t] == '0);
+        WaitKindIffWaiting: assert ((valid[t] && node_q[t].state == RtosThreadStateWaiting) ==
+                                    (node_q[t].wkind != RtosWaitKindNone));
+        WaitIdOnlyWaiting: assert (node_q[t].wkind != RtosWaitKindNone || node_q[t].wid == '0);
+        BufferOnlyReceiving: assert (node_q[t].wkind == RtosWaitKindQueueRecv || node_q[t].wptr == '0);
       end
       CurrentHasNode: assert (!cur_v_q || valid[cur_q]);
       OneNodeChange: assert ($onehot0({step_i, exec_i, wake_i, block_i}));
