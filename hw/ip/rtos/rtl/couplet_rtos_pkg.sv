@@ -61,6 +61,124 @@ package couplet_rtos_pkg;
     return n;
   endfunction
 
+  // Priorities at the width of the largest build; a caller zero-extends its own.
+  typedef logic [$clog2(NumPrioLimit)-1:0] prio_l_t;
+  typedef prio_l_t [ScanW-1:0]             prio_set_t;  // one a thread
+
+  // x has a higher priority than y in the order PrioAscending (asc) chooses.
+  function automatic logic higher(logic asc, prio_l_t x, prio_l_t y);
+    return asc ? (x > y) : (x < y);
+  endfunction
+
+  // The best thread of a set: the highest prio, among equals the lowest TID (0 if none). It
+  // chooses among the waiters of an object and, in the inheritance walk, among an owner's.
+  function automatic scan_idx_t best_of(logic asc, scan_t set, prio_set_t prio);
+    scan_idx_t best;
+    prio_l_t   best_p;
+    logic      any;
+    best   = '0;
+    best_p = '0;
+    any    = 1'b0;
+    for (int unsigned t = 0; t < ScanW; t++) begin
+      if (set[t] && (!any || higher(asc, prio[t], best_p))) begin
+        best   = scan_idx_t'(t);
+        best_p = prio[t];
+        any    = 1'b1;
+      end
+    end
+    return best;
+  endfunction
+
+  // The units of the accelerator (ChamelIoT's Figure 3): the thread manager with the scheduler,
+  // mutexes, semaphores and message queues; each runs the actions of its kind.
+  typedef enum logic [1:0] {
+    RtosUnitThreads,
+    RtosUnitMutex,
+    RtosUnitSem,
+    RtosUnitQueue
+  } rtos_unit_e;
+
+  function automatic rtos_unit_e unit_of(rtos_action_e a);
+    rtos_unit_e u;
+    unique case (a)
+      RtosActionMutexAlloc, RtosActionMutexFree, RtosActionMutexLock, RtosActionMutexUnlock,
+      RtosActionMutexInfo: u = RtosUnitMutex;
+      RtosActionSemAlloc, RtosActionSemFree, RtosActionSemTake, RtosActionSemGive,
+      RtosActionSemInfo: u = RtosUnitSem;
+      RtosActionQueueAlloc, RtosActionQueueFree, RtosActionQueueSend, RtosActionQueueRecv,
+      RtosActionQueueInfo, RtosActionQueueReset: u = RtosUnitQueue;
+      default: u = RtosUnitThreads;
+    endcase
+    return u;
+  endfunction
+
+  // The wait kinds whose waiters on the object in a an action counts, wakes or is refused by
+  // (both the same where it concerns one kind).
+  typedef rtos_wait_kind_e [1:0] rtos_wait_kinds_t;
+  function automatic rtos_wait_kinds_t waiter_kinds(rtos_action_e a);
+    rtos_wait_kinds_t k;
+    unique case (a)
+      RtosActionMutexUnlock, RtosActionMutexInfo: k = {2{RtosWaitKindMutex}};
+      RtosActionSemFree, RtosActionSemGive, RtosActionSemInfo: k = {2{RtosWaitKindSem}};
+      RtosActionQueueSend: k = {2{RtosWaitKindQueueRecv}};
+      RtosActionQueueRecv, RtosActionQueueReset: k = {2{RtosWaitKindQueueSend}};
+      RtosActionQueueFree, RtosActionQueueInfo: k = {RtosWaitKindQueueRecv, RtosWaitKindQueueSend};
+      default: k = {2{RtosWaitKindNone}};
+    endcase
+    return k;
+  endfunction
+
+  // An action as the units see it: which, and its arguments a and b.
+  typedef struct packed {
+    rtos_action_e act;
+    logic [31:0]  a;
+    logic [31:0]  b;
+  } rtos_call_t;
+
+  // The waiters of the command's object (README "Choosing among waiters"): whether there are
+  // any, the best one and how many.
+  typedef struct packed {
+    logic      any;
+    scan_idx_t best;
+    scan_cnt_t cnt;
+  } rtos_waiters_t;
+
+  // What an action answers (the fields of the result word the unit decides) and asks of the
+  // thread manager: wake the best waiter, or make the caller wait on (kind, id).
+  typedef struct packed {
+    rtos_code_e      status;
+    logic [7:0]      tid;
+    logic [15:0]     value;
+    logic            wake;
+    logic            block;
+    rtos_wait_kind_e kind;
+    logic [2:0]      id;
+  } rtos_outcome_t;
+
+  localparam rtos_outcome_t OutcomeNone = '{status: RtosCodeOk, tid: RTOS_TID_NONE, value: '0,
+                                            wake: 1'b0, block: 1'b0, kind: RtosWaitKindNone,
+                                            id: '0};
+
+  // A call that cannot go on now (README "Caller needed only where used"): without bit 0 of b
+  // (blocking) it is refused with `refuse`; else the caller waits on (kind, id) if it may
+  // (block_st, the thread manager's verdict).
+  function automatic rtos_outcome_t wait_or(rtos_outcome_t res, logic blocking, rtos_code_e refuse,
+                                            rtos_code_e block_st, rtos_wait_kind_e kind,
+                                            logic [2:0] id);
+    rtos_outcome_t r;
+    r = res;
+    if (!blocking) begin
+      r.status = refuse;
+    end else if (block_st != RtosCodeOk) begin
+      r.status = block_st;
+    end else begin
+      r.block = 1'b1;
+      r.kind  = kind;
+      r.id    = id;
+    end
+    return r;
+  endfunction
+
   // Command indexes (byte offset / 4) of the generated register map (data/rtos.toml).
   function automatic logic [6:0] reg_index(logic [8:0] offset);
     return 7'(offset >> 2);

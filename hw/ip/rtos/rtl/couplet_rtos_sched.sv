@@ -1,0 +1,126 @@
+// Scheduler of couplet_rtos (hw/ip/rtos/README.md "State"): the ready queues, one circular singly
+// linked list per priority through the thread nodes' next fields, with head, tail and nonempty,
+// and the choice of the thread to run. In one cycle a thread can be removed from one queue and
+// appended to the tail of another (both on: the same thread moves), or SCHEDULE can rotate the
+// highest queue by one (round robin: head = next[head], tail = old head).
+//
+// Removal needs the predecessor, found by comparing every queued node's next with the removed
+// TID at once; a node that is not queued may hold a stale next, so queued_i masks the search.
+// Every queue is circular, so the predecessor of the head is the tail, and a one-node queue
+// (head = tail = t) just becomes empty.
+//
+// Timing: everything here is one cycle; the priority encoder over nonempty, the predecessor
+// search and the choice are combinational, so no operation depends on the number of threads.
+module couplet_rtos_sched
+  import couplet_rtos_pkg::*;
+#(
+  parameter int unsigned MaxThreads    = 8,
+  parameter int unsigned NumPrio       = 8,
+  parameter int unsigned PrioAscending = 1,
+  localparam int unsigned TidW         = $clog2(MaxThreads),
+  localparam int unsigned PrioW        = $clog2(NumPrio)
+) (
+  input  logic                  clk_i,
+  input  logic                  rst_ni,
+
+  input  logic [MaxThreads-1:0] queued_i,    // node is in a ready queue
+
+  input  logic [TidW-1:0]       t_i,         // the thread that leaves and/or joins a queue
+  input  logic                  rm_i,        // remove it from queue rm_p_i
+  input  logic [PrioW-1:0]      rm_p_i,
+  input  logic                  add_i,       // then append it to queue add_p_i
+  input  logic [PrioW-1:0]      add_p_i,
+
+  input  logic                  cur_v_i,     // the running thread, if any
+  input  logic [TidW-1:0]       cur_i,
+  input  logic [PrioW-1:0]      cur_eprio_i,
+  input  logic                  schedule_i,  // SCHEDULE runs: switch to pick_o
+
+  output logic [TidW-1:0]       pick_o,      // the thread SCHEDULE switches to
+  output logic                  any_o,       // some queue is non-empty
+  output logic                  preempt_o    // the result word's preempt (README "Decisions")
+);
+
+  typedef logic [TidW-1:0]  tid_t;
+  typedef logic [PrioW-1:0] prio_t;
+
+  logic [NumPrio-1:0]            nonempty_q, nonempty_d;
+  logic [NumPrio-1:0][TidW-1:0]  head_q, head_d, tail_q, tail_d;
+  logic [MaxThreads-1:0][TidW-1:0] next_q, next_d;
+
+  localparam logic Asc = PrioAscending[0];
+
+  // The highest non-empty queue in the PrioAscending order.
+  prio_t top;
+  assign any_o = |nonempty_q;
+  assign top   = prio_t'(Asc ? highest_one(scan_t'(nonempty_q)) : lowest_one(scan_t'(nonempty_q)));
+
+  // SCHEDULE runs the head of the highest queue; if that is the running thread, its successor,
+  // and the queue rotates so that the running thread goes to the tail.
+  logic cur_ready, cur_at_head, rot;
+  assign cur_ready   = cur_v_i && queued_i[cur_i];
+  assign cur_at_head = cur_ready && cur_eprio_i == top && head_q[top] == cur_i;
+  assign rot         = schedule_i && cur_at_head;
+  assign pick_o      = cur_at_head ? next_q[cur_i] : head_q[top];
+  assign preempt_o   = !cur_v_i   ? any_o :
+                       !cur_ready ? 1'b1 :
+                       (any_o && higher(Asc, prio_l_t'(top), prio_l_t'(cur_eprio_i)));
+
+  logic [MaxThreads-1:0] is_pred;  // at most one node
+  tid_t                  rm_pred;
+  always_comb begin
+    for (int unsigned u = 0; u < MaxThreads; u++) begin
+      is_pred[u] = queued_i[u] && next_q[u] == t_i && tid_t'(u) != t_i;
+    end
+  end
+  assign rm_pred = tid_t'(highest_one(scan_t'(is_pred)));
+
+  always_comb begin
+    nonempty_d = nonempty_q;
+    head_d     = head_q;
+    tail_d     = tail_q;
+    next_d     = next_q;
+    if (rot) begin
+      head_d[top] = next_q[head_q[top]];
+      tail_d[top] = head_q[top];
+    end
+    if (rm_i) begin
+      if (head_q[rm_p_i] == t_i && tail_q[rm_p_i] == t_i) begin
+        nonempty_d[rm_p_i] = 1'b0;
+      end else begin
+        next_d[rm_pred] = next_q[t_i];
+        if (head_q[rm_p_i] == t_i) head_d[rm_p_i] = next_q[t_i];
+        if (tail_q[rm_p_i] == t_i) tail_d[rm_p_i] = rm_pred;
+      end
+    end
+    // The append sees the removal: a thread moving within one queue goes to its tail.
+    if (add_i) begin
+      if (!nonempty_d[add_p_i]) begin
+        nonempty_d[add_p_i] = 1'b1;
+        head_d[add_p_i]     = t_i;
+        tail_d[add_p_i]     = t_i;
+        next_d[t_i]         = t_i;
+      end else begin
+        next_d[tail_d[add_p_i]] = t_i;
+        next_d[t_i]             = head_d[add_p_i];
+        tail_d[add_p_i]         = t_i;
+      end
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      nonempty_q <= '0;
+      head_q     <= '0;
+      tail_q     <= '0;
+      next_q     <= '0;
+    end else begin
+      nonempty_q <= nonempty_d;
+      head_q     <= head_d;
+      tail_q     <= tail_d;
+      next_q     <= next_d;
+    end
+  end
+
+
+endmodule
