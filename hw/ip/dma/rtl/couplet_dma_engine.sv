@@ -259,4 +259,26 @@ module couplet_dma_engine
   logic unused_exokay;
   assign unused_exokay = m_rsp_i.exokay;
 
+`ifndef SYNTHESIS
+  // OBI: a request stays, unchanged, until it is granted.
+  couplet_handshake_assert #(.T(obi_req_t)) u_bus_assert (
+    .clk_i   (clk_i),
+    .rst_ni  (rst_ni),
+    .valid_i (m_req_o.req),
+    .ready_i (m_rsp_i.gnt),
+    .data_i  (m_req_o)
+  );
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (rst_ni) begin
+      // OBI answers only granted accesses; the response FIFO relies on it.
+      NoResponseWithoutAccess: assert (!m_rsp_i.rvalid || pending_q != '0);
+      PendingInRange: assert (pending_q <= RspCntWidth'(MaxOutstanding));
+      // Every input word in the FIFO holds a reservation, so a read response finds room.
+      ReservedInRange: assert (reserved_q <= InCntWidth'(InFifoDepth) && in_count <= reserved_q);
+      NoAccessWithoutJob: assert (!(load_read || load_write) || active_q);
+    end
+  end
+`endif
+
 endmodule

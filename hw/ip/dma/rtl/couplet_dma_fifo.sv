@@ -2,8 +2,8 @@
 // entry while empty_o is low), any depth, and a flush that empties it in one cycle so that a
 // job ended by an error leaves nothing behind for the next job.
 //
-// Pushing while full or popping while empty is a caller bug; the flags make both easy to avoid
-// and the FIFO ignores such requests.
+// Pushing while full or popping while empty is a caller bug; the flags make both easy to avoid,
+// the FIFO ignores such requests, and every simulation stops on one.
 module couplet_dma_fifo #(
   parameter int unsigned Width = 32,
   parameter int unsigned Depth = 4
@@ -72,5 +72,15 @@ module couplet_dma_fifo #(
       mem_q[wptr_q] <= data_i;
     end
   end
+
+`ifndef SYNTHESIS
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (rst_ni) begin
+      NoPushWhenFull: assert (!(push_i && full_o && !flush_i));
+      NoPopWhenEmpty: assert (!(pop_i && empty_o && !flush_i));
+      CountInRange: assert (count_q <= CntWidth'(Depth));
+    end
+  end
+`endif
 
 endmodule

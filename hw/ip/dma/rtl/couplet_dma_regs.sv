@@ -285,4 +285,15 @@ module couplet_dma_regs
   assign abort_o  = abort_q;
   assign irq_o    = |(done_q & irq_en_q);
 
+`ifndef SYNTHESIS
+  // The engine runs one job at a time and takes a slot only while it is free.
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (rst_ni) begin
+      OneSlotBusy: assert ($onehot0(busy_q));
+      StartOnlyArmed: assert (!slot_start_i || (slot_valid_o && busy_q == '0 && !port_busy_i));
+      EndOnlyBusy: assert (!slot_end_i || busy_q != '0);
+    end
+  end
+`endif
+
 endmodule
