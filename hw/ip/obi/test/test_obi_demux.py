@@ -138,9 +138,7 @@ async def obi_demux_reset_idle(dut):
     """After reset nothing is valid, and without req nothing is granted or forwarded."""
     tb = DemuxTb(dut)
     await tb.start()
-    for _ in range(20):
-        await tb.sample_point()
-        assert_values(dut, IDLE_OUTPUTS, "while idle")
+    await tb.assert_idle(IDLE_OUTPUTS, 20)
     assert all(slave.req_cycles == 0 for slave in tb.slaves)
     tb.finish()
 

@@ -135,9 +135,7 @@ async def simctrl_reset_idle(dut):
     """After reset and while idle: no response, no console byte, no exit."""
     tb = SimctrlTb(dut)
     await tb.start()
-    for _ in range(16):
-        await tb.sample_point()
-        assert_values(dut, IDLE_OUTPUTS, "while idle")
+    await tb.assert_idle(IDLE_OUTPUTS, 16)
 
 
 @cocotb.test()

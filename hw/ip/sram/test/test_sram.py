@@ -109,9 +109,7 @@ async def sram_reset_idle(dut):
     """After reset no response is valid, both ports grant, and idle cycles change nothing."""
     tb = SramTb(dut)
     await tb.start(fill=False)
-    for _ in range(16):
-        await tb.sample_point()
-        assert_values(dut, IDLE_OUTPUTS, "while idle")
+    await tb.assert_idle(IDLE_OUTPUTS, 16)
 
 
 @cocotb.test()
