@@ -44,11 +44,8 @@
 static couplet_aes_ctx_t ctxs[CONTEXTS];
 
 static couplet_aes_ctx_t *parse_ctx(const char *text, const char *line) {
-  if (text == NULL) fail_usage(line);
-  if (strcmp(text, "-") == 0) return NULL;
-  int index = atoi(text);
-  if (index < 0 || index >= CONTEXTS) fail_usage(line);
-  return &ctxs[index];
+  const int index = parse_index(text, CONTEXTS, line);
+  return index < 0 ? NULL : &ctxs[index];
 }
 
 #ifdef FAKE_BACKENDS

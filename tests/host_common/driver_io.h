@@ -16,6 +16,15 @@ static void fail_usage(const char *line) {
   exit(2);
 }
 
+// An index below `count`, or -1 for "-" (a NULL pointer).
+static int parse_index(const char *text, int count, const char *line) {
+  if (text == NULL) fail_usage(line);
+  if (strcmp(text, "-") == 0) return -1;
+  int index = atoi(text);
+  if (index < 0 || index >= count) fail_usage(line);
+  return index;
+}
+
 static int hex_value(char c) {
   if (c >= '0' && c <= '9') return c - '0';
   if (c >= 'a' && c <= 'f') return c - 'a' + 10;
