@@ -250,14 +250,10 @@ static void cmd_mct(const char *line) {
 int main(void) {
   static char line[2 * MAX_BYTES + 512];
   static char copy[sizeof line];
-  while (fgets(line, sizeof line, stdin) != NULL) {
-    size_t n = strlen(line);
-    while (n > 0u && (line[n - 1u] == '\n' || line[n - 1u] == '\r')) line[--n] = '\0';
-    if (n == 0u) continue;
-    memcpy(copy, line, n + 1u);
-    char *cmd = strtok(copy, " ");
+  const char *cmd;
+  while ((cmd = next_command(line, copy, (int)sizeof line)) != NULL) {
     if (strcmp(cmd, "crypt") == 0) {
-      memcpy(copy, line, n + 1u);
+      memcpy(copy, line, strlen(line) + 1u);  // cmd_crypt cuts up the whole line again
       cmd_crypt(copy, line);
     } else if (strcmp(cmd, "init") == 0) {
       couplet_aes_ctx_t *ctx = parse_ctx(strtok(NULL, " "), line);

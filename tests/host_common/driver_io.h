@@ -56,4 +56,17 @@ static void print_hex(const uint8_t *buf, size_t n) {
   }
 }
 
+// Reads the next non-empty line of stdin into `line` (without its line end) and a copy into
+// `copy` (both `size` bytes), which strtok then cuts up; returns the command word, NULL at the end.
+static const char *next_command(char *line, char *copy, int size) {
+  while (fgets(line, size, stdin) != NULL) {
+    size_t n = strlen(line);
+    while (n > 0u && (line[n - 1u] == '\n' || line[n - 1u] == '\r')) line[--n] = '\0';
+    if (n == 0u) continue;
+    memcpy(copy, line, n + 1u);
+    return strtok(copy, " ");
+  }
+  return NULL;
+}
+
 #endif  // COUPLET_TESTS_DRIVER_IO_H_

@@ -402,12 +402,8 @@ static void cmd_poke(const char *line) {
 int main(void) {
   static char line[2 * MAX_BYTES + 512];
   static char copy[sizeof line];
-  while (fgets(line, sizeof line, stdin) != NULL) {
-    size_t n = strlen(line);
-    while (n > 0u && (line[n - 1u] == '\n' || line[n - 1u] == '\r')) line[--n] = '\0';
-    if (n == 0u) continue;
-    memcpy(copy, line, n + 1u);
-    char *cmd = strtok(copy, " ");
+  const char *cmd;
+  while ((cmd = next_command(line, copy, (int)sizeof line)) != NULL) {
     if (strcmp(cmd, "update") == 0) {
       cmd_update(line);
     } else if (strcmp(cmd, "final") == 0) {
