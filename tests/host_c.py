@@ -10,6 +10,9 @@ import re
 import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from couplet import paths
 from couplet.tools import firmware
@@ -47,6 +50,23 @@ def build_host_driver(driver_source: Path, lib_dir: Path, sources: tuple[Path, .
     proc = subprocess.run(cmd, capture_output=True, text=True)
     assert proc.returncode == 0 and not proc.stderr, f"{' '.join(cmd)}\n{proc.stderr}"
     return exe
+
+
+def driver_fixtures(name: str, driver_source: Path, lib_dir: Path, sources: tuple[Path, ...], soc_without: str,
+                    soc_with_all: str) -> tuple[Any, Any]:
+    """A library's two session fixtures `driver` and `fake_driver`: its host driver built for a SoC
+    without the accelerator (`soc_without`, the software backend alone), and built with
+    FAKE_BACKENDS for a SoC with every backend (`soc_with_all`). Assign them to those names."""
+
+    @pytest.fixture(scope="session")
+    def driver() -> Path:
+        return build_host_driver(driver_source, lib_dir, sources, f"{name}_soft", soc_without)
+
+    @pytest.fixture(scope="session")
+    def fake_driver() -> Path:
+        return build_host_driver(driver_source, lib_dir, sources, f"{name}_fake_hw", soc_with_all, ("-DFAKE_BACKENDS",))
+
+    return driver, fake_driver
 
 
 def hex_or_null(data: bytes | None) -> str:

@@ -37,7 +37,7 @@ from Crypto.Cipher import AES
 from couplet import paths
 from couplet.model.regs import load_ip_regs
 from testsupport import cavp
-from host_c import (DriverBatch, Expectation, build_host_driver, cross_compile, hex_or_null, status_codes,
+from host_c import (DriverBatch, Expectation, cross_compile, driver_fixtures, hex_or_null, status_codes,
                     undefined_symbols)
 
 AES_DIR = paths.SW_DIR / "lib" / "aes"
@@ -67,10 +67,6 @@ OK = STATUS["OK"]
 
 # ---------------------------------------------------------------------------------------------
 # Building and driving
-
-
-def build_driver(variant: str, soc_config: str, defines: tuple[str, ...] = ()) -> Path:
-    return build_host_driver(DRIVER_SOURCE, AES_DIR, AES_SOURCES, variant, soc_config, defines)
 
 
 @dataclass(frozen=True)
@@ -105,14 +101,7 @@ class Batch(DriverBatch):
             super().check(expect, line)
 
 
-@pytest.fixture(scope="session")
-def driver() -> Path:
-    return build_driver("aes_soft", SOC_CONFIG_NO_AES)
-
-
-@pytest.fixture(scope="session")
-def fake_driver() -> Path:
-    return build_driver("aes_fake_hw", SOC_CONFIG_ALL_AES, ("-DFAKE_BACKENDS",))
+driver, fake_driver = driver_fixtures("aes", DRIVER_SOURCE, AES_DIR, AES_SOURCES, SOC_CONFIG_NO_AES, SOC_CONFIG_ALL_AES)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -33,7 +33,7 @@ import pytest
 
 from couplet import paths
 from testsupport import cavp
-from host_c import (DriverBatch, Expectation, build_host_driver, cross_compile, hex_or_null, status_codes,
+from host_c import (DriverBatch, Expectation, cross_compile, driver_fixtures, hex_or_null, status_codes,
                     undefined_symbols)
 
 SHA3_DIR = paths.SW_DIR / "lib" / "sha3"
@@ -76,10 +76,6 @@ def reference(alg: int, message: bytes, out_len: int | None = None) -> bytes:
 # Building and driving
 
 
-def build_driver(variant: str, soc_config: str, defines: tuple[str, ...] = ()) -> Path:
-    return build_host_driver(DRIVER_SOURCE, SHA3_DIR, SHA3_SOURCES, variant, soc_config, defines)
-
-
 def result(status: int, out: bytes | None) -> str:
     """An answer line "STATUS OUT"."""
     return f"{status} {hex_or_null(out)}"
@@ -117,14 +113,7 @@ def _same_as(snaps: list[str], command: str) -> Callable[[str], None]:
     return check
 
 
-@pytest.fixture(scope="session")
-def driver() -> Path:
-    return build_driver("sha3_soft", SOC_CONFIG_NO_SHA3)
-
-
-@pytest.fixture(scope="session")
-def fake_driver() -> Path:
-    return build_driver("sha3_fake_hw", SOC_CONFIG_ALL_SHA3, ("-DFAKE_BACKENDS",))
+driver, fake_driver = driver_fixtures("sha3", DRIVER_SOURCE, SHA3_DIR, SHA3_SOURCES, SOC_CONFIG_NO_SHA3, SOC_CONFIG_ALL_SHA3)
 
 
 def pieces(rng: random.Random, n: int, rate: int) -> list[int]:
