@@ -14,9 +14,11 @@ from dataclasses import dataclass, field
 
 from cocotb.triggers import Event, FallingEdge, SimTimeoutError, with_timeout
 
+from couplet.model.regs import IpRegs
 from testsupport.obi_bfm import MASK32, ClockedTb
 
 CMD_BITS = 3 + 7 + 32 + 32  # accel_cmd_t
+OP_READ, OP_WRITE, OP_WRITE2, OP_EXEC = 0, 1, 2, 3  # accel_cmd_t's op (docs/coupling.md)
 
 # The answer a stateless unit must give to (op, index, op_a, op_b): (data, err).
 UnitModel = Callable[[int, int, int, int], tuple[int, bool]]
@@ -138,6 +140,49 @@ class CmdPort:
         if self.outstanding:
             age = cycle - self.outstanding[0].accept_cycle
             assert age < self.resp_timeout, f"no response to {self.outstanding[0].describe()} in {age} cycles"
+
+
+class AccelRegsTb(ClockedTb):
+    """A testbench of an accelerator behind the command port (`self.cmd`), with its register
+    commands, each checked for a clean answer; STATUS and its write-1-to-clear bits come from the
+    IP's description `regs`."""
+
+    def __init__(self, dut: object, regs: IpRegs, wait_cycles: int = 200) -> None:
+        super().__init__(dut)
+        self.cmd = CmdPort(dut, self.rng, wait_cycles=wait_cycles)
+        status = regs.reg("status")
+        self.status_index = status.offset // 4
+        self.status_sticky = sum(f.mask for f in status.fields if f.access == "w1c")
+
+    async def read(self, index: int) -> int:
+        cmd = await self.cmd.request(OP_READ, index)
+        assert not cmd.err, f"read of 0x{index:02x} answered err"
+        return cmd.data
+
+    async def write(self, index: int, value: int) -> None:
+        cmd = await self.cmd.request(OP_WRITE, index, value)
+        assert not cmd.err and cmd.data == 0, f"write of 0x{index:02x}: err={cmd.err} data={cmd.data}"
+
+    async def write2(self, index: int, a: int, b: int) -> None:
+        cmd = await self.cmd.request(OP_WRITE2, index, a, b)
+        assert not cmd.err and cmd.data == 0, f"write2 of 0x{index:02x}: err={cmd.err} data={cmd.data}"
+
+    async def action(self, index: int, a: int = 0, b: int = 0, timeout_cycles: int | None = None) -> int:
+        """EXEC `index`; its result code (the port's wait bound unless `timeout_cycles`)."""
+        cmd = await self.cmd.request(OP_EXEC, index, a, b, timeout_cycles)
+        assert not cmd.err, f"action {index} answered err"
+        return cmd.data
+
+    async def status(self) -> int:
+        return await self.read(self.status_index)
+
+    async def clear_status(self) -> None:
+        await self.write(self.status_index, self.status_sticky)
+
+    async def expect_status(self, mask: int, value: int, what: str) -> int:
+        status = await self.status()
+        assert status & mask == value, f"{what}: STATUS 0x{status:02x}, expected 0x{value:02x} under 0x{mask:02x}"
+        return status
 
 
 class StreamSource:
@@ -289,3 +334,4 @@ class StatelessUnitPort:
         cmd = Cmd(op, index, op_a & MASK32, op_b & MASK32)
         self.queue.append(cmd)
         return cmd
+
