@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import random
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from cocotb.triggers import Event, FallingEdge, SimTimeoutError, with_timeout
 
 from couplet.model.regs import IpRegs
-from testsupport.obi_bfm import MASK32, ClockedTb
+from testsupport.obi_bfm import MASK32, ClockedTb, assert_values
 
 CMD_BITS = 3 + 7 + 32 + 32  # accel_cmd_t
 OP_READ, OP_WRITE, OP_WRITE2, OP_EXEC = 0, 1, 2, 3  # accel_cmd_t's op (docs/coupling.md)
@@ -335,3 +335,40 @@ class StatelessUnitPort:
         self.queue.append(cmd)
         return cmd
 
+
+class StatelessUnitTb(ClockedTb):
+    """A testbench of a stateless instruction unit (couplet_aes_zkn, couplet_keccak_ise): the
+    master of its port, whose answers `model` gives, with idle gaps and rsp_ready back-pressure
+    at the given rates."""
+
+    def __init__(self, dut: object, model: UnitModel, *, idle_prob: float = 0.0, ready_prob: float = 1.0) -> None:
+        super().__init__(dut)
+        self.port = StatelessUnitPort(dut, self.rng, model)
+        self.port.idle_prob, self.port.ready_prob = idle_prob, ready_prob
+        self.add(self.port)
+
+    async def start(self) -> None:
+        await self.reset()
+        assert_values(self.dut, {"rsp_valid_o": 0, "cmd_ready_o": 1})
+
+    async def wait_all(self, cmds: Sequence[Cmd], timeout_cycles: int) -> None:
+        for _ in range(timeout_cycles):
+            if all(cmd.done.is_set() for cmd in cmds):
+                return
+            await self.sample_point()
+        raise AssertionError(f"{sum(not c.done.is_set() for c in cmds)} commands unanswered")
+
+    async def check_held_response_blocks(self, first_cmd: tuple[int, int, int, int],
+                                         second_cmd: tuple[int, int, int, int]) -> None:
+        """Two commands (op, index, op_a, op_b) with rsp_ready low for a while: cmd_ready must stay
+        low and the first response stay put (the port checks that every cycle); once it is taken,
+        the second command is accepted in the same cycle."""
+        self.port.idle_prob, self.port.ready_prob = 0.0, 0.0
+        first = self.port.issue(*first_cmd)
+        second = self.port.issue(*second_cmd)
+        await self.cycles(8)
+        assert not first.done.is_set() and second.accept_cycle is None
+        assert int(self.dut.cmd_ready_o.value) == 0 and int(self.dut.rsp_valid_o.value) == 1
+        self.port.ready_prob = 1.0
+        await self.wait_all([first, second], timeout_cycles=10)
+        assert second.accept_cycle == first.resp_cycle, (second.accept_cycle, first.resp_cycle)
