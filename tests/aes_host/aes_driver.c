@@ -35,10 +35,10 @@
 #include "aes_backend.h"
 
 #define DRIVER_NAME "aes_driver"
+#define MAX_BYTES 8192
 #include "../host_common/driver_io.h"
 
 #define CONTEXTS 8
-#define MAX_BYTES 8192
 #define PAD 8
 
 static couplet_aes_ctx_t ctxs[CONTEXTS];
@@ -248,13 +248,12 @@ static void cmd_mct(const char *line) {
 }
 
 int main(void) {
-  static char line[2 * MAX_BYTES + 512];
-  static char copy[sizeof line];
+  const char *const line = command_line;
   const char *cmd;
-  while ((cmd = next_command(line, copy, (int)sizeof line)) != NULL) {
+  while ((cmd = next_command()) != NULL) {
     if (strcmp(cmd, "crypt") == 0) {
-      memcpy(copy, line, strlen(line) + 1u);  // cmd_crypt cuts up the whole line again
-      cmd_crypt(copy, line);
+      memcpy(command_copy, line, strlen(line) + 1u);  // cmd_crypt cuts up the whole line again
+      cmd_crypt(command_copy, line);
     } else if (strcmp(cmd, "init") == 0) {
       couplet_aes_ctx_t *ctx = parse_ctx(strtok(NULL, " "), line);
       const char *b = strtok(NULL, " ");

@@ -1,6 +1,6 @@
 // Command-line parsing shared by the host test drivers (tests/aes_host, tests/sha3_host): each
 // reads one command per line from stdin and answers on stdout, bytes as hex. Include once, after
-// defining DRIVER_NAME (the name in error messages).
+// defining DRIVER_NAME (the name in error messages) and MAX_BYTES (the longest byte string).
 
 #ifndef COUPLET_TESTS_DRIVER_IO_H_
 #define COUPLET_TESTS_DRIVER_IO_H_
@@ -56,15 +56,20 @@ static void print_hex(const uint8_t *buf, size_t n) {
   }
 }
 
-// Reads the next non-empty line of stdin into `line` (without its line end) and a copy into
-// `copy` (both `size` bytes), which strtok then cuts up; returns the command word, NULL at the end.
-static const char *next_command(char *line, char *copy, int size) {
-  while (fgets(line, size, stdin) != NULL) {
-    size_t n = strlen(line);
-    while (n > 0u && (line[n - 1u] == '\n' || line[n - 1u] == '\r')) line[--n] = '\0';
+// The command being answered (the hex of up to MAX_BYTES bytes and a few other words), and the
+// copy of it that strtok cuts up.
+static char command_line[2 * MAX_BYTES + 512];
+static char command_copy[sizeof command_line];
+
+// Reads the next non-empty line of stdin into command_line, without its line end, and into
+// command_copy; returns its first word, NULL at the end of the input.
+static const char *next_command(void) {
+  while (fgets(command_line, (int)sizeof command_line, stdin) != NULL) {
+    size_t n = strlen(command_line);
+    while (n > 0u && (command_line[n - 1u] == '\n' || command_line[n - 1u] == '\r')) command_line[--n] = '\0';
     if (n == 0u) continue;
-    memcpy(copy, line, n + 1u);
-    return strtok(copy, " ");
+    memcpy(command_copy, command_line, n + 1u);
+    return strtok(command_copy, " ");
   }
   return NULL;
 }

@@ -54,10 +54,10 @@
 #include "sha3_backend.h"
 
 #define DRIVER_NAME "sha3_driver"
+#define MAX_BYTES 40000
 #include "../host_common/driver_io.h"
 
 #define CONTEXTS 8
-#define MAX_BYTES 40000
 #define PAD 8
 
 static couplet_sha3_ctx_t ctxs[CONTEXTS];
@@ -400,10 +400,9 @@ static void cmd_poke(const char *line) {
 }
 
 int main(void) {
-  static char line[2 * MAX_BYTES + 512];
-  static char copy[sizeof line];
+  const char *const line = command_line;
   const char *cmd;
-  while ((cmd = next_command(line, copy, (int)sizeof line)) != NULL) {
+  while ((cmd = next_command()) != NULL) {
     if (strcmp(cmd, "update") == 0) {
       cmd_update(line);
     } else if (strcmp(cmd, "final") == 0) {
