@@ -1,8 +1,9 @@
 """Models of an accelerator's side of the coupling layer (docs/coupling.md), for the cocotb
-tests of each accelerator (hw/ip/aes, hw/ip/keccak): a command-port master that checks
-ordering, response stability and a response bound, the word-stream source and sink, and the
-master of a stateless instruction unit. The
-adapters' own tests use accel_model.CmdMaster, which randomises the traffic instead.
+tests of each accelerator (hw/ip/aes, hw/ip/keccak, hw/ip/rtos): a command-port master that
+checks ordering, response stability and a response bound, the word-stream source and sink, and
+the master of a stateless instruction unit; and the testbenches built on them (AccelRegsTb,
+StatelessUnitTb). The adapters' own tests use accel_model.CmdMaster, which randomises the
+traffic instead.
 """
 
 from __future__ import annotations
