@@ -54,6 +54,7 @@ from enum import IntEnum
 from typing import TypeVar
 
 from couplet.model.regs import load_ip_regs
+from testsupport.accel_port_bfm import OP_EXEC, OP_READ, OP_WRITE, OP_WRITE2
 
 MASK32 = 0xFFFF_FFFF
 
@@ -65,7 +66,6 @@ MSG0, ARG_A, ARG_B, STATUS, CONFIG, CALL0 = (
 NONE = REGS.const("tid_none")  # "no thread" in a TID field
 MSG_SLOTS = REGS.reg("msg").count
 CALL_SLOTS = REGS.reg("call").count
-OP_READ, OP_WRITE, OP_WRITE2, OP_EXEC = 0, 1, 2, 3
 
 
 def pack(reg: str, **fields: int) -> int:
