@@ -20,6 +20,17 @@ def _add_config(parser: argparse.ArgumentParser, default: str = "default") -> No
     )
 
 
+def _add_target(parser: argparse.ArgumentParser, detail: str = "") -> None:
+    from couplet.tools.yosys import TARGETS
+
+    parser.add_argument("--target", choices=list(TARGETS), default="xc7",
+                        help=f"cell library of the counts{detail} (default: %(default)s)")
+
+
+def _add_jobs(parser: argparse.ArgumentParser, what: str, default: int = 2) -> None:
+    parser.add_argument("--jobs", "-j", type=int, default=default, help=f"{what} at once (default: %(default)s)")
+
+
 def cmd_gen(args: argparse.Namespace) -> int:
     from couplet import paths
     from couplet.gen import cores
@@ -219,9 +230,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="rtos: comma-separated FreeRTOS kernel variants, e.g. sw,hw-tight (default: every variant the "
         "configuration supports); facv: the one variant to run (default: sw)",
     )
-    p.add_argument(
-        "--jobs", "-j", type=int, default=1, help="rtos: kernel variants built and simulated at once (default: 1)"
-    )
+    _add_jobs(p, "rtos: kernel variants built and simulated", default=1)
     p.set_defaults(func=cmd_bench)
 
     p = sub.add_parser(
@@ -229,13 +238,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="FPGA resources of the SoC and of each accelerator in each coupling (Yosys), and Fmax (nextpnr-ecp5)",
     )
     _add_config(p)
-    p.add_argument("--target", choices=["xc7", "ecp5", "ice40"], default="xc7",
-                   help="cell library of the counts: xc7 (Artix-7-style, Yosys synth_xilinx), ecp5, ice40 "
-                   "(default: %(default)s)")
+    _add_target(p, ": xc7 (Artix-7-style, Yosys synth_xilinx), ecp5, ice40")
     p.add_argument("--fmax", action="store_true",
                    help="also place and route each accelerator tile and the whole SoC with nextpnr-ecp5 "
                    "(LFE5U-85F-6BG381C) for their Fmax; takes tens of minutes")
-    p.add_argument("--jobs", "-j", type=int, default=2, help="tool runs at once (default: %(default)s)")
+    _add_jobs(p, "tool runs")
     p.set_defaults(func=cmd_synth)
 
     p = sub.add_parser(
@@ -244,14 +251,13 @@ def build_parser() -> argparse.ArgumentParser:
         "rounds per cycle, RTOS thread count, in each coupling",
     )
     _add_config(p)
-    p.add_argument("--target", choices=["xc7", "ecp5", "ice40"], default="xc7",
-                   help="cell library of the counts (default: %(default)s)")
+    _add_target(p)
     p.add_argument("--only", help="comma-separated accelerators to sweep: aes, keccak, rtos (default: all)")
     p.add_argument("--values", action="append", metavar="ACC=V1,V2",
                    help="sweep only these values of one accelerator's setting, e.g. keccak=1,2,4 (repeatable)")
     p.add_argument("--fmax", action="store_true",
                    help="also place and route each tile with nextpnr-ecp5 for its Fmax (much longer)")
-    p.add_argument("--jobs", "-j", type=int, default=2, help="tool runs at once (default: %(default)s)")
+    _add_jobs(p, "tool runs")
     p.set_defaults(func=cmd_sweep)
 
     p = sub.add_parser(
@@ -272,7 +278,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_config(p)
     p.add_argument("--sizes", type=int, nargs="+", default=[16, 80], metavar="BYTES",
                    help="message sizes, whole AES blocks (default: 16 80)")
-    p.add_argument("--jobs", "-j", type=int, default=2, help="Yosys runs at once for the cell counts (default: %(default)s)")
+    _add_jobs(p, "Yosys runs for the cell counts")
     p.set_defaults(func=cmd_energy)
 
     p = sub.add_parser("demo", help="build the SoC and the demo firmware, run it, report cycles")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import random
 import subprocess
 import sys
 from collections.abc import Callable
@@ -12,7 +13,14 @@ import pytest
 
 from couplet.model.config import SocConfig, load_config
 from couplet.tools import firmware, simbuild, simulator
+from couplet.tools.cocotb_run import regression_seed
 from couplet.tools.simulator import SimResult
+
+
+@pytest.fixture()
+def rng() -> random.Random:
+    """Random for a host test, from COUPLET_TEST_SEED when set (the seed is printed to rerun it)."""
+    return random.Random(regression_seed())
 
 
 @pytest.fixture(scope="session")

@@ -8,7 +8,11 @@ from __future__ import annotations
 
 import re
 import subprocess
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from couplet import paths
 from couplet.tools import firmware
@@ -48,6 +52,23 @@ def build_host_driver(driver_source: Path, lib_dir: Path, sources: tuple[Path, .
     return exe
 
 
+def driver_fixtures(name: str, driver_source: Path, lib_dir: Path, sources: tuple[Path, ...], soc_without: str,
+                    soc_with_all: str) -> tuple[Any, Any]:
+    """A library's two session fixtures `driver` and `fake_driver`: its host driver built for a SoC
+    without the accelerator (`soc_without`, the software backend alone), and built with
+    FAKE_BACKENDS for a SoC with every backend (`soc_with_all`). Assign them to those names."""
+
+    @pytest.fixture(scope="session")
+    def driver() -> Path:
+        return build_host_driver(driver_source, lib_dir, sources, f"{name}_soft", soc_without)
+
+    @pytest.fixture(scope="session")
+    def fake_driver() -> Path:
+        return build_host_driver(driver_source, lib_dir, sources, f"{name}_fake_hw", soc_with_all, ("-DFAKE_BACKENDS",))
+
+    return driver, fake_driver
+
+
 def hex_or_null(data: bytes | None) -> str:
     """The driver's spelling of a byte string: "-" is a NULL pointer, "=" the empty string."""
     if data is None:
@@ -74,3 +95,41 @@ def cross_compile(tmp_path: Path, soc_config: str, sources: tuple[Path, ...]) ->
 def undefined_symbols(obj: Path) -> set[str]:
     out = subprocess.run([paths.cross_tool("nm"), "-u", str(obj)], capture_output=True, text=True, check=True)
     return {line.split()[-1] for line in out.stdout.splitlines() if line.strip()}
+
+
+# What an answer line must be: the exact text (or number), or a callable that raises on a bad
+# line; a library's test may add kinds of its own by extending DriverBatch.check.
+Expectation = object
+
+
+@dataclass
+class DriverBatch:
+    """Commands for one run of a host driver, each with the check of its answer line."""
+
+    commands: list[str] = field(default_factory=list)
+    checks: list[tuple[str, Expectation]] = field(default_factory=list)
+
+    def add(self, command: str, expect: Expectation) -> None:
+        self.commands.append(command)
+        self.checks.append((command, expect))
+
+    def check(self, expect: Expectation, line: str) -> None:
+        if callable(expect):
+            expect(line)
+        else:
+            assert line == str(expect), f"got {line[:300]!r}, expected {str(expect)[:300]!r}"
+
+    def run(self, exe: Path) -> None:
+        """One driver process for all the commands; every failed check is reported at the end."""
+        proc = subprocess.run([str(exe)], input="\n".join(self.commands) + "\n", capture_output=True,
+                              text=True, timeout=300)
+        assert proc.returncode == 0, f"driver failed: {proc.stderr}"
+        lines = proc.stdout.splitlines()
+        assert len(lines) == len(self.commands), f"{len(lines)} answers to {len(self.commands)} commands"
+        failures = []
+        for (command, expect), line in zip(self.checks, lines):
+            try:
+                self.check(expect, line)
+            except AssertionError as error:
+                failures.append(f"{command[:200]}: {error}")
+        assert not failures, f"{len(failures)} of {len(lines)} checks failed:\n" + "\n".join(failures[:20])

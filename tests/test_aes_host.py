@@ -25,9 +25,9 @@ from __future__ import annotations
 import random
 import re
 import subprocess
-from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Any, Union
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
 from pathlib import Path
 
 import cryptography_vectors
@@ -36,9 +36,9 @@ from Crypto.Cipher import AES
 
 from couplet import paths
 from couplet.model.regs import load_ip_regs
-from couplet.tools.cocotb_run import regression_seed
 from testsupport import cavp
-from host_c import build_host_driver, cross_compile, hex_or_null, status_codes, undefined_symbols
+from host_c import (DriverBatch, Expectation, cross_compile, driver_fixtures, hex_or_null, status_codes,
+                    undefined_symbols)
 
 AES_DIR = paths.SW_DIR / "lib" / "aes"
 AES_SOURCES = (AES_DIR / "aes.c", AES_DIR / "aes_soft.c")
@@ -69,10 +69,6 @@ OK = STATUS["OK"]
 # Building and driving
 
 
-def build_driver(variant: str, soc_config: str, defines: tuple[str, ...] = ()) -> Path:
-    return build_host_driver(DRIVER_SOURCE, AES_DIR, AES_SOURCES, variant, soc_config, defines)
-
-
 @dataclass(frozen=True)
 class Result:
     status: int
@@ -94,56 +90,18 @@ def crypt_cmd(ctx: int | None, mode: int, decrypt: bool, iv: bytes | None, data:
         ["crypt", ctx_text, str(mode), str(int(decrypt)), hex_or_null(iv), hex_or_null(data), *options])
 
 
-# What an answer line must be: the exact text (or number), a Result, or a check that raises.
-Expectation = Union[str, int, Result, Callable[[str], None]]
+class Batch(DriverBatch):
+    """Commands for one driver run; an expectation may also be a Result, compared parsed."""
+
+    def check(self, expect: Expectation, line: str) -> None:
+        if isinstance(expect, Result):
+            got = parse_result(line)
+            assert got == expect, f"got {got}, expected {expect}"
+        else:
+            super().check(expect, line)
 
 
-@dataclass
-class Batch:
-    """Commands for one driver run, each with the check of its answer line."""
-
-    commands: list[str] = field(default_factory=list)
-    checks: list[tuple[str, Expectation]] = field(default_factory=list)
-
-    def add(self, command: str, expect: Expectation) -> None:
-        """`expect` is the exact answer line, a Result, or a callable that raises on a bad line."""
-        self.commands.append(command)
-        self.checks.append((command, expect))
-
-    def run(self, exe: Path) -> None:
-        proc = subprocess.run([str(exe)], input="\n".join(self.commands) + "\n", capture_output=True,
-                              text=True, timeout=300)
-        assert proc.returncode == 0, f"driver failed: {proc.stderr}"
-        lines = proc.stdout.splitlines()
-        assert len(lines) == len(self.commands), f"{len(lines)} answers to {len(self.commands)} commands"
-        failures = []
-        for (command, expect), line in zip(self.checks, lines):
-            try:
-                if isinstance(expect, Result):
-                    got = parse_result(line)
-                    assert got == expect, f"got {got}, expected {expect}"
-                elif callable(expect):
-                    expect(line)
-                else:
-                    assert line == str(expect), f"got {line!r}, expected {expect!r}"
-            except AssertionError as error:
-                failures.append(f"{command[:200]}: {error}")
-        assert not failures, f"{len(failures)} of {len(lines)} checks failed:\n" + "\n".join(failures[:20])
-
-
-@pytest.fixture(scope="session")
-def driver() -> Path:
-    return build_driver("aes_soft", SOC_CONFIG_NO_AES)
-
-
-@pytest.fixture(scope="session")
-def fake_driver() -> Path:
-    return build_driver("aes_fake_hw", SOC_CONFIG_ALL_AES, ("-DFAKE_BACKENDS",))
-
-
-@pytest.fixture()
-def rng() -> random.Random:
-    return random.Random(regression_seed())
+driver, fake_driver = driver_fixtures("aes", DRIVER_SOURCE, AES_DIR, AES_SOURCES, SOC_CONFIG_NO_AES, SOC_CONFIG_ALL_AES)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -506,27 +464,38 @@ def test_key_ids_are_nonzero_and_unique(driver: Path) -> None:
 # Data handling: chaining, in place, alignment, several contexts, random differential
 
 
-def test_chaining_across_calls(driver: Path, rng: random.Random) -> None:
-    """Two calls continue one message: the same as one call (CTR: each call starts a block)."""
-    b = Batch()
+def keys_of_each_length(b: Batch, rng: random.Random) -> Iterator[bytes]:
+    """Context 0 initialised, then given a random key of each length in turn."""
     b.add("init 0 0", OK)
     for key_len in KEY_LENGTHS:
         key = rng.randbytes(key_len)
         b.add(f"key 0 {key.hex()} {key_len}", OK)
-        for mode in MODES:
-            for decrypt in (False, True):
-                iv = None if mode == ECB else rng.randbytes(16)
-                blocks = rng.randint(2, 9)
-                data = rng.randbytes(16 * blocks)
-                split = 16 * rng.randint(1, blocks - 1)
-                whole = expect_ok(mode, decrypt, key, iv, data)
-                first = expect_ok(mode, decrypt, key, iv, data[:split])
-                second = expect_ok(mode, decrypt, key, first.iv, data[split:])
-                assert first.out is not None and second.out is not None
-                assert first.out + second.out == whole.out and second.iv == whole.iv  # the model agrees
-                b.add(crypt_cmd(0, mode, decrypt, iv, data), whole)
-                b.add(crypt_cmd(0, mode, decrypt, iv, data[:split]), first)
-                b.add(crypt_cmd(0, mode, decrypt, first.iv, data[split:]), second)
+        yield key
+
+
+def modes_and_directions(rng: random.Random) -> Iterator[tuple[int, bool, bytes | None]]:
+    """Each mode, encrypting and decrypting, with a random iv (None for ECB)."""
+    for mode in MODES:
+        for decrypt in (False, True):
+            yield mode, decrypt, None if mode == ECB else rng.randbytes(16)
+
+
+def test_chaining_across_calls(driver: Path, rng: random.Random) -> None:
+    """Two calls continue one message: the same as one call (CTR: each call starts a block)."""
+    b = Batch()
+    for key in keys_of_each_length(b, rng):
+        for mode, decrypt, iv in modes_and_directions(rng):
+            blocks = rng.randint(2, 9)
+            data = rng.randbytes(16 * blocks)
+            split = 16 * rng.randint(1, blocks - 1)
+            whole = expect_ok(mode, decrypt, key, iv, data)
+            first = expect_ok(mode, decrypt, key, iv, data[:split])
+            second = expect_ok(mode, decrypt, key, first.iv, data[split:])
+            assert first.out is not None and second.out is not None
+            assert first.out + second.out == whole.out and second.iv == whole.iv  # the model agrees
+            b.add(crypt_cmd(0, mode, decrypt, iv, data), whole)
+            b.add(crypt_cmd(0, mode, decrypt, iv, data[:split]), first)
+            b.add(crypt_cmd(0, mode, decrypt, first.iv, data[split:]), second)
         # CTR with a partial block: the next call starts at the next counter value.
         counter = rng.randbytes(16)
         data = rng.randbytes(40)
@@ -576,20 +545,15 @@ def test_random_differential(driver: Path, rng: random.Random) -> None:
 
 def test_in_place_and_unaligned_every_mode(driver: Path, rng: random.Random) -> None:
     b = Batch()
-    b.add("init 0 0", OK)
-    for key_len in KEY_LENGTHS:
-        key = rng.randbytes(key_len)
-        b.add(f"key 0 {key.hex()} {key_len}", OK)
-        for mode in MODES:
-            for decrypt in (False, True):
-                iv = None if mode == ECB else rng.randbytes(16)
-                data = rng.randbytes(16 * 5 + (7 if mode == CTR else 0))  # odd and even block counts
-                for offset in range(4):
-                    expected = expect_ok(mode, decrypt, key, iv, data)
-                    b.add(crypt_cmd(0, mode, decrypt, iv, data, "inplace", f"ooff={offset}"), expected)
-                    b.add(crypt_cmd(0, mode, decrypt, iv, data, f"ioff={offset}", f"ooff={3 - offset}"), expected)
-                    b.add(crypt_cmd(0, mode, decrypt, iv, data[:16], f"ioff={offset}", f"ooff={offset}"),
-                          expect_ok(mode, decrypt, key, iv, data[:16]))
+    for key in keys_of_each_length(b, rng):
+        for mode, decrypt, iv in modes_and_directions(rng):
+            data = rng.randbytes(16 * 5 + (7 if mode == CTR else 0))  # odd and even block counts
+            for offset in range(4):
+                expected = expect_ok(mode, decrypt, key, iv, data)
+                b.add(crypt_cmd(0, mode, decrypt, iv, data, "inplace", f"ooff={offset}"), expected)
+                b.add(crypt_cmd(0, mode, decrypt, iv, data, f"ioff={offset}", f"ooff={3 - offset}"), expected)
+                b.add(crypt_cmd(0, mode, decrypt, iv, data[:16], f"ioff={offset}", f"ooff={offset}"),
+                      expect_ok(mode, decrypt, key, iv, data[:16]))
     b.run(driver)
 
 

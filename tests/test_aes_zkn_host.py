@@ -27,7 +27,6 @@ import pytest
 from Crypto.Cipher import AES
 
 from couplet import paths
-from couplet.tools.cocotb_run import SEED_ENV
 from couplet.model.regs import load_ip_regs
 from hw.ip.aes.test import test_aes_zkn as rtl_model
 
@@ -189,16 +188,6 @@ def backend(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Backend]:
     proc = subprocess.run(command, capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
     yield Backend(library)
-
-
-@pytest.fixture
-def rng() -> random.Random:
-    import os
-
-    text = os.environ.get(SEED_ENV)
-    seed = int(text, 0) if text else random.SystemRandom().randrange(1 << 31)
-    print(f"seed {seed} (rerun with {SEED_ENV}={seed})")
-    return random.Random(seed)
 
 
 # ------------------------------------------------------------------------------- vectors

@@ -2,22 +2,13 @@
 
 from __future__ import annotations
 
-import tomllib
 from pathlib import Path
-from typing import Any
 
 import pytest
 
+from config_doc import DELETE, assert_rejected, default_doc, edited
 from couplet import paths
-from couplet.model.config import ConfigError, load_config, parse_config
-
-
-def default_doc() -> dict[str, Any]:
-    return tomllib.loads((paths.CONFIGS_DIR / "default.toml").read_text())
-
-
-def parse(doc: dict[str, Any]) -> None:
-    parse_config(doc, Path("test.toml"))
+from couplet.model.config import ConfigError, load_config
 
 
 def test_config_default_loads() -> None:
@@ -41,81 +32,38 @@ def test_config_unknown_name_lists_known() -> None:
 
 
 def test_config_overlap_rejected() -> None:
-    doc = default_doc()
-    doc["peripheral"]["simctrl"]["base"] = doc["peripheral"]["clint"]["base"]
-    with pytest.raises(ConfigError, match=r"'clint'.*'simctrl'.*overlap|'simctrl'.*'clint'.*overlap"):
-        parse(doc)
-
-
-def test_config_sram_too_small_rejected() -> None:
-    doc = default_doc()
-    doc["memory"]["sram"]["size"] = 0x1000
-    doc["memory"]["sram"]["stack_size"] = 0x400
-    with pytest.raises(ConfigError, match=r"memory.sram\].size: 0x1000 bytes is too small"):
-        parse(doc)
+    clint_base = default_doc()["peripheral"]["clint"]["base"]
+    assert_rejected(edited({"peripheral.simctrl.base": clint_base}),
+                    r"'clint'.*'simctrl'.*overlap|'simctrl'.*'clint'.*overlap")
 
 
 def test_config_stack_larger_than_half_sram_rejected() -> None:
-    doc = default_doc()
-    doc["memory"]["sram"]["stack_size"] = doc["memory"]["sram"]["size"]
-    with pytest.raises(ConfigError, match=r"stack_size.*less than half"):
-        parse(doc)
+    sram_size = default_doc()["memory"]["sram"]["size"]
+    assert_rejected(edited({"memory.sram.stack_size": sram_size}), r"stack_size.*less than half")
 
 
-def test_config_unaligned_region_rejected() -> None:
-    doc = default_doc()
-    doc["memory"]["sram"]["size"] = 0x30000  # not a power of two
-    with pytest.raises(ConfigError, match=r"'sram' must have a power-of-two size"):
-        parse(doc)
+# Edits of the default configuration that break one rule each, and the error that names it.
+REJECTED: dict[str, tuple[dict[str, object], str]] = {
+    "sram_too_small": ({"memory.sram.size": 0x1000, "memory.sram.stack_size": 0x400},
+                       r"memory.sram\].size: 0x1000 bytes is too small"),
+    "sram_too_large": ({"memory.sram.base": 0x8000_0000, "memory.sram.size": 0x4000_0000},  # 1 GiB
+                       r"more than the 16 MiB"),
+    "unaligned_region": ({"memory.sram.size": 0x30000}, r"'sram' must have a power-of-two size"),  # not 2^n
+    "peripheral_window_smaller_than_registers": (
+        {"peripheral.clint.size": 0x1000}, r"clint\].size: 0x1000 is smaller than the clint register span"),
+    "boot_address_outside_sram": (
+        {"core.boot_addr": 0x0}, r"boot_addr: 0x0 must be a 4-byte aligned address inside the SRAM"),
+    "mtvec_not_128_byte_aligned": ({"core.mtvec_addr": 0x8000_0040}, r"mtvec_addr.*128-byte aligned"),
+    "typo": ({"soc.clock_hz_typo": 1}, r"unknown key\(s\) clock_hz_typo"),
+    "wrong_type": ({"soc.clock_hz": "fast"}, r"clock_hz: expected int"),
+    "missing_table": ({"peripheral.clint": DELETE}, r"missing table \[peripheral.clint\]"),
+    "divider_not_dividing_clock": ({"soc.mtime_divider": 7}, r"mtime_divider: must be >= 1 and divide clock_hz"),
+}
 
 
-def test_config_peripheral_window_smaller_than_registers_rejected() -> None:
-    doc = default_doc()
-    doc["peripheral"]["clint"]["size"] = 0x1000
-    with pytest.raises(ConfigError, match=r"clint\].size: 0x1000 is smaller than the clint register span"):
-        parse(doc)
-
-
-def test_config_boot_address_outside_sram_rejected() -> None:
-    doc = default_doc()
-    doc["core"]["boot_addr"] = 0x0
-    with pytest.raises(ConfigError, match=r"boot_addr: 0x0 must be a 4-byte aligned address inside the SRAM"):
-        parse(doc)
-
-
-def test_config_mtvec_must_be_128_byte_aligned() -> None:
-    doc = default_doc()
-    doc["core"]["mtvec_addr"] = 0x8000_0040
-    with pytest.raises(ConfigError, match=r"mtvec_addr.*128-byte aligned"):
-        parse(doc)
-
-
-def test_config_typo_rejected() -> None:
-    doc = default_doc()
-    doc["soc"]["clock_hz_typo"] = 1
-    with pytest.raises(ConfigError, match=r"unknown key\(s\) clock_hz_typo"):
-        parse(doc)
-
-
-def test_config_wrong_type_rejected() -> None:
-    doc = default_doc()
-    doc["soc"]["clock_hz"] = "fast"
-    with pytest.raises(ConfigError, match=r"clock_hz: expected int"):
-        parse(doc)
-
-
-def test_config_missing_table_rejected() -> None:
-    doc = default_doc()
-    del doc["peripheral"]["clint"]
-    with pytest.raises(ConfigError, match=r"missing table \[peripheral.clint\]"):
-        parse(doc)
-
-
-def test_config_divider_must_divide_clock() -> None:
-    doc = default_doc()
-    doc["soc"]["mtime_divider"] = 7
-    with pytest.raises(ConfigError, match=r"mtime_divider: must be >= 1 and divide clock_hz"):
-        parse(doc)
+@pytest.mark.parametrize(("edits", "message"), list(REJECTED.values()), ids=list(REJECTED))
+def test_config_rejected(edits: dict[str, object], message: str) -> None:
+    assert_rejected(edited(edits), message)
 
 
 def test_config_invalid_toml_rejected(tmp_path: Path) -> None:
@@ -123,11 +71,3 @@ def test_config_invalid_toml_rejected(tmp_path: Path) -> None:
     bad.write_text("[soc\nname = 1\n")
     with pytest.raises(ConfigError, match=r"not valid TOML"):
         load_config(bad)
-
-
-def test_config_sram_too_large_rejected() -> None:
-    doc = default_doc()
-    doc["memory"]["sram"]["base"] = 0x8000_0000
-    doc["memory"]["sram"]["size"] = 0x4000_0000  # 1 GiB
-    with pytest.raises(ConfigError, match=r"more than the 16 MiB"):
-        parse(doc)

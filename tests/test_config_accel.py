@@ -5,23 +5,13 @@ from __future__ import annotations
 
 import copy
 import re
-import tomllib
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from couplet import paths
+from config_doc import DELETE, assert_rejected, default_doc, edited, parse
 from couplet.gen.generate import accel_irqs, c_config_header, sv_config_package, tiles, xif_ports
-from couplet.model.config import CUSTOM_OPCODES, ConfigError, SocConfig, load_config, parse_config
-
-
-def default_doc() -> dict[str, Any]:
-    return tomllib.loads((paths.CONFIGS_DIR / "default.toml").read_text())
-
-
-def parse(doc: dict[str, Any]) -> SocConfig:
-    return parse_config(doc, Path("test.toml"))
+from couplet.model.config import CUSTOM_OPCODES, SocConfig, load_config
 
 
 def test_default_has_every_coupling_of_both_accelerators() -> None:
@@ -54,46 +44,30 @@ def test_keccak_coupling_brings_its_backends_and_windows(couplings: list[str], b
 
 
 def test_keccak_window_without_a_coupling_that_uses_it_is_rejected() -> None:
-    doc = default_doc()
-    doc["accelerator"]["keccak"]["couplings"] = ["tight"]
-    doc["accelerator"]["keccak"]["default_backend"] = "tight"
-    with pytest.raises(ConfigError, match=r"\[peripheral.keccak\] is given but no coupling"):
-        parse(doc)
+    assert_rejected(edited({"accelerator.keccak.couplings": ["tight"], "accelerator.keccak.default_backend": "tight"}),
+                    r"\[peripheral.keccak\] is given but no coupling")
 
 
 def test_keccak_missing_window_is_named() -> None:
-    doc = default_doc()
-    del doc["peripheral"]["keccak_dma"]
-    with pytest.raises(ConfigError, match=r"missing table \[peripheral.keccak_dma\]"):
-        parse(doc)
+    assert_rejected(edited({"peripheral.keccak_dma": DELETE}), r"missing table \[peripheral.keccak_dma\]")
 
 
 @pytest.mark.parametrize("rounds", [0, 5, 7, 25, 48])
 def test_keccak_rounds_per_cycle_must_divide_24(rounds: int) -> None:
-    doc = default_doc()
-    doc["accelerator"]["keccak"]["rounds_per_cycle"] = rounds
-    with pytest.raises(ConfigError, match=rf"rounds_per_cycle: {rounds} is not a divisor of 24"):
-        parse(doc)
+    assert_rejected(edited({"accelerator.keccak.rounds_per_cycle": rounds}),
+                    rf"rounds_per_cycle: {rounds} is not a divisor of 24")
 
 
 def test_keccak_default_backend_must_be_available() -> None:
-    doc = default_doc()
-    doc["accelerator"]["keccak"]["couplings"] = ["ise"]
-    for window in ("keccak", "keccak_dma"):
-        del doc["peripheral"][window]
-    with pytest.raises(ConfigError, match=r"default_backend: 'mem' is not available.*available: soft, ise"):
-        parse(doc)
+    assert_rejected(edited({"accelerator.keccak.couplings": ["ise"], "peripheral.keccak": DELETE,
+                            "peripheral.keccak_dma": DELETE}),
+                    r"default_backend: 'mem' is not available.*available: soft, ise")
 
 
 def test_keccak_unknown_coupling_and_typo_rejected() -> None:
-    doc = default_doc()
-    doc["accelerator"]["keccak"]["couplings"] = ["tight", "rocc"]
-    with pytest.raises(ConfigError, match=r"'rocc' is not one of ise, tight, mem, mmio, dma"):
-        parse(doc)
-    doc = default_doc()
-    doc["accelerator"]["keccak"]["round_per_cycle"] = 1
-    with pytest.raises(ConfigError, match=r"unknown key\(s\) round_per_cycle"):
-        parse(doc)
+    assert_rejected(edited({"accelerator.keccak.couplings": ["tight", "rocc"]}),
+                    r"'rocc' is not one of ise, tight, mem, mmio, dma")
+    assert_rejected(edited({"accelerator.keccak.round_per_cycle": 1}), r"unknown key\(s\) round_per_cycle")
 
 
 @pytest.mark.parametrize(
@@ -105,26 +79,15 @@ def test_keccak_unknown_coupling_and_typo_rejected() -> None:
     ],
 )
 def test_custom_opcodes_are_not_shared(aes_custom: int, keccak_custom: int, message: str) -> None:
-    doc = default_doc()
-    doc["accelerator"]["aes"]["custom_opcode"] = aes_custom
-    doc["accelerator"]["keccak"]["custom_opcode"] = keccak_custom
-    with pytest.raises(ConfigError, match=message):
-        parse(doc)
+    assert_rejected(edited({"accelerator.aes.custom_opcode": aes_custom,
+                            "accelerator.keccak.custom_opcode": keccak_custom}), message)
 
 
 def test_aes_rules() -> None:
-    doc = default_doc()
-    doc["accelerator"]["aes"]["arch"] = "bitsliced"
-    with pytest.raises(ConfigError, match=r"arch: 'bitsliced' is not one of rolled, partial, unrolled"):
-        parse(doc)
-    doc = default_doc()
-    doc["accelerator"]["aes"]["couplings"] = ["zkn", "zkn"]
-    with pytest.raises(ConfigError, match=r"list each coupling once"):
-        parse(doc)
-    doc = default_doc()
-    doc["accelerator"]["aes"]["custom_opcode"] = 4
-    with pytest.raises(ConfigError, match=r"custom_opcode: must be 0..3"):
-        parse(doc)
+    assert_rejected(edited({"accelerator.aes.arch": "bitsliced"}),
+                    r"arch: 'bitsliced' is not one of rolled, partial, unrolled")
+    assert_rejected(edited({"accelerator.aes.couplings": ["zkn", "zkn"]}), r"list each coupling once")
+    assert_rejected(edited({"accelerator.aes.custom_opcode": 4}), r"custom_opcode: must be 0..3")
 
 
 def _sv_arrays(package: str) -> dict[str, list[int]]:
@@ -234,18 +197,9 @@ def test_rtos_parameters_reach_the_tile_as_its_config_word() -> None:
     ],
 )
 def test_rtos_rules(key: str, value: Any, message: str) -> None:
-    doc = default_doc()
-    doc["accelerator"]["rtos"][key] = value
-    with pytest.raises(ConfigError, match=message):
-        parse(doc)
+    assert_rejected(edited({f"accelerator.rtos.{key}": value}), message)
 
 
 def test_rtos_mmio_window_follows_its_coupling() -> None:
-    doc = default_doc()
-    doc["accelerator"]["rtos"]["couplings"] = ["tight"]
-    with pytest.raises(ConfigError, match=r"\[peripheral.rtos\] is given but no coupling"):
-        parse(doc)
-    doc = default_doc()
-    del doc["peripheral"]["rtos"]
-    with pytest.raises(ConfigError, match=r"missing table \[peripheral.rtos\]"):
-        parse(doc)
+    assert_rejected(edited({"accelerator.rtos.couplings": ["tight"]}), r"\[peripheral.rtos\] is given but no coupling")
+    assert_rejected(edited({"peripheral.rtos": DELETE}), r"missing table \[peripheral.rtos\]")

@@ -27,16 +27,14 @@ import random
 import re
 import subprocess
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Union
 
 import pytest
 
 from couplet import paths
 from testsupport import cavp
-from couplet.tools.cocotb_run import regression_seed
-from host_c import build_host_driver, cross_compile, hex_or_null, status_codes, undefined_symbols
+from host_c import (DriverBatch, Expectation, cross_compile, driver_fixtures, hex_or_null, status_codes,
+                    undefined_symbols)
 
 SHA3_DIR = paths.SW_DIR / "lib" / "sha3"
 SHA3_SOURCES = (SHA3_DIR / "sha3.c", SHA3_DIR / "sha3_soft.c")
@@ -78,10 +76,6 @@ def reference(alg: int, message: bytes, out_len: int | None = None) -> bytes:
 # Building and driving
 
 
-def build_driver(variant: str, soc_config: str, defines: tuple[str, ...] = ()) -> Path:
-    return build_host_driver(DRIVER_SOURCE, SHA3_DIR, SHA3_SOURCES, variant, soc_config, defines)
-
-
 def result(status: int, out: bytes | None) -> str:
     """An answer line "STATUS OUT"."""
     return f"{status} {hex_or_null(out)}"
@@ -100,20 +94,8 @@ def refused(status: int, n: int) -> str:
     return result(status, untouched(n))
 
 
-# What an answer line must be: the exact text (or number), or a check that raises.
-Expectation = Union[str, int, Callable[[str], None]]
-
-
-@dataclass
-class Batch:
-    """Commands for one driver run, each with the check of its answer line."""
-
-    commands: list[str] = field(default_factory=list)
-    checks: list[tuple[str, Expectation]] = field(default_factory=list)
-
-    def add(self, command: str, expect: Expectation) -> None:
-        self.commands.append(command)
-        self.checks.append((command, expect))
+class Batch(DriverBatch):
+    """Commands for one driver run, with the check that a call leaves its context unchanged."""
 
     def unchanged(self, ctx: int, *calls: tuple[str, Expectation]) -> None:
         """Runs `calls` on ctx, each between two snapshots of it that must be equal."""
@@ -123,23 +105,6 @@ class Batch:
             self.add(command, expect)
             self.add(f"snap {ctx}", _same_as(snaps, command))
 
-    def run(self, exe: Path) -> None:
-        proc = subprocess.run([str(exe)], input="\n".join(self.commands) + "\n", capture_output=True,
-                              text=True, timeout=300)
-        assert proc.returncode == 0, f"driver failed: {proc.stderr}"
-        lines = proc.stdout.splitlines()
-        assert len(lines) == len(self.commands), f"{len(lines)} answers to {len(self.commands)} commands"
-        failures = []
-        for (command, expect), line in zip(self.checks, lines):
-            try:
-                if callable(expect):
-                    expect(line)
-                else:
-                    assert line == str(expect), f"got {line[:300]!r}, expected {str(expect)[:300]!r}"
-            except AssertionError as error:
-                failures.append(f"{command[:160]}: {error}")
-        assert not failures, f"{len(failures)} of {len(lines)} checks failed:\n" + "\n".join(failures[:20])
-
 
 def _same_as(snaps: list[str], command: str) -> Callable[[str], None]:
     def check(after: str) -> None:
@@ -148,19 +113,7 @@ def _same_as(snaps: list[str], command: str) -> Callable[[str], None]:
     return check
 
 
-@pytest.fixture(scope="session")
-def driver() -> Path:
-    return build_driver("sha3_soft", SOC_CONFIG_NO_SHA3)
-
-
-@pytest.fixture(scope="session")
-def fake_driver() -> Path:
-    return build_driver("sha3_fake_hw", SOC_CONFIG_ALL_SHA3, ("-DFAKE_BACKENDS",))
-
-
-@pytest.fixture()
-def rng() -> random.Random:
-    return random.Random(regression_seed())
+driver, fake_driver = driver_fixtures("sha3", DRIVER_SOURCE, SHA3_DIR, SHA3_SOURCES, SOC_CONFIG_NO_SHA3, SOC_CONFIG_ALL_SHA3)
 
 
 def pieces(rng: random.Random, n: int, rate: int) -> list[int]:
@@ -172,6 +125,27 @@ def pieces(rng: random.Random, n: int, rate: int) -> list[int]:
         sizes.append(size)
         n -= size
     return sizes
+
+
+def interleaved_messages(b: Batch, rng: random.Random, algs: tuple[int, ...], backends: tuple[int, ...],
+                         calls: int, most_blocks: int, out_len: int) -> None:
+    """Contexts 0, 1, ... (algs[i] on backends[i]) each hash their own message, updated in `calls`
+    random turns of up to `most_blocks` blocks; a SHAKE context squeezes out_len bytes."""
+    streams = []
+    for ctx, (alg, backend) in enumerate(zip(algs, backends)):
+        b.add(f"init {ctx} {alg} {backend}", OK)
+        streams.append((ctx, alg, bytearray()))
+    for _ in range(calls):
+        ctx, alg, so_far = rng.choice(streams)
+        data = rng.randbytes(rng.randint(0, most_blocks * RATE[alg]))
+        b.add(f"update {ctx} {hex_or_null(data)}", OK)
+        so_far += data
+    for ctx, alg, so_far in streams:
+        if alg in SHA3_ALGS:
+            b.add(f"final {ctx} {DIGEST[alg]}", ok(reference(alg, bytes(so_far))))
+        else:
+            b.add(f"sfinal {ctx}", OK)
+            b.add(f"squeeze {ctx} {out_len}", ok(reference(alg, bytes(so_far), out_len)))
 
 
 def hash_in_pieces(b: Batch, rng: random.Random, ctx: int, alg: int, message: bytes, out_len: int,
@@ -240,22 +214,7 @@ def test_incremental_updates_and_squeezes_in_random_pieces(driver: Path, rng: ra
 
     # Interleaved: every context continues its own message.
     b = Batch()
-    streams = []
-    for ctx in range(6):
-        alg = ALGS[ctx]
-        b.add(f"init {ctx} {alg} 0", OK)
-        streams.append((ctx, alg, bytearray()))
-    for _ in range(300):
-        ctx, alg, so_far = rng.choice(streams)
-        data = rng.randbytes(rng.randint(0, 2 * RATE[alg]))
-        b.add(f"update {ctx} {hex_or_null(data)}", OK)
-        so_far += data
-    for ctx, alg, so_far in streams:
-        if alg in SHA3_ALGS:
-            b.add(f"final {ctx} {DIGEST[alg]}", ok(reference(alg, bytes(so_far))))
-        else:
-            b.add(f"sfinal {ctx}", OK)
-            b.add(f"squeeze {ctx} 400", ok(reference(alg, bytes(so_far), 400)))
+    interleaved_messages(b, rng, ALGS, (SOFT,) * len(ALGS), calls=300, most_blocks=2, out_len=400)
     b.run(driver)
 
 
@@ -451,22 +410,8 @@ def test_backend_table_protocol_and_lock_with_stand_in_backends(fake_driver: Pat
             message = rng.randbytes(rng.choice((0, RATE[alg] - 1, RATE[alg], rng.randint(0, 700))))
             hash_in_pieces(b, rng, index % 4, alg, message, rng.randint(0, 700), backend=str(index))
     # Several contexts in turn on one accelerator: the state is carried in each context.
-    streams = []
-    for ctx in range(4):
-        alg = (SHA3_224, SHA3_512, SHAKE128, SHAKE256)[ctx]
-        b.add(f"init {ctx} {alg} {1 + ctx}", OK)
-        streams.append((ctx, alg, bytearray()))
-    for _ in range(100):
-        ctx, alg, so_far = rng.choice(streams)
-        data = rng.randbytes(rng.randint(0, 3 * RATE[alg]))
-        b.add(f"update {ctx} {hex_or_null(data)}", OK)
-        so_far += data
-    for ctx, alg, so_far in streams:
-        if alg in SHA3_ALGS:
-            b.add(f"final {ctx} {DIGEST[alg]}", ok(reference(alg, bytes(so_far))))
-        else:
-            b.add(f"sfinal {ctx}", OK)
-            b.add(f"squeeze {ctx} 900", ok(reference(alg, bytes(so_far), 900)))
+    interleaved_messages(b, rng, (SHA3_224, SHA3_512, SHAKE128, SHAKE256), (1, 2, 3, 4), calls=100, most_blocks=3,
+                         out_len=900)
 
     # While a call holds the accelerator, every other call that needs it is refused with BUSY
     # and changes nothing; a software context goes ahead.

@@ -1,22 +1,25 @@
 """Models of an accelerator's side of the coupling layer (docs/coupling.md), for the cocotb
-tests of each accelerator (hw/ip/aes, hw/ip/keccak): a command-port master that checks
-ordering, response stability and a response bound, the word-stream source and sink, and the
-master of a stateless instruction unit. The
-adapters' own tests use accel_model.CmdMaster, which randomises the traffic instead.
+tests of each accelerator (hw/ip/aes, hw/ip/keccak, hw/ip/rtos): a command-port master that
+checks ordering, response stability and a response bound, the word-stream source and sink, and
+the master of a stateless instruction unit; and the testbenches built on them (AccelRegsTb,
+StatelessUnitTb). The adapters' own tests use accel_model.CmdMaster, which randomises the
+traffic instead.
 """
 
 from __future__ import annotations
 
 import random
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from cocotb.triggers import Event, FallingEdge, SimTimeoutError, with_timeout
 
-from testsupport.obi_bfm import MASK32, ClockedTb
+from couplet.model.regs import IpRegs
+from testsupport.obi_bfm import MASK32, ClockedTb, assert_values
 
 CMD_BITS = 3 + 7 + 32 + 32  # accel_cmd_t
+OP_READ, OP_WRITE, OP_WRITE2, OP_EXEC = 0, 1, 2, 3  # accel_cmd_t's op (docs/coupling.md)
 
 # The answer a stateless unit must give to (op, index, op_a, op_b): (data, err).
 UnitModel = Callable[[int, int, int, int], tuple[int, bool]]
@@ -138,6 +141,49 @@ class CmdPort:
         if self.outstanding:
             age = cycle - self.outstanding[0].accept_cycle
             assert age < self.resp_timeout, f"no response to {self.outstanding[0].describe()} in {age} cycles"
+
+
+class AccelRegsTb(ClockedTb):
+    """A testbench of an accelerator behind the command port (`self.cmd`), with its register
+    commands, each checked for a clean answer; STATUS and its write-1-to-clear bits come from the
+    IP's description `regs`."""
+
+    def __init__(self, dut: object, regs: IpRegs, wait_cycles: int = 200) -> None:
+        super().__init__(dut)
+        self.cmd = CmdPort(dut, self.rng, wait_cycles=wait_cycles)
+        status = regs.reg("status")
+        self.status_index = status.offset // 4
+        self.status_sticky = sum(f.mask for f in status.fields if f.access == "w1c")
+
+    async def read(self, index: int) -> int:
+        cmd = await self.cmd.request(OP_READ, index)
+        assert not cmd.err, f"read of 0x{index:02x} answered err"
+        return cmd.data
+
+    async def write(self, index: int, value: int) -> None:
+        cmd = await self.cmd.request(OP_WRITE, index, value)
+        assert not cmd.err and cmd.data == 0, f"write of 0x{index:02x}: err={cmd.err} data={cmd.data}"
+
+    async def write2(self, index: int, a: int, b: int) -> None:
+        cmd = await self.cmd.request(OP_WRITE2, index, a, b)
+        assert not cmd.err and cmd.data == 0, f"write2 of 0x{index:02x}: err={cmd.err} data={cmd.data}"
+
+    async def action(self, index: int, a: int = 0, b: int = 0, timeout_cycles: int | None = None) -> int:
+        """EXEC `index`; its result code (the port's wait bound unless `timeout_cycles`)."""
+        cmd = await self.cmd.request(OP_EXEC, index, a, b, timeout_cycles)
+        assert not cmd.err, f"action {index} answered err"
+        return cmd.data
+
+    async def status(self) -> int:
+        return await self.read(self.status_index)
+
+    async def clear_status(self) -> None:
+        await self.write(self.status_index, self.status_sticky)
+
+    async def expect_status(self, mask: int, value: int, what: str) -> int:
+        status = await self.status()
+        assert status & mask == value, f"{what}: STATUS 0x{status:02x}, expected 0x{value:02x} under 0x{mask:02x}"
+        return status
 
 
 class StreamSource:
@@ -289,3 +335,41 @@ class StatelessUnitPort:
         cmd = Cmd(op, index, op_a & MASK32, op_b & MASK32)
         self.queue.append(cmd)
         return cmd
+
+
+class StatelessUnitTb(ClockedTb):
+    """A testbench of a stateless instruction unit (couplet_aes_zkn, couplet_keccak_ise): the
+    master of its port, whose answers `model` gives, with idle gaps and rsp_ready back-pressure
+    at the given rates."""
+
+    def __init__(self, dut: object, model: UnitModel, *, idle_prob: float = 0.0, ready_prob: float = 1.0) -> None:
+        super().__init__(dut)
+        self.port = StatelessUnitPort(dut, self.rng, model)
+        self.port.idle_prob, self.port.ready_prob = idle_prob, ready_prob
+        self.add(self.port)
+
+    async def start(self) -> None:
+        await self.reset()
+        assert_values(self.dut, {"rsp_valid_o": 0, "cmd_ready_o": 1})
+
+    async def wait_all(self, cmds: Sequence[Cmd], timeout_cycles: int) -> None:
+        for _ in range(timeout_cycles):
+            if all(cmd.done.is_set() for cmd in cmds):
+                return
+            await self.sample_point()
+        raise AssertionError(f"{sum(not c.done.is_set() for c in cmds)} commands unanswered")
+
+    async def check_held_response_blocks(self, first_cmd: tuple[int, int, int, int],
+                                         second_cmd: tuple[int, int, int, int]) -> None:
+        """Two commands (op, index, op_a, op_b) with rsp_ready low for a while: cmd_ready must stay
+        low and the first response stay put (the port checks that every cycle); once it is taken,
+        the second command is accepted in the same cycle."""
+        self.port.idle_prob, self.port.ready_prob = 0.0, 0.0
+        first = self.port.issue(*first_cmd)
+        second = self.port.issue(*second_cmd)
+        await self.cycles(8)
+        assert not first.done.is_set() and second.accept_cycle is None
+        assert int(self.dut.cmd_ready_o.value) == 0 and int(self.dut.rsp_valid_o.value) == 1
+        self.port.ready_prob = 1.0
+        await self.wait_all([first, second], timeout_cycles=10)
+        assert second.accept_cycle == first.resp_cycle, (second.accept_cycle, first.resp_cycle)

@@ -639,6 +639,12 @@ class ClockedTb:
     async def sample_point(self) -> None:
         await FallingEdge(self.clk)
 
+    async def assert_idle(self, expected: dict[str, int], cycles: int) -> None:
+        """Check `expected` at each of the next `cycles` sampling points: idle cycles change nothing."""
+        for cycle in range(cycles):
+            await self.sample_point()
+            assert_values(self.dut, expected, f"idle cycle {cycle}")
+
 
 class Monitor:
     """A model with only a sample hook, for per-cycle checks written as a function."""

@@ -22,38 +22,34 @@ static void put_fail(const char *what) {
   couplet_puts(what);
 }
 
-bool couplet_expect_u32(const char *what, uint32_t expected, uint32_t got) {
+static void put_hex32(uint64_t value) {
+  couplet_put_hex((uint32_t)value);
+}
+
+// An equality check's line: "ok WHAT = GOT" or "FAIL WHAT: expected E, got G", values by `put`.
+static bool expect_equal(const char *what, uint64_t expected, uint64_t got, void (*put)(uint64_t)) {
   if (expected == got) {
     put_ok(what);
     couplet_puts(" = ");
-    couplet_put_hex(got);
+    put(got);
     couplet_putc('\n');
     return true;
   }
   put_fail(what);
   couplet_puts(": expected ");
-  couplet_put_hex(expected);
+  put(expected);
   couplet_puts(", got ");
-  couplet_put_hex(got);
+  put(got);
   couplet_putc('\n');
   return false;
 }
 
+bool couplet_expect_u32(const char *what, uint32_t expected, uint32_t got) {
+  return expect_equal(what, expected, got, put_hex32);
+}
+
 bool couplet_expect_u64(const char *what, uint64_t expected, uint64_t got) {
-  if (expected == got) {
-    put_ok(what);
-    couplet_puts(" = ");
-    put_hex64(got);
-    couplet_putc('\n');
-    return true;
-  }
-  put_fail(what);
-  couplet_puts(": expected ");
-  put_hex64(expected);
-  couplet_puts(", got ");
-  put_hex64(got);
-  couplet_putc('\n');
-  return false;
+  return expect_equal(what, expected, got, put_hex64);
 }
 
 static void put_u64_dec(uint64_t value) {

@@ -35,20 +35,17 @@
 #include "aes_backend.h"
 
 #define DRIVER_NAME "aes_driver"
+#define MAX_BYTES 8192
 #include "../host_common/driver_io.h"
 
 #define CONTEXTS 8
-#define MAX_BYTES 8192
 #define PAD 8
 
 static couplet_aes_ctx_t ctxs[CONTEXTS];
 
 static couplet_aes_ctx_t *parse_ctx(const char *text, const char *line) {
-  if (text == NULL) fail_usage(line);
-  if (strcmp(text, "-") == 0) return NULL;
-  int index = atoi(text);
-  if (index < 0 || index >= CONTEXTS) fail_usage(line);
-  return &ctxs[index];
+  const int index = parse_index(text, CONTEXTS, line);
+  return index < 0 ? NULL : &ctxs[index];
 }
 
 #ifdef FAKE_BACKENDS
@@ -251,17 +248,12 @@ static void cmd_mct(const char *line) {
 }
 
 int main(void) {
-  static char line[2 * MAX_BYTES + 512];
-  static char copy[sizeof line];
-  while (fgets(line, sizeof line, stdin) != NULL) {
-    size_t n = strlen(line);
-    while (n > 0u && (line[n - 1u] == '\n' || line[n - 1u] == '\r')) line[--n] = '\0';
-    if (n == 0u) continue;
-    memcpy(copy, line, n + 1u);
-    char *cmd = strtok(copy, " ");
+  const char *const line = command_line;
+  const char *cmd;
+  while ((cmd = next_command()) != NULL) {
     if (strcmp(cmd, "crypt") == 0) {
-      memcpy(copy, line, n + 1u);
-      cmd_crypt(copy, line);
+      memcpy(command_copy, line, strlen(line) + 1u);  // cmd_crypt cuts up the whole line again
+      cmd_crypt(command_copy, line);
     } else if (strcmp(cmd, "init") == 0) {
       couplet_aes_ctx_t *ctx = parse_ctx(strtok(NULL, " "), line);
       const char *b = strtok(NULL, " ");

@@ -54,10 +54,10 @@
 #include "sha3_backend.h"
 
 #define DRIVER_NAME "sha3_driver"
+#define MAX_BYTES 40000
 #include "../host_common/driver_io.h"
 
 #define CONTEXTS 8
-#define MAX_BYTES 40000
 #define PAD 8
 
 static couplet_sha3_ctx_t ctxs[CONTEXTS];
@@ -65,11 +65,8 @@ static couplet_sha3_ctx_t ctxs[CONTEXTS];
 static couplet_sha3_held_t handles[HANDLES];
 
 static couplet_sha3_ctx_t *parse_ctx(const char *text, const char *line) {
-  if (text == NULL) fail_usage(line);
-  if (strcmp(text, "-") == 0) return NULL;
-  int index = atoi(text);
-  if (index < 0 || index >= CONTEXTS) fail_usage(line);
-  return &ctxs[index];
+  const int index = parse_index(text, CONTEXTS, line);
+  return index < 0 ? NULL : &ctxs[index];
 }
 
 static long parse_long(const char *text, const char *line) {
@@ -297,17 +294,32 @@ static void cmd_final(const char *line, bool squeeze) {
   print_result(status, out, n);
 }
 
-static void cmd_oneshot(const char *line, bool shake) {
-  couplet_sha3_alg_t alg = (couplet_sha3_alg_t)parse_long(strtok(NULL, " "), line);
-  const char *hex = strtok(NULL, " ");
-  size_t n = (size_t)parse_long(strtok(NULL, " "), line);
-  options_t o = parse_options(line);
+// The rest of a one-shot command's line: "ALG HEX|- N [options]".
+typedef struct {
+  couplet_sha3_alg_t alg;
+  const uint8_t *data;
   size_t len;
-  const uint8_t *data = data_arg(hex, &o, &len, line);
+  uint8_t *out;
+  size_t n;
+} oneshot_args_t;
+
+static oneshot_args_t parse_oneshot(const char *line) {
+  oneshot_args_t a;
+  a.alg = (couplet_sha3_alg_t)parse_long(strtok(NULL, " "), line);
+  const char *hex = strtok(NULL, " ");
+  a.n = (size_t)parse_long(strtok(NULL, " "), line);
+  options_t o = parse_options(line);
+  a.data = data_arg(hex, &o, &a.len, line);
   options_t out_opts = {-1, 0u, o.null};
-  uint8_t *out = out_arg(&out_opts, n, line);
-  couplet_status_t status = shake ? couplet_shake(alg, data, len, out, n) : couplet_sha3(alg, data, len, out, n);
-  print_result(status, out, n);
+  a.out = out_arg(&out_opts, a.n, line);
+  return a;
+}
+
+static void cmd_oneshot(const char *line, bool shake) {
+  const oneshot_args_t a = parse_oneshot(line);
+  couplet_status_t status = shake ? couplet_shake(a.alg, a.data, a.len, a.out, a.n)
+                                  : couplet_sha3(a.alg, a.data, a.len, a.out, a.n);
+  print_result(status, a.out, a.n);
 }
 
 // SHA3VS section 6.2.3: MD_0 = Seed; 100 times: 1000 times MD_i = SHA3(MD_{i-1}); print the last.
@@ -354,26 +366,16 @@ static void cmd_xmct(const char *line) {
 }
 
 static couplet_sha3_held_t *parse_handle(const char *text, const char *line) {
-  if (text == NULL) fail_usage(line);
-  if (strcmp(text, "-") == 0) return NULL;
-  int index = atoi(text);
-  if (index < 0 || index >= HANDLES) fail_usage(line);
-  return &handles[index];
+  const int index = parse_index(text, HANDLES, line);
+  return index < 0 ? NULL : &handles[index];
 }
 
 static void cmd_held(const char *line, bool shake) {
   couplet_sha3_held_t *held = parse_handle(strtok(NULL, " "), line);
-  couplet_sha3_alg_t alg = (couplet_sha3_alg_t)parse_long(strtok(NULL, " "), line);
-  const char *hex = strtok(NULL, " ");
-  size_t n = (size_t)parse_long(strtok(NULL, " "), line);
-  options_t o = parse_options(line);
-  size_t len;
-  const uint8_t *data = data_arg(hex, &o, &len, line);
-  options_t out_opts = {-1, 0u, o.null};
-  uint8_t *out = out_arg(&out_opts, n, line);
-  couplet_status_t status = shake ? couplet_shake_held(held, alg, data, len, out, n)
-                                  : couplet_sha3_held(held, alg, data, len, out, n);
-  print_result(status, out, n);
+  const oneshot_args_t a = parse_oneshot(line);
+  couplet_status_t status = shake ? couplet_shake_held(held, a.alg, a.data, a.len, a.out, a.n)
+                                  : couplet_sha3_held(held, a.alg, a.data, a.len, a.out, a.n);
+  print_result(status, a.out, a.n);
 }
 
 static void cmd_poke(const char *line) {
@@ -398,14 +400,9 @@ static void cmd_poke(const char *line) {
 }
 
 int main(void) {
-  static char line[2 * MAX_BYTES + 512];
-  static char copy[sizeof line];
-  while (fgets(line, sizeof line, stdin) != NULL) {
-    size_t n = strlen(line);
-    while (n > 0u && (line[n - 1u] == '\n' || line[n - 1u] == '\r')) line[--n] = '\0';
-    if (n == 0u) continue;
-    memcpy(copy, line, n + 1u);
-    char *cmd = strtok(copy, " ");
+  const char *const line = command_line;
+  const char *cmd;
+  while ((cmd = next_command()) != NULL) {
     if (strcmp(cmd, "update") == 0) {
       cmd_update(line);
     } else if (strcmp(cmd, "final") == 0) {

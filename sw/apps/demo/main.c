@@ -117,10 +117,17 @@ static void on_timer(uint32_t irq) {
   timer_interrupts = timer_interrupts + 1u;
 }
 
+// Registers and enables `handler` for `irq`; a measurement that cannot do so fails.
+static bool irq_ready(uint32_t irq, couplet_irq_handler_t handler, const char *measurement) {
+  if (couplet_irq_register(irq, handler) != COUPLET_OK || couplet_irq_enable(irq) != COUPLET_OK) {
+    printf("demo: FAIL %s: cannot set up interrupt %u\n", measurement, (unsigned)irq);
+    return false;
+  }
+  return true;
+}
+
 static int run_timer_irq(void) {
-  if (couplet_irq_register(COUPLET_IRQ_TIMER, on_timer) != COUPLET_OK ||
-      couplet_irq_enable(COUPLET_IRQ_TIMER) != COUPLET_OK) {
-    printf("demo: FAIL timer_irq: cannot set up the timer interrupt\n");
+  if (!irq_ready(COUPLET_IRQ_TIMER, on_timer, "timer_irq")) {
     return 1;
   }
   bool was_enabled = couplet_irq_global_enable();
@@ -151,9 +158,7 @@ static void on_software_irq(uint32_t irq) {
 }
 
 static int run_soft_irq_latency(void) {
-  if (couplet_irq_register(COUPLET_IRQ_SOFTWARE, on_software_irq) != COUPLET_OK ||
-      couplet_irq_enable(COUPLET_IRQ_SOFTWARE) != COUPLET_OK) {
-    printf("demo: FAIL soft_irq_lat: cannot set up the software interrupt\n");
+  if (!irq_ready(COUPLET_IRQ_SOFTWARE, on_software_irq, "soft_irq_lat")) {
     return 1;
   }
   bool was_enabled = couplet_irq_global_enable();

@@ -141,13 +141,8 @@ couplet_status_t couplet_sha3_hash_dma(uint32_t rate, uint32_t pad, const uint8_
 const couplet_sha3_backend_t couplet_sha3_backend_dma = {
     .id = COUPLET_SHA3_BACKEND_DMA,
     .name = "dma",
-    .uses_accelerator = true,
     .absorb = dma_absorb,
-    .absorb_part = sha3_mmio_absorb_part,
-    .absorb_last = sha3_mmio_absorb_last,
-    .permute = sha3_mmio_permute,
-    .extract = sha3_mmio_extract,
-    .release = sha3_mmio_release,
+    SHA3_MMIO_BACKEND_OPS,
 };
 
 #else

@@ -37,13 +37,8 @@ static couplet_status_t mem_absorb(couplet_sha3_ctx_t *ctx, const uint8_t *block
 const couplet_sha3_backend_t couplet_sha3_backend_mem = {
     .id = COUPLET_SHA3_BACKEND_MEM,
     .name = "mem",
-    .uses_accelerator = true,
     .absorb = mem_absorb,
-    .absorb_part = sha3_xif_absorb_part,
-    .absorb_last = sha3_xif_absorb_last,
-    .permute = sha3_xif_permute,
-    .extract = sha3_xif_extract,
-    .release = sha3_xif_release,
+    SHA3_XIF_BACKEND_OPS,
 };
 
 #else

@@ -331,13 +331,8 @@ couplet_status_t couplet_sha3_hash_mmio(uint32_t rate, uint32_t pad, const uint8
 const couplet_sha3_backend_t couplet_sha3_backend_mmio = {
     .id = COUPLET_SHA3_BACKEND_MMIO,
     .name = "mmio",
-    .uses_accelerator = true,
     .absorb = sha3_mmio_absorb,
-    .absorb_part = sha3_mmio_absorb_part,
-    .absorb_last = sha3_mmio_absorb_last,
-    .permute = sha3_mmio_permute,
-    .extract = sha3_mmio_extract,
-    .release = sha3_mmio_release,
+    SHA3_MMIO_BACKEND_OPS,
 };
 #endif
 

@@ -449,13 +449,8 @@ couplet_status_t couplet_sha3_hash_tight(uint32_t rate, uint32_t pad, const uint
 const couplet_sha3_backend_t couplet_sha3_backend_tight = {
     .id = COUPLET_SHA3_BACKEND_TIGHT,
     .name = "tight",
-    .uses_accelerator = true,
     .absorb = sha3_xif_absorb,
-    .absorb_part = sha3_xif_absorb_part,
-    .absorb_last = sha3_xif_absorb_last,
-    .permute = sha3_xif_permute,
-    .extract = sha3_xif_extract,
-    .release = sha3_xif_release,
+    SHA3_XIF_BACKEND_OPS,
 };
 #endif
 

@@ -13,7 +13,6 @@ import cocotb
 
 from hw.ip.accel.test.accel_model import MASK32, random_cmd
 from hw.ip.accel.test.reg_mux_tb import RegMuxTb, run_reg_mux
-from testsupport.obi_bfm import assert_values
 
 REFUSED = [  # (addr, we, be): sub-word stores, unaligned offsets, beyond the 128 registers
     (0x00, True, 0x1), (0x04, True, 0x3), (0x08, True, 0xC), (0x1C, True, 0x7), (0x0C, True, 0xE),
@@ -28,9 +27,7 @@ async def reg_reset_idle(dut):
     """After reset nothing is answered or sent, and idle cycles stay quiet."""
     tb = RegMuxTb(dut)
     await tb.start()
-    for cycle in range(10):
-        await tb.sample_point()
-        assert_values(dut, {"obi_rsp_o.rvalid": 0, "ra_cmd_valid_o": 0, "acc_cmd_valid_o": 0}, f"idle cycle {cycle}")
+    await tb.assert_idle({"obi_rsp_o.rvalid": 0, "ra_cmd_valid_o": 0, "acc_cmd_valid_o": 0}, 10)
     assert not tb.acc.taken
 
 

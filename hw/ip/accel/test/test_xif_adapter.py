@@ -477,10 +477,7 @@ async def xif_reset_idle(dut):
     """After reset the adapter is ready, offers no result and no command, and stays so while idle."""
     tb = XifTb(dut)
     await tb.start()
-    for cycle in range(20):
-        await tb.sample_point()
-        assert_values(dut, {"issue_ready_o": 1, "result_valid_o": 0, "acc_cmd_valid_o": 0,
-                            "acc_rsp_ready_o": 0}, f"idle cycle {cycle}")
+    await tb.assert_idle({"issue_ready_o": 1, "result_valid_o": 0, "acc_cmd_valid_o": 0, "acc_rsp_ready_o": 0}, 20)
     assert tb.core.stats["accepted"] == 0
 
 

@@ -33,8 +33,9 @@ from Crypto.Cipher import AES
 from couplet.model import rtl
 from couplet.model.regs import load_ip_regs
 from couplet.tools.cocotb_run import run_cocotb
-from testsupport.accel_port_bfm import CmdPort, StreamSink, StreamSource, from_words, to_words
-from testsupport.obi_bfm import MASK32, ClockedTb
+from testsupport.accel_port_bfm import (OP_EXEC, OP_READ, OP_WRITE, OP_WRITE2, AccelRegsTb, StreamSink, StreamSource,
+                                        from_words, to_words)
+from testsupport.obi_bfm import MASK32
 
 ARCH_ENV = "COUPLET_AES_ARCH"  # the build's Arch, passed from the pytest side
 ARCHS = {"rolled": 0, "partial": 1, "unrolled": 2}
@@ -53,7 +54,6 @@ RTL_FILES = [
 ]
 
 # Command port (docs/coupling.md); register map, fields and codes from the IP's description.
-OP_READ, OP_WRITE, OP_WRITE2, OP_EXEC = 0, 1, 2, 3
 REGS = load_ip_regs("aes")
 KEY0, IV0, DIN0, DOUT0, CTRL, STATUS, LEN, CMD = (
     REGS.reg(name).offset // 4 for name in ("key0", "iv0", "din0", "dout0", "ctrl", "status", "len", "cmd"))
@@ -192,11 +192,10 @@ class DmaModel:
 
 
 # ---------------------------------------------------------------------------------- testbench
-class AesTb(ClockedTb):
+class AesTb(AccelRegsTb):
     def __init__(self, dut: object) -> None:
-        super().__init__(dut)
+        super().__init__(dut, REGS)
         self.arch = arch()
-        self.cmd = CmdPort(dut, self.rng)
         self.src = StreamSource(dut, self.rng)
         self.sink = StreamSink(dut, self.rng)
         self.dma = DmaModel(dut, self.rng, self.src, self.sink)
@@ -208,36 +207,6 @@ class AesTb(ClockedTb):
         await self.reset()
         for name in ("rsp_valid_o", "job_valid_o", "out_valid_o", "irq_o"):
             assert int(getattr(self.dut, name).value) == 0, f"{name} after reset"
-
-    # -- commands
-    async def read(self, index: int) -> int:
-        cmd = await self.cmd.request(OP_READ, index)
-        assert not cmd.err, f"read of 0x{index:02x} answered err"
-        return cmd.data
-
-    async def write(self, index: int, value: int) -> None:
-        cmd = await self.cmd.request(OP_WRITE, index, value)
-        assert not cmd.err and cmd.data == 0, f"write of 0x{index:02x}: err={cmd.err} data={cmd.data}"
-
-    async def write2(self, index: int, a: int, b: int) -> None:
-        cmd = await self.cmd.request(OP_WRITE2, index, a, b)
-        assert not cmd.err and cmd.data == 0, f"write2 of 0x{index:02x}: err={cmd.err} data={cmd.data}"
-
-    async def action(self, index: int, a: int = 0, b: int = 0, timeout_cycles: int = 200) -> int:
-        cmd = await self.cmd.request(OP_EXEC, index, a, b, timeout_cycles)
-        assert not cmd.err, f"action {index} answered err"
-        return cmd.data
-
-    async def status(self) -> int:
-        return await self.read(STATUS)
-
-    async def clear_status(self) -> None:
-        await self.write(STATUS, ST_STICKY)
-
-    async def expect_status(self, mask: int, value: int, what: str) -> int:
-        status = await self.status()
-        assert status & mask == value, f"{what}: STATUS 0x{status:02x}, expected 0x{value:02x} under 0x{mask:02x}"
-        return status
 
     # -- operations
     async def set_key(self, key: bytes, mode: int = ECB, decrypt: bool = False) -> None:

@@ -19,17 +19,7 @@ import cocotb
 import pytest
 
 from couplet.tools.cocotb_run import run_cocotb
-from testsupport.obi_bfm import (
-    MASK32,
-    ClockedTb,
-    Monitor,
-    ObiMaster,
-    ObiPort,
-    ObiTxn,
-    Response,
-    assert_values,
-    merge,
-)
+from testsupport.obi_bfm import MASK32, ClockedTb, Monitor, ObiMaster, ObiPort, ObiTxn, Response, assert_values, merge
 
 MSIP = 0x0
 MTIMECMP_LO = 0x4000
@@ -147,9 +137,7 @@ async def clint_reset(dut):
     assert await tb.read(MTIMECMP_HI) == MASK32
     assert await tb.read(MSIP) == 0
     assert await tb.read(MTIME_HI) == 0
-    for _ in range(10):
-        await tb.sample_point()
-        assert_values(dut, {"obi_rsp_o.rvalid": 0, "timer_irq_o": 0, "soft_irq_o": 0}, "while idle")
+    await tb.assert_idle({"obi_rsp_o.rvalid": 0, "timer_irq_o": 0, "soft_irq_o": 0}, 10)
 
 
 @cocotb.test()

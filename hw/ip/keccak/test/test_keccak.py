@@ -35,9 +35,10 @@ from cocotb.triggers import RisingEdge
 from couplet.model import rtl
 from couplet.model.regs import load_ip_regs
 from couplet.tools.cocotb_run import run_cocotb
-from testsupport.accel_port_bfm import Cmd, CmdPort, StreamSource, from_words, to_words
+from testsupport.accel_port_bfm import (OP_EXEC, OP_READ, OP_WRITE, OP_WRITE2, AccelRegsTb, Cmd, StreamSource,
+                                        from_words, to_words)
 from hw.ip.keccak.test.test_keccak_core import keccak_f
-from testsupport.obi_bfm import MASK32, ClockedTb, Monitor
+from testsupport.obi_bfm import MASK32, Monitor
 
 HW_DIR = Path(__file__).resolve().parents[3]
 RTL_FILES = [
@@ -59,7 +60,6 @@ _REGS = {reg.name: reg.offset // 4 for reg in REGS.regs}
 STATE0, XOR0 = _REGS["state"], _REGS["state_xor"]
 CTRL, STATUS, LEN, CMD = _REGS["ctrl"], _REGS["status"], _REGS["len"], _REGS["cmd"]
 KNOWN = {reg.offset // 4 + w for reg in REGS.regs for w in range(reg.count)}
-OP_READ, OP_WRITE, OP_WRITE2, OP_EXEC = 0, 1, 2, 3
 ACT_PERMUTE, ACT_ZEROIZE, ACT_ABSORB = (REGS.value("action", n) for n in ("permute", "zeroize", "absorb"))
 CODE_OK, CODE_BUSY, CODE_BAD_LEN, CODE_BUS_ERR = (
     REGS.value("result", n) for n in ("ok", "busy", "bad_len", "bus_error"))
@@ -241,12 +241,11 @@ class DmaModel:
 
 
 # ---------------------------------------------------------------------------------- testbench
-class KeccakTb(ClockedTb):
+class KeccakTb(AccelRegsTb):
     def __init__(self, dut: object) -> None:
-        super().__init__(dut)
+        super().__init__(dut, REGS, wait_cycles=500)
         self.rpc = rounds_per_cycle()
         self.latency = 24 // self.rpc  # cycles of one permutation
-        self.cmd = CmdPort(dut, self.rng, wait_cycles=500)
         self.src = StreamSource(dut, self.rng)
         self.dma = DmaModel(dut, self.rng, self.src)
         self.irq_cycles: list[int] = []
@@ -284,32 +283,6 @@ class KeccakTb(ClockedTb):
         await self.sample_point()
 
     # -- commands
-    async def read(self, index: int) -> int:
-        cmd = await self.cmd.request(OP_READ, index)
-        assert not cmd.err, f"read of 0x{index:02x} answered err"
-        return cmd.data
-
-    async def write(self, index: int, value: int) -> None:
-        cmd = await self.cmd.request(OP_WRITE, index, value)
-        assert not cmd.err and cmd.data == 0, f"write of 0x{index:02x}: err={cmd.err} data={cmd.data}"
-
-    async def write2(self, index: int, a: int, b: int) -> None:
-        cmd = await self.cmd.request(OP_WRITE2, index, a, b)
-        assert not cmd.err and cmd.data == 0, f"write2 of 0x{index:02x}: err={cmd.err} data={cmd.data}"
-
-    async def action(self, index: int, a: int = 0, b: int = 0, timeout_cycles: int = 500) -> int:
-        cmd = await self.cmd.request(OP_EXEC, index, a, b, timeout_cycles)
-        assert not cmd.err, f"action {index} answered err"
-        return cmd.data
-
-    async def expect_status(self, mask: int, value: int, what: str) -> int:
-        status = await self.read(STATUS)
-        assert status & mask == value, f"{what}: STATUS 0x{status:02x}, expected 0x{value:02x} under 0x{mask:02x}"
-        return status
-
-    async def clear_status(self) -> None:
-        await self.write(STATUS, ST_STICKY)
-
     async def read_state(self, index0: int = STATE0) -> int:
         """All 50 state words, issued back to back."""
         reads = [self.cmd.issue(OP_READ, index0 + w) for w in range(STATE_WORDS)]

@@ -51,8 +51,10 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass, field
 from enum import IntEnum
+from typing import TypeVar
 
 from couplet.model.regs import load_ip_regs
+from testsupport.accel_port_bfm import OP_EXEC, OP_READ, OP_WRITE, OP_WRITE2
 
 MASK32 = 0xFFFF_FFFF
 
@@ -64,7 +66,6 @@ MSG0, ARG_A, ARG_B, STATUS, CONFIG, CALL0 = (
 NONE = REGS.const("tid_none")  # "no thread" in a TID field
 MSG_SLOTS = REGS.reg("msg").count
 CALL_SLOTS = REGS.reg("call").count
-OP_READ, OP_WRITE, OP_WRITE2, OP_EXEC = 0, 1, 2, 3
 
 
 def pack(reg: str, **fields: int) -> int:
@@ -203,6 +204,25 @@ class _Fail(Exception):
         super().__init__(status.name)
         self.status = status
         self.value = value
+
+
+_Entry = TypeVar("_Entry", Mutex, Sem, Queue)
+
+
+def _allocated(table: list[_Entry], index: int, count: int) -> _Entry:
+    """Entry `index` of a mutex, semaphore or queue table: below the configured count, allocated."""
+    if index >= count or not table[index].alloc:
+        raise _Fail(Status.NO_ID)
+    return table[index]
+
+
+def _allocate(table: list[_Entry], entry: _Entry) -> Result:
+    """`entry` into the first free slot of its table; the slot's index is the new id."""
+    for i, old in enumerate(table):
+        if not old.alloc:
+            table[i] = entry
+            return Result(tid=i)
+    raise _Fail(Status.TABLE_FULL)
 
 
 class RtosModel:
@@ -531,16 +551,10 @@ class RtosModel:
 
     # ----------------------------------------------------------------------------- mutexes
     def _mutex(self, mid: int) -> Mutex:
-        if mid >= self.p.NumMutex or not self.mutexes[mid].alloc:
-            raise _Fail(Status.NO_ID)
-        return self.mutexes[mid]
+        return _allocated(self.mutexes, mid, self.p.NumMutex)
 
     def _mutex_alloc(self, a: int, b: int) -> Result:
-        for i, m in enumerate(self.mutexes):
-            if not m.alloc:
-                self.mutexes[i] = Mutex(alloc=True)
-                return Result(tid=i)
-        raise _Fail(Status.TABLE_FULL)
+        return _allocate(self.mutexes, Mutex(alloc=True))
 
     def _mutex_free(self, a: int, b: int) -> Result:
         m = self._mutex(a)
@@ -588,18 +602,12 @@ class RtosModel:
 
     # -------------------------------------------------------------------------- semaphores
     def _sem(self, sid: int) -> Sem:
-        if sid >= self.p.NumSem or not self.sems[sid].alloc:
-            raise _Fail(Status.NO_ID)
-        return self.sems[sid]
+        return _allocated(self.sems, sid, self.p.NumSem)
 
     def _sem_alloc(self, a: int, b: int) -> Result:
         if not 1 <= b <= 0xFFFF or a > b:
             raise _Fail(Status.BAD_ARG)
-        for i, s in enumerate(self.sems):
-            if not s.alloc:
-                self.sems[i] = Sem(alloc=True, count=a, max=b)
-                return Result(tid=i)
-        raise _Fail(Status.TABLE_FULL)
+        return _allocate(self.sems, Sem(alloc=True, count=a, max=b))
 
     def _sem_free(self, a: int, b: int) -> Result:
         s = self._sem(a)
@@ -635,18 +643,12 @@ class RtosModel:
 
     # ------------------------------------------------------------------------------ queues
     def _queue(self, qid: int) -> Queue:
-        if qid >= self.p.NumQueue or not self.queues[qid].alloc:
-            raise _Fail(Status.NO_ID)
-        return self.queues[qid]
+        return _allocated(self.queues, qid, self.p.NumQueue)
 
     def _queue_alloc(self, a: int, b: int) -> Result:
         if not (1 <= a <= self.p.MsgWords and 1 <= b <= self.p.QueueDepth):
             raise _Fail(Status.BAD_ARG)
-        for i, q in enumerate(self.queues):
-            if not q.alloc:
-                self.queues[i] = Queue(alloc=True, words=a, depth=b)
-                return Result(tid=i)
-        raise _Fail(Status.TABLE_FULL)
+        return _allocate(self.queues, Queue(alloc=True, words=a, depth=b))
 
     def _queue_free(self, a: int, b: int) -> Result:
         q = self._queue(a)

@@ -17,15 +17,7 @@ from __future__ import annotations
 import cocotb
 
 from couplet.tools.cocotb_run import run_cocotb
-from testsupport.obi_bfm import (
-    ClockedTb,
-    Monitor,
-    ObiMaster,
-    ObiPort,
-    ObiTxn,
-    Response,
-    assert_values,
-)
+from testsupport.obi_bfm import ClockedTb, Monitor, ObiMaster, ObiPort, ObiTxn, Response, assert_values
 
 CONSOLE = 0x0
 EXIT = 0x4
@@ -135,9 +127,7 @@ async def simctrl_reset_idle(dut):
     """After reset and while idle: no response, no console byte, no exit."""
     tb = SimctrlTb(dut)
     await tb.start()
-    for _ in range(16):
-        await tb.sample_point()
-        assert_values(dut, IDLE_OUTPUTS, "while idle")
+    await tb.assert_idle(IDLE_OUTPUTS, 16)
 
 
 @cocotb.test()

@@ -17,22 +17,8 @@ from __future__ import annotations
 import cocotb
 
 from couplet.tools.cocotb_run import run_cocotb
-from testsupport.obi_bfm import (
-    AMO_RMW_OPS,
-    ATOP_EXCL,
-    CORNER_WORDS,
-    Amo,
-    ClockedTb,
-    MemoryModel,
-    Monitor,
-    ObiMaster,
-    ObiPort,
-    ObiTxn,
-    Response,
-    assert_values,
-    atop,
-    merge,
-)
+from testsupport.obi_bfm import AMO_RMW_OPS, ATOP_EXCL, CORNER_WORDS, Amo, ClockedTb, MemoryModel, Monitor, ObiMaster
+from testsupport.obi_bfm import ObiPort, ObiTxn, Response, assert_values, atop, merge
 
 SIZE_BYTES = 1024  # SizeBytes of this build
 WORDS = SIZE_BYTES // 4
@@ -109,9 +95,7 @@ async def sram_reset_idle(dut):
     """After reset no response is valid, both ports grant, and idle cycles change nothing."""
     tb = SramTb(dut)
     await tb.start(fill=False)
-    for _ in range(16):
-        await tb.sample_point()
-        assert_values(dut, IDLE_OUTPUTS, "while idle")
+    await tb.assert_idle(IDLE_OUTPUTS, 16)
 
 
 @cocotb.test()
