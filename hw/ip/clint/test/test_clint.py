@@ -19,7 +19,17 @@ import cocotb
 import pytest
 
 from couplet.tools.cocotb_run import run_cocotb
-from testsupport.obi_bfm import MASK32, ClockedTb, Monitor, ObiMaster, ObiPort, ObiTxn, Response, assert_values, merge
+from testsupport.obi_bfm import (
+    MASK32,
+    ClockedTb,
+    Monitor,
+    ObiMaster,
+    ObiPort,
+    ObiTxn,
+    Response,
+    assert_values,
+    merge,
+)
 
 MSIP = 0x0
 MTIMECMP_LO = 0x4000

@@ -25,8 +25,19 @@ from cocotb.triggers import Event
 
 from couplet.model.regs import load_ip_regs
 from couplet.tools.cocotb_run import run_cocotb
-from testsupport.obi_bfm import MASK32, ClockedTb, MemoryModel, Monitor, ObiMaster, ObiPort, ObiSlave, Response
-from testsupport.obi_bfm import assert_no_violations, assert_values, read
+from testsupport.obi_bfm import (
+    MASK32,
+    ClockedTb,
+    MemoryModel,
+    Monitor,
+    ObiMaster,
+    ObiPort,
+    ObiSlave,
+    Response,
+    assert_no_violations,
+    assert_values,
+    read,
+)
 
 # Build parameters (the defaults of couplet_dma).
 IN_FIFO_DEPTH = 8

@@ -19,8 +19,21 @@ from collections import deque
 import cocotb
 
 from couplet.tools.cocotb_run import run_cocotb
-from testsupport.obi_bfm import AMO_RMW_OPS, MASK32, ClockedTb, MemoryModel, Monitor, ObiMaster, ObiPort, ObiSlave
-from testsupport.obi_bfm import ObiTxn, Response, assert_no_violations, atop, read
+from testsupport.obi_bfm import (
+    AMO_RMW_OPS,
+    MASK32,
+    ClockedTb,
+    MemoryModel,
+    Monitor,
+    ObiMaster,
+    ObiPort,
+    ObiSlave,
+    ObiTxn,
+    Response,
+    assert_no_violations,
+    atop,
+    read,
+)
 
 NUM_MASTERS = 3
 MAX_OUTSTANDING = 3  # the parameters this module builds with

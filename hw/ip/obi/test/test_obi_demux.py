@@ -16,8 +16,23 @@ from dataclasses import dataclass
 import cocotb
 
 from couplet.tools.cocotb_run import run_cocotb
-from testsupport.obi_bfm import AMO_RMW_OPS, ATOP_EXCL, CORNER_WORDS, MASK32, Amo, ClockedTb, MemoryModel, Monitor
-from testsupport.obi_bfm import ObiMaster, ObiPort, ObiSlave, Response, assert_no_violations, assert_values, atop
+from testsupport.obi_bfm import (
+    AMO_RMW_OPS,
+    ATOP_EXCL,
+    CORNER_WORDS,
+    MASK32,
+    Amo,
+    ClockedTb,
+    MemoryModel,
+    Monitor,
+    ObiMaster,
+    ObiPort,
+    ObiSlave,
+    Response,
+    assert_no_violations,
+    assert_values,
+    atop,
+)
 
 MAX_OUTSTANDING = 3  # the parameter this module builds with
 

@@ -17,7 +17,15 @@ from __future__ import annotations
 import cocotb
 
 from couplet.tools.cocotb_run import run_cocotb
-from testsupport.obi_bfm import ClockedTb, Monitor, ObiMaster, ObiPort, ObiTxn, Response, assert_values
+from testsupport.obi_bfm import (
+    ClockedTb,
+    Monitor,
+    ObiMaster,
+    ObiPort,
+    ObiTxn,
+    Response,
+    assert_values,
+)
 
 CONSOLE = 0x0
 EXIT = 0x4

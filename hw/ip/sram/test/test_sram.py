@@ -17,8 +17,22 @@ from __future__ import annotations
 import cocotb
 
 from couplet.tools.cocotb_run import run_cocotb
-from testsupport.obi_bfm import AMO_RMW_OPS, ATOP_EXCL, CORNER_WORDS, Amo, ClockedTb, MemoryModel, Monitor, ObiMaster
-from testsupport.obi_bfm import ObiPort, ObiTxn, Response, assert_values, atop, merge
+from testsupport.obi_bfm import (
+    AMO_RMW_OPS,
+    ATOP_EXCL,
+    CORNER_WORDS,
+    Amo,
+    ClockedTb,
+    MemoryModel,
+    Monitor,
+    ObiMaster,
+    ObiPort,
+    ObiTxn,
+    Response,
+    assert_values,
+    atop,
+    merge,
+)
 
 SIZE_BYTES = 1024  # SizeBytes of this build
 WORDS = SIZE_BYTES // 4
