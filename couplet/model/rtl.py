@@ -86,11 +86,12 @@ def ip_sources(ip: str) -> list[Path]:
 
 def accel_port_sources() -> list[Path]:
     """What an accelerator needs of the coupling layer on its own: the command port's types, the
-    response side every accelerator shares, and the checkers of its rules (for a unit test of the
-    accelerator without the adapters)."""
+    response side and register front end every accelerator shares, and the checkers of their
+    rules (for a unit test of the accelerator without the adapters)."""
     rtl_dir = paths.IP_DIR / "accel" / "rtl"
     return [rtl_dir / "couplet_accel_pkg.sv", rtl_dir / "couplet_handshake_assert.sv",
-            rtl_dir / "couplet_accel_port_assert.sv", rtl_dir / "couplet_accel_responder.sv"]
+            rtl_dir / "couplet_accel_port_assert.sv", rtl_dir / "couplet_accel_responder.sv",
+            rtl_dir / "couplet_accel_frontend.sv"]
 
 
 # In compile order: the bus package (obi) and the coupling layer's package (accel) before the IPs
