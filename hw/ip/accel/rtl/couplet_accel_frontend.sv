@@ -19,9 +19,10 @@
 // - STATUS: the sticky bits [StickyHi:StickyLo] are set by the engine's events (sticky_set_i) and
 //   cleared by writing 1 to them at StatusIndex; an event in the same cycle as its clearing write
 //   wins. The interrupt is STATUS.done (DoneBit) while the engine's irq_enable_i.
-// - DMA job: loaded (job_load_i) and offered (job_offer_i) by the engine, offered until the DMA
-//   takes it; job_end_o is the DMA's done for a job the engine waits for (job_wait_i) and no
-//   longer offers.
+// - DMA job: offered (job_offer_i) by the engine until the DMA takes it; job_end_o is the DMA's
+//   done for a job the engine waits for (job_wait_i) and no longer offers. What the job holds is
+//   the engine's (job_i, its job_o): registered there, where synthesis sees which fields are
+//   constant or equal (in a kept front end they would cost flops).
 module couplet_accel_frontend
   import couplet_accel_pkg::*;
 #(
@@ -65,10 +66,8 @@ module couplet_accel_frontend
 
   output logic                     job_valid_o,
   input  logic                     job_ready_i,
-  input  logic                     job_load_i,
-  input  dma_job_t                 job_i,
+  input  dma_job_t                 job_i,         // the job shown (only the checker reads it)
   input  logic                     job_offer_i,
-  output dma_job_t                 job_o,
   input  logic                     job_done_i,
   input  logic                     job_wait_i,
   output logic                     job_end_o,
@@ -126,14 +125,12 @@ module couplet_accel_frontend
   assign cmd_fire = cmd_valid_i && cmd_ready_o;
 
   // ---------------------------------------------------------------- DMA job
-  logic     job_valid_q, job_valid_d;
-  dma_job_t job_q, job_d;
+  logic job_valid_q, job_valid_d;
 
   assign job_end_o = job_wait_i && !job_valid_q && job_done_i;
 
   always_comb begin
     job_valid_d = (job_valid_q && !job_ready_i) || job_offer_i;
-    job_d       = job_load_i ? job_i : job_q;
   end
 
   // ---------------------------------------------------------------- STATUS and interrupt
@@ -152,11 +149,9 @@ module couplet_accel_frontend
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       job_valid_q <= 1'b0;
-      job_q       <= '0;
       sticky_q    <= '0;
     end else begin
       job_valid_q <= job_valid_d;
-      job_q       <= job_d;
       sticky_q    <= sticky_d;
     end
   end
@@ -164,14 +159,13 @@ module couplet_accel_frontend
   assign sticky_o    = sticky_q;
   assign irq_o       = sticky_q[DoneBit] && irq_enable_i;
   assign job_valid_o = job_valid_q;
-  assign job_o       = job_q;
 
 `ifndef SYNTHESIS
   // Simulation only: not instantiated in synthesis, so the checkers leave no boundary in the
   // netlist (a kept, empty instance still changed how Yosys mapped the RTOS engine).
   // A job offered to the DMA stays offered, unchanged, until the DMA takes it.
   couplet_handshake_assert #(.T(dma_job_t)) u_job_assert (
-    .clk_i, .rst_ni, .valid_i(job_valid_o), .ready_i(job_ready_i), .data_i(job_o)
+    .clk_i, .rst_ni, .valid_i(job_valid_o), .ready_i(job_ready_i), .data_i(job_i)
   );
 
   // The interrupt's bit is a sticky one, and the sticky bits fit the 32-bit STATUS.
@@ -181,7 +175,7 @@ module couplet_accel_frontend
   end
 
   // The engine's side of the rules above: a late answer only for a command that awaits one,
-  // no command taken meanwhile; a job offered only when none is, and not changed while offered.
+  // no command taken meanwhile; a job offered only when none is.
   logic owed_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -190,7 +184,6 @@ module couplet_accel_frontend
       LateOnlyWhenOwed: assert (!late_i || owed_q);
       HoldWhileOwed: assert (!owed_q || !cmd_ready_o);
       OfferOnlyWhenIdle: assert (!job_offer_i || !job_valid_q);
-      LoadOnlyWhenNotOffered: assert (!job_load_i || !job_valid_q);
       owed_q <= (owed_q && !late_i) || (cmd_fire && cmd_later);
     end
   end

@@ -139,6 +139,7 @@ module couplet_aes
   logic             pend_dout_q, pend_dout_d;  // a DOUT read waits for the DIN block
   logic [1:0]       pend_sub_q, pend_sub_d;
   logic             mem_busy_q, mem_busy_d;    // a MEM job from its command to job_done_i
+  dma_job_t         job_q, job_d;
 
   // Input stream: up to three words collecting, plus one complete block waiting for the core.
   logic [2:0][31:0] col_q, col_d;
@@ -481,6 +482,7 @@ module couplet_aes
     din_busy_d   = din_busy_q;
     pend_dout_d  = pend_dout_q;
     mem_busy_d   = mem_busy_q;
+    job_d        = job_q;
     late         = 1'b0;
     late_data    = '0;
     sticky_set   = '0;
@@ -512,7 +514,10 @@ module couplet_aes
     if (bad_len)      sticky_set[AES_STATUS_BAD_LEN_BIT]        = 1'b1;
 
     // MEM job.
-    if (mem_go) mem_busy_d = 1'b1;
+    if (mem_go) begin
+      mem_busy_d = 1'b1;
+      job_d      = '{src: cmd_i.op_a, dst: cmd_i.op_b, in_len: len_q, out_len: len_q};
+    end
     if (job_end) begin
       mem_busy_d = 1'b0;
       late       = 1'b1;
@@ -612,6 +617,7 @@ module couplet_aes
       pend_dout_q  <= 1'b0;
       pend_sub_q   <= '0;
       mem_busy_q   <= 1'b0;
+      job_q        <= '0;
       col_q        <= '0;
       col_cnt_q    <= '0;
       blk_q        <= '0;
@@ -637,6 +643,7 @@ module couplet_aes
       pend_dout_q  <= pend_dout_d;
       pend_sub_q   <= pend_sub_d;
       mem_busy_q   <= mem_busy_d;
+      job_q        <= job_d;
       col_q        <= col_d;
       col_cnt_q    <= col_cnt_d;
       blk_q        <= blk_d;
@@ -652,6 +659,7 @@ module couplet_aes
     end
   end
 
+  assign job_o       = job_q;
   assign in_ready_o  = (col_cnt_q != 2'd3) || !blk_valid_q;
   assign out_valid_o = obuf_cnt_q != '0;
   assign out_data_o  = obuf_q[0];
@@ -670,9 +678,8 @@ module couplet_aes
     .rd_data_i(rd_data), .rd_bad_i(rd_bad), .rd_later_i(rd_later),
     .exec_data_i(exec_data), .exec_bad_i(exec_bad), .exec_later_i(exec_later),
     .late_i(late), .late_data_i(late_data),
-    .job_valid_o, .job_ready_i, .job_load_i(mem_go),
-    .job_i('{src: cmd_i.op_a, dst: cmd_i.op_b, in_len: len_q, out_len: len_q}),
-    .job_offer_i(mem_go), .job_o, .job_done_i, .job_wait_i(mem_busy_q),
+    .job_valid_o, .job_ready_i, .job_i(job_q), .job_offer_i(mem_go), .job_done_i,
+    .job_wait_i(mem_busy_q),
     .job_end_o(job_end),
     .irq_o, .irq_enable_i(ctrl_q.irq_enable), .sticky_set_i(sticky_set), .sticky_o(sticky_q)
   );

@@ -118,6 +118,7 @@ module couplet_keccak
   logic [31:0]   abs_code_q, abs_code_d;  // ABSORB's answer
   logic [4:0]    mod_bit_q, mod_bit_d;    // bit of LEN / 4 being divided by the rate
   logic [5:0]    mod_rem_q, mod_rem_d;    // remainder of the bits above it
+  dma_job_t      job_q, job_d;
 
   // ---------------------------------------------------------------- permutation engine
   logic          core_start, core_clear, core_busy, core_done;
@@ -340,6 +341,7 @@ module couplet_keccak
     abs_code_d  = abs_code_q;
     mod_bit_d   = mod_bit_q;
     mod_rem_d   = mod_rem_q;
+    job_d       = job_q;
     job_offer   = 1'b0;
     late        = 1'b0;
 
@@ -368,6 +370,7 @@ module couplet_keccak
           abs_d      = AbsCheck;
           mod_bit_d  = 5'(LenWordBits - 1);
           mod_rem_d  = '0;
+          job_d      = '{src: cmd_i.op_a, dst: 32'd0, in_len: len_q, out_len: 32'd0};
         end
       end
       AbsCheck: begin
@@ -412,6 +415,7 @@ module couplet_keccak
       abs_code_q  <= '0;
       mod_bit_q   <= '0;
       mod_rem_q   <= '0;
+      job_q       <= '0;
     end else begin
       state_q     <= state_d;
       ctrl_q      <= ctrl_d;
@@ -422,6 +426,7 @@ module couplet_keccak
       abs_code_q  <= abs_code_d;
       mod_bit_q   <= mod_bit_d;
       mod_rem_q   <= mod_rem_d;
+      job_q       <= job_d;
     end
   end
 
@@ -429,6 +434,7 @@ module couplet_keccak
   logic unused_out_ready;
   assign unused_out_ready = out_ready_i;
 
+  assign job_o       = job_q;
   assign in_ready_o  = !perm_run;
   assign out_valid_o = 1'b0;
   assign out_data_o  = '0;
@@ -449,9 +455,8 @@ module couplet_keccak
     .rd_data_i(rd_data), .rd_bad_i(rd_bad), .rd_later_i(1'b0),
     .exec_data_i(exec_data), .exec_bad_i(exec_bad), .exec_later_i(exec_later),
     .late_i(late), .late_data_i(abs_code_q),
-    .job_valid_o, .job_ready_i, .job_load_i(absorb_go),
-    .job_i('{src: cmd_i.op_a, dst: 32'd0, in_len: len_q, out_len: 32'd0}),
-    .job_offer_i(job_offer), .job_o, .job_done_i, .job_wait_i(abs_q == AbsJob),
+    .job_valid_o, .job_ready_i, .job_i(job_q), .job_offer_i(job_offer), .job_done_i,
+    .job_wait_i(abs_q == AbsJob),
     .job_end_o(job_end),
     .irq_o, .irq_enable_i(ctrl_q.irq_enable), .sticky_set_i(sticky_set), .sticky_o(sticky_q)
   );
