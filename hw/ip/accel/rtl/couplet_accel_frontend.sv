@@ -126,11 +126,13 @@ module couplet_accel_frontend
 
   // ---------------------------------------------------------------- DMA job
   logic job_valid_q, job_valid_d;
+  assign job_valid_d = (job_valid_q && !job_ready_i) || job_offer_i;
+  assign job_end_o   = job_wait_i && !job_valid_q && job_done_i;
+  assign job_valid_o = job_valid_q;
 
-  assign job_end_o = job_wait_i && !job_valid_q && job_done_i;
-
-  always_comb begin
-    job_valid_d = (job_valid_q && !job_ready_i) || job_offer_i;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) job_valid_q <= 1'b0;
+    else         job_valid_q <= job_valid_d;
   end
 
   // ---------------------------------------------------------------- STATUS and interrupt
@@ -147,18 +149,12 @@ module couplet_accel_frontend
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      job_valid_q <= 1'b0;
-      sticky_q    <= '0;
-    end else begin
-      job_valid_q <= job_valid_d;
-      sticky_q    <= sticky_d;
-    end
+    if (!rst_ni) sticky_q <= '0;
+    else         sticky_q <= sticky_d;
   end
 
-  assign sticky_o    = sticky_q;
-  assign irq_o       = sticky_q[DoneBit] && irq_enable_i;
-  assign job_valid_o = job_valid_q;
+  assign sticky_o = sticky_q;
+  assign irq_o    = sticky_q[DoneBit] && irq_enable_i;
 
 `ifndef SYNTHESIS
   // Simulation only: not instantiated in synthesis, so the checkers leave no boundary in the
