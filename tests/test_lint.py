@@ -54,7 +54,8 @@ def test_lint_waivers_still_report_our_warnings(tmp_path: Path) -> None:
 # IPs linted with their own top for the parameter values their tests build that no shipped
 # config uses (`couplet lint` only sees what a SoC uses), with just the files that top needs (a
 # package compiled but not imported would report its unused parameters). Accelerators import the
-# coupling layer's types and instantiate its port checker, which live in the accel IP.
+# coupling layer's types and instantiate its responder, front end and port checker, which live in
+# the accel IP.
 KECCAK_ENGINE = ("couplet_keccak_pkg", "couplet_keccak_round", "couplet_keccak_core")
 STANDALONE_TOPS = [
     *(("keccak", "couplet_keccak_core", KECCAK_ENGINE, [f"-GRoundsPerCycle={r}"]) for r in (1, 2, 24)),

@@ -85,11 +85,13 @@ def ip_sources(ip: str) -> list[Path]:
 
 
 def accel_port_sources() -> list[Path]:
-    """What an accelerator needs of the coupling layer on its own: the command port's types and
-    the checker of its rules (for a unit test of the accelerator without the adapters)."""
+    """What an accelerator needs of the coupling layer on its own: the command port's types, the
+    response side and register front end every accelerator shares, and the checkers of their
+    rules (for a unit test of the accelerator without the adapters)."""
     rtl_dir = paths.IP_DIR / "accel" / "rtl"
     return [rtl_dir / "couplet_accel_pkg.sv", rtl_dir / "couplet_handshake_assert.sv",
-            rtl_dir / "couplet_accel_port_assert.sv"]
+            rtl_dir / "couplet_accel_port_assert.sv", rtl_dir / "couplet_accel_responder.sv",
+            rtl_dir / "couplet_accel_frontend.sv"]
 
 
 # In compile order: the bus package (obi) and the coupling layer's package (accel) before the IPs

@@ -87,40 +87,16 @@ module couplet_aes_zkn
     endcase
   end
 
-  logic       rsp_valid_q;
-  accel_rsp_t rsp_q, rsp_d;
-
-  assign cmd_ready_o = !rsp_valid_q || rsp_ready_i;
+  accel_rsp_t rsp_d;
 
   // Unknown encodings answer data 0 rather than a partial result.
   assign rsp_d = known ? '{data: cmd_i.op_a ^ rotated, err: 1'b0}
                        : '{data: 32'h0, err: 1'b1};
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      rsp_valid_q <= 1'b0;
-      rsp_q       <= '0;
-    end else begin
-      if (cmd_valid_i && cmd_ready_o) begin
-        rsp_valid_q <= 1'b1;
-        rsp_q       <= rsp_d;
-      end else if (rsp_ready_i) begin
-        rsp_valid_q <= 1'b0;
-      end
-    end
-  end
-
-  assign rsp_valid_o = rsp_valid_q;
-  assign rsp_o       = rsp_q;
-
-`ifndef SYNTHESIS
-  // Simulation only: not instantiated in synthesis, so the checkers leave no boundary in the
-  // netlist (a kept, empty instance still changed how Yosys mapped the RTOS engine).
-  // The command port's rules, checked in every simulation (couplet_accel_port_assert).
-  couplet_accel_port_assert #(.MaxOutstanding(1)) u_port_assert (
-    .clk_i, .rst_ni, .cmd_valid_i, .cmd_ready_i(cmd_ready_o), .cmd_i,
-    .rsp_valid_i(rsp_valid_o), .rsp_ready_i, .rsp_i(rsp_o)
+  // Registered, one command at a time (couplet_accel_responder also checks the port's rules).
+  couplet_accel_responder u_rsp (
+    .clk_i, .rst_ni, .hold_i(1'b0), .cmd_valid_i, .cmd_ready_o, .cmd_i,
+    .ans_valid_i(cmd_valid_i && cmd_ready_o), .ans_i(rsp_d), .rsp_valid_o, .rsp_ready_i, .rsp_o
   );
-`endif
 
 endmodule

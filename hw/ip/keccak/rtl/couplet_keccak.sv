@@ -111,17 +111,13 @@ module couplet_keccak
   keccak_state_t state_q, state_d;
   keccak_ctrl_reg_t ctrl_q, ctrl_d;
   logic [31:0]   len_q, len_d;
-  logic [StickyHi:StickyLo] sticky_q, sticky_d;
   logic [5:0]    count_q, count_d;        // words of the current stream block so far
   logic          pend_q, pend_d;          // a stream block's permutation starts this cycle
 
-  logic          rsp_valid_q, rsp_valid_d;
-  accel_rsp_t    rsp_q, rsp_d;
   abs_e          abs_q, abs_d;
   logic [31:0]   abs_code_q, abs_code_d;  // ABSORB's answer
   logic [4:0]    mod_bit_q, mod_bit_d;    // bit of LEN / 4 being divided by the rate
   logic [5:0]    mod_rem_q, mod_rem_d;    // remainder of the bits above it
-  logic          job_valid_q, job_valid_d;
   dma_job_t      job_q, job_d;
 
   // ---------------------------------------------------------------- permutation engine
@@ -153,40 +149,41 @@ module couplet_keccak
   assign busy          = perm_run || (abs_q != AbsIdle) || stream_active;
 
   // ---------------------------------------------------------------- commands
+  // The command port, STATUS's sticky bits, the interrupt and the job port
+  // (couplet_accel_frontend); what each register and action does is decoded here.
+  logic                     unused_rd_fire;  // a READ has no side effect here
+  logic                     exec_fire, wr_refused;
+  logic [1:0]               slot, slot_bad, slot_guard, wr;
+  logic [1:0][7:0]          slot_index;
+  logic [1:0][31:0]         slot_data;
+  logic                     late;
+  logic [StickyHi:StickyLo] sticky_q, sticky_set;
+  logic                     job_end;
+
   // A command that reads or changes the state waits while a permutation runs.
   logic touches_state;
   always_comb begin
     reg_e kind;
-    logic zeroize_bit;  // CMD.zeroize in the operand of this slot
     touches_state = 1'b0;
     kind          = RegNone;
-    zeroize_bit   = 1'b0;
     unique case (cmd_i.op)
       AccelOpRead: begin
         kind          = decode_kind({1'b0, cmd_i.index});
         touches_state = (kind == RegState) || (kind == RegStateXor);
       end
-      AccelOpWrite, AccelOpWrite2: begin
+      AccelOpExec: touches_state = (cmd_i.index == KeccakActionZeroize) ||
+                                 (cmd_i.index == KeccakActionAbsorb);
+      default: begin
         for (int unsigned s = 0; s < 2; s++) begin
-          kind        = decode_kind({1'b0, cmd_i.index} + 8'(s));
-          zeroize_bit = (s == 0) ? cmd_i.op_a[KECCAK_CMD_ZEROIZE_BIT]
-                                 : cmd_i.op_b[KECCAK_CMD_ZEROIZE_BIT];
-          if ((s == 0 || cmd_i.op == AccelOpWrite2) &&
-              (kind == RegState || kind == RegStateXor || (kind == RegCmd && zeroize_bit))) begin
+          kind = decode_kind(slot_index[s]);
+          if (slot[s] && (kind == RegState || kind == RegStateXor ||
+                          (kind == RegCmd && slot_data[s][KECCAK_CMD_ZEROIZE_BIT]))) begin
             touches_state = 1'b1;
           end
         end
       end
-      AccelOpExec: touches_state = (cmd_i.index == KeccakActionZeroize) ||
-                                 (cmd_i.index == KeccakActionAbsorb);
-      default:     touches_state = 1'b0;
     endcase
   end
-
-  logic rsp_free, cmd_fire;
-  assign rsp_free    = !rsp_valid_q || rsp_ready_i;
-  assign cmd_ready_o = rsp_free && (abs_q == AbsIdle) && !(perm_run && touches_state);
-  assign cmd_fire    = cmd_valid_i && cmd_ready_o;
 
   logic [31:0] status_word;
   always_comb begin
@@ -194,25 +191,67 @@ module couplet_keccak
     status_word[KECCAK_STATUS_BUSY_BIT] = busy;
   end
 
-  logic                        cmd_err, cmd_pend, refuse_busy, bad_len;
-  logic [31:0]                 cmd_data;
-  logic [StickyHi:StickyLo]    w1c;
+  // What each action does if run now: its answer, KeccakResultOk when it goes ahead.
+  keccak_result_e permute_res, absorb_res;
+  always_comb begin
+    permute_res = busy ? KeccakResultBusy : KeccakResultOk;
+    if (!rate_ok || len_q == '0 || len_q[1:0] != 2'd0 || len_q > KECCAK_MAX_JOB_BYTES) begin
+      absorb_res = KeccakResultBadLen;
+    end else begin
+      absorb_res = permute_res;
+    end
+  end
+
+  // The answers to a READ and an EXEC of cmd_i.index and the registers a write's slots address,
+  // before the command is taken. CTRL and LEN refuse writes while busy.
+  logic        rd_bad, exec_bad, exec_later;
+  logic [31:0] rd_data, exec_data;
+  always_comb begin
+    reg_e kind;
+    rd_bad  = 1'b0;
+    rd_data = '0;
+    kind    = decode_kind({1'b0, cmd_i.index});
+    unique case (kind)
+      RegState, RegStateXor: rd_data = st_cur[state_word({1'b0, cmd_i.index})];
+      RegCtrl:               rd_data = 32'(ctrl_q);
+      RegStatus:             rd_data = status_word;
+      RegLen:                rd_data = len_q;
+      RegCmd:                rd_data = '0;  // write-only
+      default:               rd_bad = 1'b1;
+    endcase
+
+    exec_bad   = 1'b0;
+    exec_later = (cmd_i.index == KeccakActionAbsorb) && (absorb_res == KeccakResultOk);
+    unique case (cmd_i.index)
+      KeccakActionPermute: exec_data = permute_res;
+      KeccakActionZeroize: exec_data = KeccakResultOk;
+      KeccakActionAbsorb:  exec_data = absorb_res;
+      default: begin
+        exec_data = '0;
+        exec_bad  = 1'b1;
+      end
+    endcase
+
+    for (int unsigned s = 0; s < 2; s++) begin
+      kind          = decode_kind(slot_index[s]);
+      slot_bad[s]   = kind == RegNone;
+      slot_guard[s] = (kind == RegCtrl) || (kind == RegLen);
+    end
+  end
+
+  // What a command does once taken: register writes (wr) and actions (exec_fire, or a write of
+  // CMD). A refused action only sets its STATUS bit.
+  logic                        refuse_busy, bad_len;
   logic                        act_permute, act_zeroize, act_absorb;
   logic                        permute_go, zeroize_go, absorb_go;
   logic [StateWords-1:0][31:0] st_cmd;  // st_cur with this cycle's command applied
 
   always_comb begin
-    reg_e        kind;
-    logic [5:0]  word;
-    logic [1:0]  slots;
-    logic [31:0] value;
+    reg_e       kind;
+    logic [5:0] word;
 
-    cmd_err     = 1'b0;
-    cmd_pend    = 1'b0;
-    cmd_data    = '0;
     refuse_busy = 1'b0;
     bad_len     = 1'b0;
-    w1c         = '0;
     act_permute = 1'b0;
     act_zeroize = 1'b0;
     act_absorb  = 1'b0;
@@ -222,120 +261,50 @@ module couplet_keccak
     st_cmd      = st_cur;
     ctrl_d      = ctrl_q;
     len_d       = len_q;
-    kind        = RegNone;
-    word        = '0;
-    value       = '0;
-    slots       = 2'b00;
 
-    unique case (cmd_i.op)
-      AccelOpRead: begin
-        kind = decode_kind({1'b0, cmd_i.index});
-        word = state_word({1'b0, cmd_i.index});
+    // STATUS is cleared by the front end; a guarded register written while busy gets no wr.
+    for (int unsigned s = 0; s < 2; s++) begin
+      kind = decode_kind(slot_index[s]);
+      word = state_word(slot_index[s]);
+      if (wr[s]) begin
         unique case (kind)
-          RegState, RegStateXor: cmd_data = st_cur[word];
-          RegCtrl:               cmd_data = 32'(ctrl_q);
-          RegStatus:             cmd_data = status_word;
-          RegLen:                cmd_data = len_q;
-          RegCmd:                cmd_data = '0;  // write-only
-          default:               cmd_err = 1'b1;
-        endcase
-      end
-      AccelOpWrite, AccelOpWrite2: begin
-        slots = (cmd_i.op == AccelOpWrite2) ? 2'b11 : 2'b01;
-        // Every addressed register must exist, else the command does nothing.
-        for (int unsigned s = 0; s < 2; s++) begin
-          kind = decode_kind({1'b0, cmd_i.index} + 8'(s));
-          if (slots[s] && kind == RegNone) cmd_err = 1'b1;
-        end
-        for (int unsigned s = 0; s < 2; s++) begin
-          kind  = decode_kind({1'b0, cmd_i.index} + 8'(s));
-          word  = state_word({1'b0, cmd_i.index} + 8'(s));
-          value = (s == 0) ? cmd_i.op_a : cmd_i.op_b;
-          if (slots[s] && !cmd_err) begin
-            unique case (kind)
-              RegState:    st_cmd[word] = value;
-              RegStateXor: st_cmd[word] = st_cmd[word] ^ value;
-              RegCtrl: begin
-                if (busy) begin
-                  refuse_busy = 1'b1;
-                end else begin
-                  ctrl_d = keccak_ctrl_reg_t'(value[$bits(keccak_ctrl_reg_t)-1:0]);
-                end
-              end
-              RegStatus: w1c = value[StickyHi:StickyLo];
-              RegLen: begin
-                if (busy) begin
-                  refuse_busy = 1'b1;
-                end else begin
-                  len_d = value;
-                end
-              end
-              RegCmd: begin
-                if (value[KECCAK_CMD_ZEROIZE_BIT]) begin
-                  act_zeroize = 1'b1;
-                end else if (value[KECCAK_CMD_PERMUTE_BIT]) begin
-                  act_permute = 1'b1;
-                end
-              end
-              default: ;
-            endcase
+          RegState:    st_cmd[word] = slot_data[s];
+          RegStateXor: st_cmd[word] = st_cmd[word] ^ slot_data[s];
+          RegCtrl:     ctrl_d = keccak_ctrl_reg_t'(slot_data[s][$bits(keccak_ctrl_reg_t)-1:0]);
+          RegLen:      len_d = slot_data[s];
+          RegCmd: begin
+            if (slot_data[s][KECCAK_CMD_ZEROIZE_BIT]) begin
+              act_zeroize = 1'b1;
+            end else if (slot_data[s][KECCAK_CMD_PERMUTE_BIT]) begin
+              act_permute = 1'b1;
+            end
           end
-        end
-      end
-      AccelOpExec: begin
-        unique case (cmd_i.index)
-          KeccakActionPermute: act_permute = 1'b1;
-          KeccakActionZeroize: act_zeroize = 1'b1;
-          KeccakActionAbsorb:  act_absorb  = 1'b1;
-          default:             cmd_err     = 1'b1;
+          default: ;
         endcase
       end
-      default: cmd_err = 1'b1;
-    endcase
+    end
+    if (exec_fire) begin
+      unique case (cmd_i.index)
+        KeccakActionPermute: act_permute = 1'b1;
+        KeccakActionZeroize: act_zeroize = 1'b1;
+        KeccakActionAbsorb:  act_absorb  = 1'b1;
+        default: ;
+      endcase
+    end
 
-    // Actions. Only an AccelOpExec answers with the status code; a write answers 0 and leaves the
-    // refusal in STATUS.
     if (act_permute) begin
-      if (busy) begin
-        refuse_busy = 1'b1;
-        cmd_data    = KeccakResultBusy;
-      end else begin
-        permute_go = 1'b1;
-      end
+      if (permute_res == KeccakResultBusy) refuse_busy = 1'b1;
+      else                                 permute_go  = 1'b1;
     end
-    if (act_zeroize) begin
-      zeroize_go = 1'b1;
-      cmd_data   = KeccakResultOk;
-    end
+    zeroize_go = act_zeroize;
     if (act_absorb) begin
-      if (!rate_ok || len_q == '0 || len_q[1:0] != 2'd0 || len_q > KECCAK_MAX_JOB_BYTES) begin
-        bad_len  = 1'b1;
-        cmd_data = KeccakResultBadLen;
-      end else if (busy) begin
-        refuse_busy = 1'b1;
-        cmd_data    = KeccakResultBusy;
-      end else begin
-        absorb_go = 1'b1;
-        cmd_pend  = 1'b1;
-      end
+      unique case (absorb_res)
+        KeccakResultBadLen: bad_len     = 1'b1;
+        KeccakResultBusy:   refuse_busy = 1'b1;
+        default:            absorb_go   = 1'b1;
+      endcase
     end
-    if (cmd_i.op == AccelOpWrite || cmd_i.op == AccelOpWrite2) cmd_data = '0;
     if (zeroize_go) st_cmd = '0;
-
-    // Nothing of a command takes effect unless it is taken.
-    if (!cmd_fire) begin
-      cmd_err     = 1'b0;
-      cmd_pend    = 1'b0;
-      refuse_busy = 1'b0;
-      bad_len     = 1'b0;
-      w1c         = '0;
-      permute_go  = 1'b0;
-      zeroize_go  = 1'b0;
-      absorb_go   = 1'b0;
-      st_cmd      = st_cur;
-      ctrl_d      = ctrl_q;
-      len_d       = len_q;
-    end
   end
 
   assign core_start = pend_q || permute_go;
@@ -358,35 +327,28 @@ module couplet_keccak
     if (mod_next >= {1'b0, ctrl_q.rate}) mod_next = mod_next - {1'b0, ctrl_q.rate};
   end
 
-  logic abs_answer;
-  assign abs_answer = (abs_q == AbsAnswer) && !perm_run && rsp_free;
+  // The response register is free here: no command has been taken since ABSORB.
+  logic abs_answer, job_offer;
+  assign abs_answer = (abs_q == AbsAnswer) && !perm_run;
 
   // ---------------------------------------------------------------- next state
   always_comb begin
     state_d     = st_cmd;
     count_d     = count_q;
     pend_d      = 1'b0;
-    sticky_d    = sticky_q & ~w1c;
-    rsp_valid_d = rsp_valid_q && !rsp_ready_i;
-    rsp_d       = rsp_q;
+    sticky_set  = '0;
     abs_d       = abs_q;
     abs_code_d  = abs_code_q;
     mod_bit_d   = mod_bit_q;
     mod_rem_d   = mod_rem_q;
-    job_valid_d = job_valid_q && !job_ready_i;
     job_d       = job_q;
+    job_offer   = 1'b0;
+    late        = 1'b0;
 
-    // Responses.
-    if (cmd_fire && !cmd_pend) begin
-      rsp_valid_d = 1'b1;
-      rsp_d.data  = cmd_data;
-      rsp_d.err   = cmd_err;
-    end
-
-    // Sticky status; an event in the same cycle as its W1C write wins.
-    if (core_done)                        sticky_d[KECCAK_STATUS_DONE_BIT]         = 1'b1;
-    if (refuse_busy)                      sticky_d[KECCAK_STATUS_REFUSED_BUSY_BIT] = 1'b1;
-    if (bad_len || (in_fire && !rate_ok)) sticky_d[KECCAK_STATUS_BAD_LEN_BIT]      = 1'b1;
+    // Sticky events.
+    if (core_done)                        sticky_set[KECCAK_STATUS_DONE_BIT]         = 1'b1;
+    if (refuse_busy || wr_refused)        sticky_set[KECCAK_STATUS_REFUSED_BUSY_BIT] = 1'b1;
+    if (bad_len || (in_fire && !rate_ok)) sticky_set[KECCAK_STATUS_BAD_LEN_BIT]      = 1'b1;
 
     // Input stream: XOR word count_q of the block, start the permutation after the last one.
     if (word_take) begin
@@ -416,8 +378,8 @@ module couplet_keccak
         mod_bit_d = mod_bit_q - 5'd1;
         if (mod_bit_q == 5'd0) begin
           if (mod_next == 7'd0) begin
-            abs_d       = AbsJob;
-            job_valid_d = 1'b1;
+            abs_d     = AbsJob;
+            job_offer = 1'b1;
           end else begin
             abs_d      = AbsAnswer;
             abs_code_d = KeccakResultBadLen;
@@ -425,19 +387,17 @@ module couplet_keccak
         end
       end
       AbsJob: begin
-        if (!job_valid_q && job_done_i) begin
+        if (job_end) begin
           abs_d      = AbsAnswer;
           abs_code_d = job_err_i ? KeccakResultBusError : KeccakResultOk;
         end
       end
       AbsAnswer: begin
         if (abs_answer) begin
-          abs_d       = AbsIdle;
-          rsp_valid_d = 1'b1;
-          rsp_d.data  = abs_code_q;
-          rsp_d.err   = 1'b0;
-          if (abs_code_q == KeccakResultBusError) sticky_d[KECCAK_STATUS_JOB_ERROR_BIT] = 1'b1;
-          if (abs_code_q == KeccakResultBadLen)   sticky_d[KECCAK_STATUS_BAD_LEN_BIT]   = 1'b1;
+          abs_d = AbsIdle;
+          late  = 1'b1;
+          if (abs_code_q == KeccakResultBusError) sticky_set[KECCAK_STATUS_JOB_ERROR_BIT] = 1'b1;
+          if (abs_code_q == KeccakResultBadLen)   sticky_set[KECCAK_STATUS_BAD_LEN_BIT]   = 1'b1;
         end
       end
       default: abs_d = AbsIdle;
@@ -449,31 +409,23 @@ module couplet_keccak
       state_q     <= '0;
       ctrl_q      <= '0;
       len_q       <= '0;
-      sticky_q    <= '0;
       count_q     <= '0;
       pend_q      <= 1'b0;
-      rsp_valid_q <= 1'b0;
-      rsp_q       <= '0;
       abs_q       <= AbsIdle;
       abs_code_q  <= '0;
       mod_bit_q   <= '0;
       mod_rem_q   <= '0;
-      job_valid_q <= 1'b0;
       job_q       <= '0;
     end else begin
       state_q     <= state_d;
       ctrl_q      <= ctrl_d;
       len_q       <= len_d;
-      sticky_q    <= sticky_d;
       count_q     <= count_d;
       pend_q      <= pend_d;
-      rsp_valid_q <= rsp_valid_d;
-      rsp_q       <= rsp_d;
       abs_q       <= abs_d;
       abs_code_q  <= abs_code_d;
       mod_bit_q   <= mod_bit_d;
       mod_rem_q   <= mod_rem_d;
-      job_valid_q <= job_valid_d;
       job_q       <= job_d;
     end
   end
@@ -482,28 +434,31 @@ module couplet_keccak
   logic unused_out_ready;
   assign unused_out_ready = out_ready_i;
 
-  assign rsp_valid_o = rsp_valid_q;
-  assign rsp_o       = rsp_q;
-  assign job_valid_o = job_valid_q;
   assign job_o       = job_q;
   assign in_ready_o  = !perm_run;
   assign out_valid_o = 1'b0;
   assign out_data_o  = '0;
-  assign irq_o       = sticky_q[KECCAK_STATUS_DONE_BIT] && ctrl_q.irq_enable;
 
-`ifndef SYNTHESIS
-  // Simulation only: not instantiated in synthesis, so the checkers leave no boundary in the
-  // netlist (a kept, empty instance still changed how Yosys mapped the RTOS engine).
-  // A job offered to the DMA stays offered, unchanged, until the DMA takes it.
-  couplet_handshake_assert #(.T(dma_job_t)) u_job_assert (
-    .clk_i, .rst_ni, .valid_i(job_valid_o), .ready_i(job_ready_i), .data_i(job_o)
+  couplet_accel_frontend #(
+    .StickyLo       (StickyLo),
+    .StickyHi       (StickyHi),
+    .StatusIndex    (IdxStatus),
+    .DoneBit        (KECCAK_STATUS_DONE_BIT)
+  ) u_frontend (
+    .clk_i, .rst_ni,
+    .cmd_valid_i, .cmd_ready_o, .hold_i((abs_q != AbsIdle) || (perm_run && touches_state)),
+    .cmd_i,
+    .slot_o(slot), .slot_index_o(slot_index), .slot_data_o(slot_data),
+    .slot_bad_i(slot_bad), .slot_guard_i(slot_guard), .busy_i(busy), .wr_o(wr),
+    .refused_o(wr_refused), .rd_o(unused_rd_fire), .exec_o(exec_fire),
+    .rsp_valid_o, .rsp_ready_i, .rsp_o,
+    .rd_data_i(rd_data), .rd_bad_i(rd_bad), .rd_later_i(1'b0),
+    .exec_data_i(exec_data), .exec_bad_i(exec_bad), .exec_later_i(exec_later),
+    .late_i(late), .late_data_i(abs_code_q),
+    .job_valid_o, .job_ready_i, .job_i(job_q), .job_offer_i(job_offer), .job_done_i,
+    .job_wait_i(abs_q == AbsJob),
+    .job_end_o(job_end),
+    .irq_o, .irq_enable_i(ctrl_q.irq_enable), .sticky_set_i(sticky_set), .sticky_o(sticky_q)
   );
-
-  // The command port's rules, checked in every simulation (couplet_accel_port_assert).
-  couplet_accel_port_assert #(.MaxOutstanding(1)) u_port_assert (
-    .clk_i, .rst_ni, .cmd_valid_i, .cmd_ready_i(cmd_ready_o), .cmd_i,
-    .rsp_valid_i(rsp_valid_o), .rsp_ready_i, .rsp_i(rsp_o)
-  );
-`endif
 
 endmodule
