@@ -29,11 +29,6 @@ ADDR_LIMIT = 1 << 32
 
 # Peripherals every SoC has, in the order of their slave ports on the data bus.
 PERIPHERALS = ("clint", "simctrl")
-# Register windows that exist only when an accelerator coupling needs them, in bus order after
-# the fixed peripherals: an accelerator's registers (mmio coupling, and the control side of dma)
-# and the descriptor registers of the DMA engine in its tile (dma coupling). "dma" is the AES
-# tile's engine (the first accelerator had the name to itself).
-OPTIONAL_PERIPHERALS = ("aes", "dma", "keccak", "keccak_dma", "rtos")
 # The IP whose register map a window carries, where the window's name is not the IP's.
 WINDOW_IP = {"keccak_dma": "dma"}
 
@@ -60,6 +55,15 @@ KECCAK_ISE_CUSTOM = 1
 RTOS_COUPLINGS = ("tight", "mmio")
 RTOS_BACKENDS = ("soft", "tight", "mmio")
 _RTOS_COUPLING_WINDOWS: dict[str, tuple[str, ...]] = {"mmio": ("rtos",)}
+_COUPLING_WINDOWS: dict[str, dict[str, tuple[str, ...]]] = {"aes": _AES_COUPLING_WINDOWS, "keccak": _KECCAK_COUPLING_WINDOWS, "rtos": _RTOS_COUPLING_WINDOWS}
+# Register windows that exist only when an accelerator coupling needs them, in bus order after
+# the fixed peripherals: an accelerator's registers (mmio coupling, and the control side of dma)
+# and the descriptor registers of the DMA engine in its tile (dma coupling), in the order the
+# coupling tables above first name them. "dma" is the AES tile's engine (the first accelerator
+# had the name to itself).
+OPTIONAL_PERIPHERALS = tuple(dict.fromkeys(
+    window for table in _COUPLING_WINDOWS.values() for windows in table.values() for window in windows))
+
 # An engine's build parameters, their types and legal values are its description's [[param]]
 # entries (hw/ip/<ip>/data/<ip>.toml); a configuration sets them under their names.
 
@@ -298,7 +302,6 @@ def load_config(name_or_path: str | Path = "default") -> SocConfig:
     return parse_config(doc, path)
 
 
-_COUPLING_WINDOWS: dict[str, dict[str, tuple[str, ...]]] = {"aes": _AES_COUPLING_WINDOWS, "keccak": _KECCAK_COUPLING_WINDOWS, "rtos": _RTOS_COUPLING_WINDOWS}
 
 
 def coupling_windows(accelerator: str, couplings: tuple[str, ...] | list[str]) -> set[str]:
