@@ -706,8 +706,8 @@ def reg_doc(regs: IpRegs) -> str:
         lines.append("")
     if regs.params:
         lines += ["## Build parameters", "",
-                  "Set by a SoC configuration (`[accelerator.<ip>]`, docs/configuration.md) under these names;",
-                  "the SoC hands them to the engine's parameters typed (`<ip>_cfg_t`).", "",
+                  f"Set by a SoC configuration (`[accelerator.{regs.ip}]`, docs/configuration.md) under these",
+                  f"names; the SoC hands them to the engine's parameters typed (`{regs.ip}_cfg_t`).", "",
                   "| parameter | engine parameter | legal values | default | description |", "|---|---|---|---|---|"]
         for param in regs.params:
             default = str(param.default).lower() if param.is_bool else param.default
