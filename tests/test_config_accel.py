@@ -10,8 +10,9 @@ from typing import Any
 import pytest
 
 from config_doc import DELETE, assert_rejected, default_doc, edited, parse
-from couplet.gen.generate import accel_irqs, c_config_header, sv_config_package, tiles, xif_ports
-from couplet.model.config import CUSTOM_OPCODES, SocConfig, load_config
+from couplet.gen.generate import (KECCAK_ISE_MASK, ZKN_MASK, ZKN_MATCH, accel_irqs, c_config_header,
+                                  sv_config_package, tiles, xif_ports)
+from couplet.model.config import CUSTOM_OPCODES, KECCAK_ISE_CUSTOM, SocConfig, load_config
 
 
 def test_default_has_every_coupling_of_both_accelerators() -> None:
@@ -54,8 +55,10 @@ def test_keccak_missing_window_is_named() -> None:
 
 @pytest.mark.parametrize("rounds", [0, 5, 7, 25, 48])
 def test_keccak_rounds_per_cycle_must_divide_24(rounds: int) -> None:
+    # The file, the key, the legal values (the divisors of 24) and the description they come from.
     assert_rejected(edited({"accelerator.keccak.rounds_per_cycle": rounds}),
-                    rf"rounds_per_cycle: {rounds} is not a divisor of 24")
+                    rf"\.toml\[accelerator\.keccak\]\.rounds_per_cycle: {rounds} is not one "
+                    r"of 1, 2, 3, 4, 6, 8, 12, 24 \(hw/ip/keccak/data/keccak\.toml\)")
 
 
 def test_keccak_default_backend_must_be_available() -> None:
@@ -130,8 +133,10 @@ def test_generated_tile_wiring_points_at_the_right_ports(config: SocConfig) -> N
     for t, tile in enumerate(tile_list):
         if tile.xif:
             mask, match = arrays["XifMask"][arrays["TileXifIdx"][t]], arrays["XifMatch"][arrays["TileXifIdx"][t]]
-            accel = getattr(config, tile.name)
-            assert (mask, match) == (0x7F, CUSTOM_OPCODES[accel.custom])
+            # An instruction unit claims its ISA encodings; an engine its accelerator's custom-N.
+            units = {"zkn": (ZKN_MASK, ZKN_MATCH), "keccak_ise": (KECCAK_ISE_MASK, CUSTOM_OPCODES[KECCAK_ISE_CUSTOM])}
+            expected = units.get(tile.name) or (0x7F, CUSTOM_OPCODES[getattr(config, tile.name).custom])
+            assert (mask, match) == expected
             assert ports[arrays["TileXifIdx"][t]][0] == tile.name
         if tile.regs:
             assert arrays["DataBase"][arrays["TileRegsIdx"][t]] == config.peripheral(tile.name).base
@@ -160,10 +165,16 @@ def test_keccak_c_header_tells_the_sha3_library_its_backends() -> None:
     assert "#define COUPLET_SHA3_HAS_MEM 0" in small and "COUPLET_SHA3_DEFAULT_BACKEND" not in small
 
 
-def test_rtos_parameters_reach_the_tile_as_its_config_word() -> None:
+def test_rtos_parameters_reach_the_tile_typed_and_software_as_its_config_word() -> None:
     config = load_config("default")
     rtos = config.rtos
     assert rtos and rtos.backends == ("soft", "tight", "mmio")
+    # The SoC package hands the tiles every parameter under its configuration name, typed.
+    package = sv_config_package(config)
+    assert (f"rtos: '{{max_threads: 5'd{rtos.max_threads}, priorities: 5'd{rtos.priorities}, "
+            f"priority_order: rtos_reg_pkg::RtosPriorityOrderAscending, mutexes: 4'd{rtos.mutexes}, "
+            f"semaphores: 4'd{rtos.semaphores}, queues: 4'd{rtos.queues}, message_words: 5'd{rtos.message_words}, "
+            f"queue_depth: 4'd{rtos.queue_depth}, priority_inheritance: 1'd1}}") in package
     word = rtos.param_word
     # Field by field, as the CONFIG register of hw/ip/rtos/data/rtos.toml lays them out.
     assert (word & 0x1F, word >> 5 & 0x1F, word >> 10 & 1, word >> 11 & 1) == (
@@ -171,7 +182,7 @@ def test_rtos_parameters_reach_the_tile_as_its_config_word() -> None:
     assert (word >> 12 & 0xF, word >> 16 & 0xF, word >> 20 & 0xF) == (rtos.mutexes, rtos.semaphores, rtos.queues)
     assert (word >> 24 & 0x1F, (word >> 29) + 1) == (rtos.message_words, rtos.queue_depth)
     rtos_tile = [t for t in tiles(config) if t.name == "rtos"]
-    assert len(rtos_tile) == 1 and rtos_tile[0].param == word
+    assert len(rtos_tile) == 1 and rtos_tile[0].kind == "AccelKindRtos"
     assert rtos_tile[0].dma_engine and not rtos_tile[0].dma_regs
     header = c_config_header(config)
     assert f"#define COUPLET_RTOS_CONFIG_WORD 0x{word:08x}u" in header

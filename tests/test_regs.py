@@ -159,3 +159,43 @@ def test_malformed_constants_are_refused(tmp_path: Path, monkeypatch: pytest.Mon
                                          message: str) -> None:
     with pytest.raises(regs.RegsError, match=message):
         load(tmp_path, monkeypatch, HEAD + body + reg("ctrl", 0))
+
+
+def param(name: str, kind: str, default: str) -> str:
+    return f'\n[[param]]\nname = "{name}"\nengine = "Engine"\n{kind}\ndefault = {default}\ndescription = "d"\n'
+
+
+def test_parameters_reach_every_output_and_check_values(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    toy = load(tmp_path, monkeypatch, HEAD + enum("speed", 2, ("slow", 0), ("fast", 1))
+               + param("speed", 'enum = "speed"', '"slow"') + param("ways", "values = [1, 2, 4]", "2")
+               + param("depth", "min = 1\nmax = 8", "4") + param("safe", 'type = "bool"', "true") + reg("ctrl", 0))
+    speed, ways, depth, safe = toy.params
+    assert (speed.width, ways.width, depth.width, safe.width) == (2, 3, 4, 1)
+    assert speed.problem("medium") == "'medium' is not one of slow, fast"
+    assert ways.problem(3) == "3 is not one of 1, 2, 4" and ways.problem(4) is None
+    assert depth.problem(9) == "9 is outside 1..8" and depth.problem("4") == "expected int, got '4'"
+    assert safe.problem(1) == "expected bool, got 1"
+    assert ways.choices == (1, 2, 4) and speed.choices == ("slow", "fast")
+    package = generate.sv_reg_package(toy)
+    for line in ("toy_speed_e speed;", "logic [2:0] ways;", "logic [3:0] depth;", "logic safe;", "} toy_cfg_t;"):
+        assert line in package, line
+    header = generate.c_reg_header(toy)
+    assert "#define TOY_PARAM_DEPTH_MAX 8u" in header and "X(4)" in header
+    assert "| `depth` | `Engine` | 1..8 | `4` |" in generate.reg_doc(toy)
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        (param("depth", "min = 1\nmax = 8\nvalues = [1]", "1"), "give exactly one of"),
+        (param("depth", 'type = "int"', "1"), "give exactly one of"),
+        (param("depth", "min = 1\nmax = 8", "9"), "default 9 is outside 1..8"),
+        (param("depth", "min = 8\nmax = 1", "8"), "min 8 and max 1"),
+        (param("ways", "values = []", "1"), "values must be distinct"),
+        (param("speed", 'enum = "nowhere"', '"slow"'), "no value set named nowhere"),
+    ],
+)
+def test_malformed_parameters_are_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, body: str,
+                                          message: str) -> None:
+    with pytest.raises(regs.RegsError, match=message):
+        load(tmp_path, monkeypatch, HEAD + body + reg("ctrl", 0))

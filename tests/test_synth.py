@@ -95,9 +95,14 @@ def test_variants_hold_one_accelerator_in_one_coupling() -> None:
     assert [r.name for r in mmio.peripherals] == ["clint", "simctrl", "aes"]
     assert [r.name for r in by_label["keccak dma"].peripherals] == ["clint", "simctrl", "keccak", "keccak_dma"]
     # The tile placed and routed for an Fmax has exactly that coupling's front doors.
+    # couplet_fmax_tile builds tile 0 of the variant's own package, as its SoC does.
     variant = next(v for v in found if v.label == "aes dma")
-    params = dict(tile_design(variant).params)
-    assert params == {"KindIndex": "0", "Param": "0", "Xif": "0", "Regs": "1", "Dma": "1"}
+    design = tile_design(variant)
+    assert dict(design.params) == {"TileIndex": "0"}
+    package = next(src for src in design.sources if src.name == "couplet_soc_cfg_pkg.sv").read_text()
+    for line in ("TileKind = '{couplet_tile_pkg::AccelKindAes}", "TileXif = 1'b0", "TileRegs = 1'b1",
+                 "TileDmaEngine = 1'b1", "aes: '{arch: aes_reg_pkg::AesArchRolled}"):
+        assert line in package, line
 
 
 def test_sweep_points_change_one_setting_of_one_accelerator() -> None:

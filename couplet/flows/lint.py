@@ -24,10 +24,9 @@ from couplet.gen.generate import write_config_outputs
 from couplet.model import rtl
 from couplet.model.config import SocConfig
 from couplet.tools import boards
+from couplet.tools.soc_synthesis import FMAX_TILE
 from couplet.tools.yosys import core_sources
 
-FMAX_TILE_SOURCES = (paths.HW_DIR / "soc" / "rtl" / "couplet_accel_tile.sv",
-                     paths.HW_DIR / "fpga" / "rtl" / "couplet_fmax_tile.sv")
 
 
 def waiver_files() -> list[str]:
@@ -91,14 +90,10 @@ def board_lint_command(config: SocConfig, board_name: str) -> list[str]:
 
 def fmax_tile_lint_commands(config: SocConfig) -> list[tuple[str, list[str]]]:
     """(tile name, command) for couplet_fmax_tile around each accelerator tile of the configuration."""
-    sources = [p for ip in rtl.TILE_IPS for p in rtl.ip_sources(ip)]
-    sources += FMAX_TILE_SOURCES
-    commands = []
-    for tile in generate.tiles(config):
-        params = [f"-GKindIndex={tile.kind}", f"-GParam={tile.param}", f"-GXif={int(tile.xif)}",
-                  f"-GRegs={int(tile.regs)}", f"-GDma={int(tile.dma_engine)}"]
-        commands.append((tile.name, verilator_command("couplet_fmax_tile", sources, [], params)))
-    return commands
+    waiver = paths.HW_DIR / "fpga" / "lint" / "fmax" / "couplet_soc_cfg_pkg.vlt"
+    sources = [waiver, *rtl.tile_sources(_config_package(config)), FMAX_TILE]
+    return [(tile.name, verilator_command("couplet_fmax_tile", sources, [], [f"-GTileIndex={index}"]))
+            for index, tile in enumerate(generate.tiles(config))]
 
 
 def run_lint(what: str, command: list[str]) -> bool:

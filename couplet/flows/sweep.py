@@ -18,7 +18,8 @@ from typing import Any, Callable
 
 from couplet import log, paths
 from couplet.errors import CoupletError
-from couplet.model.config import AES_ARCHS, KECCAK_ROUNDS_PER_CYCLE, SocConfig, parse_config, read_config_doc
+from couplet.model.config import SocConfig, parse_config, read_config_doc
+from couplet.model.regs import load_ip_regs
 from couplet.reports.bench_report import Section, goal_row, plot_path, publish
 from couplet.reports.results import RESOURCE_HEADERS, fmt, resource_cells
 from couplet.tools.nextpnr import PnrResult, ULX3S_85F
@@ -41,8 +42,11 @@ class Axis:
 
 AXES = {
     # zkn (the scalar unit) and ise (the kc.* unit) do not use the engine: no setting changes them.
-    "aes": Axis("arch", AES_ARCHS, ("tight", "mem", "mmio", "dma"), "AES engine architecture"),
-    "keccak": Axis("rounds_per_cycle", KECCAK_ROUNDS_PER_CYCLE, ("tight", "mmio"), "Keccak rounds per cycle"),
+    # The values are every legal one of the parameter (its description's [[param]]).
+    "aes": Axis("arch", load_ip_regs("aes").param("arch").choices, ("tight", "mem", "mmio", "dma"),
+                "AES engine architecture"),
+    "keccak": Axis("rounds_per_cycle", load_ip_regs("keccak").param("rounds_per_cycle").choices, ("tight", "mmio"),
+                   "Keccak rounds per cycle"),
     # ChamelIoT Fig. 9 measures 2 to 16 threads.
     "rtos": Axis("max_threads", (2, 4, 8, 16), ("tight", "mmio"), "RTOS thread count"),
 }

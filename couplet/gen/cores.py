@@ -126,7 +126,9 @@ def soc_core() -> str:
     generator = Path(os.path.relpath(GENERATOR, soc_dir))
     sections = [
         "# The configuration's package and the CV32E40X sources (from the pinned pythondata package,",
-        "# with couplet's patches) come from the generator, which runs couplet from this checkout.",
+        "# with couplet's patches) come from the generator, which runs couplet from this checkout. They",
+        "# go after the IPs (prepend: before this core's own files): the package sets typed parameters",
+        "# of the IPs' packages.",
         "generators:",
         "  couplet_soc_config:",
         "    interpreter: python3",
@@ -136,7 +138,7 @@ def soc_core() -> str:
         "generate:",
         "  config:",
         "    generator: couplet_soc_config",
-        "    position: first",
+        "    position: prepend",
         "    parameters:",
         "      config: default",
         "",

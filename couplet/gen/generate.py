@@ -8,12 +8,13 @@ package, the C register header and the register table of the IP's doc.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from couplet import paths
-from couplet.model.config import AES_ARCHS, CUSTOM_OPCODES, KECCAK_ISE_CUSTOM, SocConfig
-from couplet.model.regs import ACCESS, FIELD_ACCESS, Enum, EnumValue, IpRegs, RegsError, load_ip_regs
+from couplet.model.config import CUSTOM_OPCODES, KECCAK_ISE_CUSTOM, SocConfig
+from couplet.model.regs import (ACCESS, FIELD_ACCESS, Enum, EnumValue, IpRegs, Param, ParamValue, RegsError,
+                                load_ip_regs)
 
 # The core's fast interrupts (mip bits 16..31) are reserved for accelerators.
 IRQ_MSI = 3
@@ -37,14 +38,17 @@ def data_slaves(config: SocConfig) -> list[str]:
     return [r.name for r in config.regions]
 
 
+# What a couplet_accel_tile can hold (its Kind, couplet_tile_pkg::accel_kind_e): the engines, which
+# share one port list, and the stateless instruction units, which have the command port only.
+TILE_KINDS = ("aes", "keccak", "rtos", "zkn", "keccak_ise")
+
+
 @dataclass(frozen=True)
 class Tile:
     """One couplet_accel_tile: an accelerator and the front doors its couplings need."""
 
-    name: str  # the accelerator, and the name of its register window and interrupt
-    kind: int  # couplet_accel_pkg::accel_kind_e
-    param: int  # AES: index in AES_ARCHS; Keccak: rounds per cycle; RTOS: its CONFIG word
-    xif: bool  # tight or mem: a CV-X-IF port
+    name: str  # the accelerator or unit (a TILE_KINDS name), and the name of its window and interrupt
+    xif: bool  # tight, mem, zkn or ise: a CV-X-IF port
     regs: bool  # mmio or dma: the accelerator's register window
     dma_regs: bool  # dma: the DMA engine's descriptor window
     dma_engine: bool  # mem or dma: the tile has a DMA engine (a bus master)
@@ -54,30 +58,57 @@ class Tile:
         """The name of the tile's DMA window and interrupt ("dma" is the AES tile's, the first)."""
         return "dma" if self.name == "aes" else f"{self.name}_dma"
 
-
-ACCEL_KIND_AES = 0
-ACCEL_KIND_KECCAK = 1
-ACCEL_KIND_RTOS = 2
+    @property
+    def kind(self) -> str:
+        """Its couplet_tile_pkg::accel_kind_e value."""
+        return f"AccelKind{_camel(self.name)}"
 
 
 def tiles(config: SocConfig) -> list[Tile]:
-    """The accelerator tiles of a configuration, in the order of their bus-master ports."""
+    """The tiles of a configuration: the engines in the order of their bus-master ports, then the
+    stateless instruction units. A tile has the register windows its couplings need (config.py)."""
+    windows = {r.name for r in config.peripherals}
+
+    def tile(name: str, xif: bool, dma_engine: bool) -> Tile:
+        bare = Tile(name, xif, False, False, dma_engine)
+        return replace(bare, regs=name in windows, dma_regs=bare.dma_name in windows)
+
     result: list[Tile] = []
-    aes = config.aes
+    aes, keccak, rtos = config.aes, config.keccak, config.rtos
     if aes and any(aes.has(c) for c in ("tight", "mem", "mmio", "dma")):
-        result.append(Tile("aes", ACCEL_KIND_AES, AES_ARCHS.index(aes.arch), aes.needs_xif_port,
-                           aes.has("mmio") or aes.has("dma"), aes.has("dma"), aes.needs_dma_engine))
-    keccak = config.keccak
+        result.append(tile("aes", aes.needs_xif_port, aes.needs_dma_engine))
     if keccak and keccak.needs_accelerator:
-        result.append(Tile("keccak", ACCEL_KIND_KECCAK, keccak.rounds_per_cycle, keccak.needs_xif_port,
-                           keccak.has("mmio") or keccak.has("dma"), keccak.has("dma"),
-                           keccak.needs_dma_engine))
-    rtos = config.rtos
+        result.append(tile("keccak", keccak.needs_xif_port, keccak.needs_dma_engine))
     if rtos:
         # The memory port (message copies to a waiting receiver) always needs the engine; its
         # descriptor registers are not mapped: no RTOS coupling programs them.
-        result.append(Tile("rtos", ACCEL_KIND_RTOS, rtos.param_word, rtos.needs_xif_port,
-                           rtos.has("mmio"), False, True))
+        result.append(tile("rtos", rtos.needs_xif_port, True))
+    if aes and aes.has("zkn"):
+        result.append(tile("zkn", True, False))
+    if keccak and keccak.has("ise"):
+        result.append(tile("keccak_ise", True, False))
+    return result
+
+
+def engine_params(config: SocConfig) -> dict[str, dict[str, ParamValue]]:
+    """The build parameters of every engine with [[param]] entries, by IP: the configuration's
+    where the SoC has the engine, the description's default where it has not."""
+    given = {"aes": config.aes, "keccak": config.keccak, "rtos": config.rtos}
+    result = {}
+    for regs in param_ips():
+        accel = given.get(regs.ip)
+        result[regs.ip] = accel.params if accel else {p.name: p.default for p in regs.params}
+    return result
+
+
+def param_ips() -> list[IpRegs]:
+    """The IPs whose descriptions have build parameters (the fields of accel_cfg_t), by name."""
+    result = []
+    for toml in sorted(paths.IP_DIR.glob("*/data/*.toml")):
+        if toml.stem == toml.parent.parent.name:
+            regs = load_ip_regs(toml.stem)
+            if regs.params:
+                result.append(regs)
     return result
 
 
@@ -124,6 +155,24 @@ def _hex(value: int) -> str:
     return f"0x{value:08X}"
 
 
+def sv_param_value(regs: IpRegs, param: Param, value: ParamValue) -> str:
+    """A parameter's value as a SystemVerilog constant of its field in <ip>_cfg_t."""
+    if param.enum:
+        value_name = next(v for v in param.enum.values if v.name == value)
+        return f"{regs.ip}_reg_pkg::{sv_enum_value(regs, param.enum, value_name)}"
+    return f"{param.width}'d{param.encode(value)}"
+
+
+def sv_accel_cfg(values: dict[str, dict[str, ParamValue]]) -> str:
+    """An accel_cfg_t constant: the parameters of each engine, by IP and parameter name (one
+    engine a line)."""
+    parts = []
+    for regs in param_ips():
+        fields = ", ".join(f"{p.name}: {sv_param_value(regs, p, values[regs.ip][p.name])}" for p in regs.params)
+        parts.append(f"    {regs.ip}: '{{{fields}}}")
+    return "'{\n" + ",\n".join(parts) + "\n  }"
+
+
 # --- per configuration ------------------------------------------------------------------------
 
 
@@ -165,16 +214,14 @@ def sv_config_package(config: SocConfig) -> str:
         f"  localparam logic [XifArrayLen-1:0][31:0] XifMask = {_sv_array('32', [p[1] for p in ports] or [0])};",
         f"  localparam logic [XifArrayLen-1:0][31:0] XifMatch = {_sv_array('32', [p[2] for p in ports] or [0])};",
         "",
-        "  // Stateless instruction units, each on its own adapter port.",
-        f"  localparam bit ZknEnable = 1'b{int('zkn' in port_names)};",
-        f"  localparam int unsigned XifIdxZkn = {port_names.index('zkn') if 'zkn' in port_names else 0};",
-        f"  localparam bit KeccakIseEnable = 1'b{int('keccak_ise' in port_names)};",
-        f"  localparam int unsigned XifIdxKeccakIse = "
-        f"{port_names.index('keccak_ise') if 'keccak_ise' in port_names else 0};",
+        "  // Build parameters of the engines, typed by their descriptions (hw/ip/<ip>/data/<ip>.toml,",
+        "  // [[param]]), under the names of the [accelerator.*] tables. An engine this SoC does not",
+        "  // have keeps its description's defaults; every tile takes AccelCfg and uses its own part.",
+        f"  localparam couplet_tile_pkg::accel_cfg_t AccelCfg = {sv_accel_cfg(engine_params(config))};",
         "",
-        "  // Accelerator tiles (couplet_accel_tile), one per accelerator: kind, parameter, front doors,",
-        "  // and the index each front door has in the adapter ports, data-bus slaves, interrupt lines",
-        "  // (line n drives mip bit 16 + n) and DMA bus masters (master 0 is the core).",
+        "  // Accelerator tiles (couplet_accel_tile), one per engine or instruction unit: kind, front",
+        "  // doors, and the index each front door has in the adapter ports, data-bus slaves, interrupt",
+        "  // lines (line n drives mip bit 16 + n) and DMA bus masters (master 0 is the core).",
         f"  localparam int unsigned NumTiles = {len(tile_list)};",
         f"  localparam int unsigned TileArrayLen = {max(1, len(tile_list))};  // NumTiles, at least 1",
         f"  localparam int unsigned NumDmaEngines = {len(engines)};",
@@ -188,10 +235,9 @@ def sv_config_package(config: SocConfig) -> str:
         bits = "".join(str(int(v)) for v in reversed(values or [False]))
         return f"  localparam logic [TileArrayLen-1:0] {name} = {len(bits)}'b{bits};"
 
+    kinds = ", ".join(f"couplet_tile_pkg::{t.kind}" for t in reversed(tile_list)) or "couplet_tile_pkg::AccelKindAes"
     lines += [
-        tile_array("TileKind", [t.kind for t in tile_list], "couplet_accel_pkg::accel_kind_e"),
-        tile_array("TileParam", [t.param for t in tile_list],
-                   "AES architecture | Keccak rounds per cycle | RTOS CONFIG word", 32),
+        f"  localparam couplet_tile_pkg::accel_kind_e [TileArrayLen-1:0] TileKind = '{{{kinds}}};",
         tile_bits("TileXif", [t.xif for t in tile_list]),
         tile_bits("TileRegs", [t.regs for t in tile_list]),
         tile_bits("TileDmaRegs", [t.dma_regs for t in tile_list]),
@@ -567,6 +613,14 @@ def sv_reg_package(regs: IpRegs) -> str:
         if bit >= 0:
             lines.append(f"    logic [{bit}:0] rsvd0;")
         lines.append(f"  }} {regs.ip}_{reg.name}_reg_t;")
+    if regs.params:
+        lines += ["", "  // Build parameters of the engine, as a SoC configuration sets them ([[param]]).",
+                  "  typedef struct packed {"]
+        for param in regs.params:
+            kind = f"{regs.ip}_{param.enum.name}_e" if param.enum else (
+                "logic" if param.width == 1 else f"logic [{param.width - 1}:0]")
+            lines.append(f"    {kind} {param.name};  // {param.engine}: {param.legal}")
+        lines.append(f"  }} {regs.ip}_cfg_t;")
     lines.append("endpackage")
     return "\n".join(lines) + "\n"
 
@@ -605,6 +659,16 @@ def c_reg_header(regs: IpRegs) -> str:
             name = f"{ip}_{reg.name.upper()}_{f.name.upper()}"
             define(f"{name}_SHIFT", f"{f.lsb}u")
             define(f"{name}_MASK", f"0x{f.mask:08X}u")
+    if regs.params:
+        lines += ["", "// Build parameters ([[param]]): the legal values a SoC configuration may give."]
+    for param in regs.params:
+        name = f"{ip}_PARAM_{param.name.upper()}"
+        if param.values:
+            items = " \\\n".join(f"  X({v})" for v in param.values)
+            define(f"{name}_LIST(X)", "\\\n" + items, f"{param.description} X(value) for each value")
+        elif not param.enum and not param.is_bool:
+            define(f"{name}_MIN", f"{param.low}u", param.description)
+            define(f"{name}_MAX", f"{param.high}u")
     for enum in regs.enums:
         lines += ["", f"// {enum.description}"]
         for value in enum.values:
@@ -640,6 +704,15 @@ def reg_doc(regs: IpRegs) -> str:
             lines.append(f"| {f.bits} | `{f.name.upper()}` | {FIELD_ACCESS[f.access]} | 0x{f.reset:X} | "
                          f"{f.description}{values} |")
         lines.append("")
+    if regs.params:
+        lines += ["## Build parameters", "",
+                  f"Set by a SoC configuration (`[accelerator.{regs.ip}]`, docs/configuration.md) under these",
+                  f"names; the SoC hands them to the engine's parameters typed (`{regs.ip}_cfg_t`).", "",
+                  "| parameter | engine parameter | legal values | default | description |", "|---|---|---|---|---|"]
+        for param in regs.params:
+            default = str(param.default).lower() if param.is_bool else param.default
+            lines.append(f"| `{param.name}` | `{param.engine}` | {param.legal} | `{default}` | {param.description} |")
+        lines.append("")
     if regs.consts:
         lines += ["## Constants", "", "| name | value | description |", "|---|---|---|"]
         lines += [f"| `{c.name.upper()}` | 0x{c.value:X} | {c.description} |" for c in regs.consts]
@@ -662,6 +735,32 @@ def ip_outputs(regs: IpRegs) -> dict[Path, str]:
     }
 
 
+TILE_PACKAGE = paths.IP_DIR / "coupling" / "rtl" / "autogen" / "couplet_tile_pkg.sv"
+
+
+def sv_tile_package() -> str:
+    """What a tile can hold and the typed build parameters of every engine (couplet_tile_pkg)."""
+    engines = param_ips()
+    lines = [
+        banner("//", "couplet/gen/generate.py (TILE_KINDS) and the [[param]] entries of hw/ip/*/data/*.toml"),
+        "// What an accelerator tile (couplet_accel_tile) holds, and the build parameters of every engine,",
+        "// typed as their descriptions give them: the SoC package sets one accel_cfg_t (AccelCfg).",
+        "package couplet_tile_pkg;",
+        "  typedef enum int unsigned {",
+    ]
+    for i, kind in enumerate(TILE_KINDS):
+        comma = "," if i + 1 < len(TILE_KINDS) else ""
+        lines.append(f"    AccelKind{_camel(kind)} = {i}{comma}")
+    lines += ["  } accel_kind_e;", "", "  typedef struct packed {"]
+    lines += [f"    {regs.ip}_reg_pkg::{regs.ip}_cfg_t {regs.ip};" for regs in engines]
+    lines += ["  } accel_cfg_t;", "",
+              "  // Every engine's defaults: a tile's parameter until the SoC sets it.",
+              f"  localparam accel_cfg_t AccelCfgDefault = "
+              f"{sv_accel_cfg({r.ip: {p.name: p.default for p in r.params} for r in engines})};",
+              "endpackage"]
+    return "\n".join(lines) + "\n"
+
+
 def committed_outputs(config: SocConfig) -> dict[Path, str]:
     """Generated files that live in the repository, with the text they must have."""
     outputs: dict[Path, str] = {}
@@ -672,6 +771,7 @@ def committed_outputs(config: SocConfig) -> dict[Path, str]:
         ip = toml.parent.parent.name
         if toml.stem == ip and ip not in config.ip_regs:
             outputs.update(ip_outputs(load_ip_regs(ip)))
+    outputs[TILE_PACKAGE] = sv_tile_package()
     if config.name == "default":
         outputs[paths.DOCS_DIR / "memory-map.md"] = memory_map_markdown(config)
     return outputs

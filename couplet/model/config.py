@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from couplet import paths
-from couplet.model.regs import IpRegs, load_ip_regs
+from couplet.model.regs import IpRegs, ParamValue, description_path, load_ip_regs
 
 
 class ConfigError(Exception):
@@ -29,15 +29,9 @@ ADDR_LIMIT = 1 << 32
 
 # Peripherals every SoC has, in the order of their slave ports on the data bus.
 PERIPHERALS = ("clint", "simctrl")
-# Register windows that exist only when an accelerator coupling needs them, in bus order after
-# the fixed peripherals: an accelerator's registers (mmio coupling, and the control side of dma)
-# and the descriptor registers of the DMA engine in its tile (dma coupling). "dma" is the AES
-# tile's engine (the first accelerator had the name to itself).
-OPTIONAL_PERIPHERALS = ("aes", "dma", "keccak", "keccak_dma", "rtos")
 # The IP whose register map a window carries, where the window's name is not the IP's.
 WINDOW_IP = {"keccak_dma": "dma"}
 
-AES_ARCHS = ("rolled", "partial", "unrolled")
 # How the AES accelerator can be attached. "mem" and "tight" share one custom opcode; "mem"
 # adds the DMA engine as the accelerator's memory master.
 AES_COUPLINGS = ("tight", "mem", "mmio", "dma", "zkn")
@@ -47,7 +41,6 @@ _AES_BACKEND_NEEDS = {"tight": "tight", "mem": "mem", "mmio": "mmio", "mmio_irq"
 _AES_COUPLING_WINDOWS = {"mmio": ("aes",), "dma": ("aes", "dma")}
 CUSTOM_OPCODES = (0x0B, 0x2B, 0x5B, 0x7B)  # custom-0..3
 
-KECCAK_ROUNDS_PER_CYCLE = (1, 2, 3, 4, 6, 8, 12, 24)  # the divisors of 24
 # "ise" is the stateless kc.* unit (a software Keccak with custom instructions); the others
 # reach the Keccak accelerator, as for AES.
 KECCAK_COUPLINGS = ("ise", "tight", "mem", "mmio", "dma")
@@ -58,20 +51,21 @@ KECCAK_ISE_CUSTOM = 1
 
 # The RTOS kernel-services accelerator: custom instructions (tight) or memory-mapped registers
 # (mmio), both from one RTL; "soft" is the OS's own kernel. Its memory port (message copies to a
-# waiting receiver) always has a DMA engine. Limits are those of hw/ip/rtos/README.md.
+# waiting receiver) always has a DMA engine.
 RTOS_COUPLINGS = ("tight", "mmio")
 RTOS_BACKENDS = ("soft", "tight", "mmio")
 _RTOS_COUPLING_WINDOWS: dict[str, tuple[str, ...]] = {"mmio": ("rtos",)}
-RTOS_PRIORITY_ORDERS = ("ascending", "descending")
-_RTOS_LIMITS = {
-    "max_threads": (2, 16),
-    "priorities": (2, 16),
-    "mutexes": (1, 8),
-    "semaphores": (1, 8),
-    "queues": (1, 8),
-    "message_words": (1, 16),
-    "queue_depth": (1, 8),
-}
+_COUPLING_WINDOWS: dict[str, dict[str, tuple[str, ...]]] = {"aes": _AES_COUPLING_WINDOWS, "keccak": _KECCAK_COUPLING_WINDOWS, "rtos": _RTOS_COUPLING_WINDOWS}
+# Register windows that exist only when an accelerator coupling needs them, in bus order after
+# the fixed peripherals: an accelerator's registers (mmio coupling, and the control side of dma)
+# and the descriptor registers of the DMA engine in its tile (dma coupling), in the order the
+# coupling tables above first name them. "dma" is the AES tile's engine (the first accelerator
+# had the name to itself).
+OPTIONAL_PERIPHERALS = tuple(dict.fromkeys(
+    window for table in _COUPLING_WINDOWS.values() for windows in table.values() for window in windows))
+
+# An engine's build parameters, their types and legal values are its description's [[param]]
+# entries (hw/ip/<ip>/data/<ip>.toml); a configuration sets them under their names.
 
 
 @dataclass(frozen=True)
@@ -85,6 +79,11 @@ class AesConfig:
 
     def has(self, coupling: str) -> bool:
         return coupling in self.couplings
+
+    @property
+    def params(self) -> dict[str, ParamValue]:
+        """The engine's build parameters by the names of hw/ip/aes/data/aes.toml."""
+        return {"arch": self.arch}
 
     @property
     def needs_dma_engine(self) -> bool:
@@ -116,6 +115,11 @@ class KeccakConfig:
 
     def has(self, coupling: str) -> bool:
         return coupling in self.couplings
+
+    @property
+    def params(self) -> dict[str, ParamValue]:
+        """The engine's build parameters by the names of hw/ip/keccak/data/keccak.toml."""
+        return {"rounds_per_cycle": self.rounds_per_cycle}
 
     @property
     def needs_accelerator(self) -> bool:
@@ -169,9 +173,24 @@ class RtosConfig:
         return tuple(b for b in RTOS_BACKENDS if b == "soft" or b in self.couplings)
 
     @property
+    def params(self) -> dict[str, ParamValue]:
+        """The engine's build parameters by the names of hw/ip/rtos/data/rtos.toml."""
+        return {
+            "max_threads": self.max_threads,
+            "priorities": self.priorities,
+            "priority_order": "ascending" if self.ascending else "descending",
+            "mutexes": self.mutexes,
+            "semaphores": self.semaphores,
+            "queues": self.queues,
+            "message_words": self.message_words,
+            "queue_depth": self.queue_depth,
+            "priority_inheritance": self.priority_inheritance,
+        }
+
+    @property
     def param_word(self) -> int:
         """The parameters packed as the accelerator's CONFIG register (hw/ip/rtos/data/rtos.toml),
-        which is also how the SoC hands them to its tile."""
+        what software reads back."""
         config = load_ip_regs("rtos").reg("config")
         values = {
             "max_threads": self.max_threads,
@@ -283,7 +302,6 @@ def load_config(name_or_path: str | Path = "default") -> SocConfig:
     return parse_config(doc, path)
 
 
-_COUPLING_WINDOWS: dict[str, dict[str, tuple[str, ...]]] = {"aes": _AES_COUPLING_WINDOWS, "keccak": _KECCAK_COUPLING_WINDOWS, "rtos": _RTOS_COUPLING_WINDOWS}
 
 
 def coupling_windows(accelerator: str, couplings: tuple[str, ...] | list[str]) -> set[str]:
@@ -408,18 +426,30 @@ def _check_couplings_and_opcode(couplings: list[Any], allowed: tuple[str, ...], 
         raise ConfigError(f"{where}.custom_opcode: must be 0..3 (custom-0..custom-3), got {custom!r}")
 
 
+def _take_params(table: dict[str, Any], ip: str, where: str) -> dict[str, Any]:
+    """The engine's build parameters, each checked against its description's [[param]]."""
+    values = {}
+    for param in load_ip_regs(ip).params:
+        if param.name not in table:
+            raise ConfigError(f"{where}: missing key '{param.name}'")
+        values[param.name] = table.pop(param.name)
+        problem = param.problem(values[param.name])
+        if problem:
+            source = description_path(ip).relative_to(paths.ROOT)
+            raise ConfigError(f"{where}.{param.name}: {problem} ({source})")
+    return values
+
+
 def _parse_aes(table: Any, where: str) -> AesConfig:
     if not isinstance(table, dict):
         raise ConfigError(f"{where}: must be a table")
-    arch = _take(table, "arch", str, where)
+    params = _take_params(table, "aes", where)
     couplings = _take(table, "couplings", list, where)
     default_backend = _take(table, "default_backend", str, where)
     custom = table.pop("custom_opcode", 0)
     _no_leftovers(table, where)
-    if arch not in AES_ARCHS:
-        raise ConfigError(f"{where}.arch: '{arch}' is not one of {', '.join(AES_ARCHS)}")
     _check_couplings_and_opcode(couplings, AES_COUPLINGS, custom, where)
-    aes = AesConfig(arch, tuple(c for c in AES_COUPLINGS if c in couplings), default_backend, custom)
+    aes = AesConfig(params["arch"], tuple(c for c in AES_COUPLINGS if c in couplings), default_backend, custom)
     if default_backend not in aes.backends:
         raise ConfigError(
             f"{where}.default_backend: '{default_backend}' is not available with couplings "
@@ -431,16 +461,11 @@ def _parse_aes(table: Any, where: str) -> AesConfig:
 def _parse_keccak(table: Any, where: str) -> KeccakConfig:
     if not isinstance(table, dict):
         raise ConfigError(f"{where}: must be a table")
-    rounds = _take(table, "rounds_per_cycle", int, where)
+    rounds = _take_params(table, "keccak", where)["rounds_per_cycle"]
     couplings = _take(table, "couplings", list, where)
     default_backend = _take(table, "default_backend", str, where)
     custom = table.pop("custom_opcode", 2)
     _no_leftovers(table, where)
-    if rounds not in KECCAK_ROUNDS_PER_CYCLE:
-        raise ConfigError(
-            f"{where}.rounds_per_cycle: {rounds} is not a divisor of 24 "
-            f"({', '.join(map(str, KECCAK_ROUNDS_PER_CYCLE))})"
-        )
     _check_couplings_and_opcode(couplings, KECCAK_COUPLINGS, custom, where)
     keccak = KeccakConfig(rounds, tuple(c for c in KECCAK_COUPLINGS if c in couplings), default_backend, custom)
     if default_backend not in keccak.backends:
@@ -457,22 +482,15 @@ def _parse_rtos(table: Any, where: str) -> RtosConfig:
     couplings = _take(table, "couplings", list, where)
     default_backend = _take(table, "default_backend", str, where)
     custom = table.pop("custom_opcode", 3)
-    order = _take(table, "priority_order", str, where)
-    inherit = _take(table, "priority_inheritance", bool, where)
-    sizes = {key: _take(table, key, int, where) for key in _RTOS_LIMITS}
+    sizes = _take_params(table, "rtos", where)
     _no_leftovers(table, where)
     _check_couplings_and_opcode(couplings, RTOS_COUPLINGS, custom, where)
-    if order not in RTOS_PRIORITY_ORDERS:
-        raise ConfigError(f"{where}.priority_order: '{order}' is not one of {', '.join(RTOS_PRIORITY_ORDERS)}")
-    for key, (low, high) in _RTOS_LIMITS.items():
-        if not low <= sizes[key] <= high:
-            raise ConfigError(f"{where}.{key}: {sizes[key]} is outside {low}..{high} (hw/ip/rtos/README.md)")
     rtos = RtosConfig(
         couplings=tuple(c for c in RTOS_COUPLINGS if c in couplings),
         default_backend=default_backend,
         custom=custom,
-        ascending=order == "ascending",
-        priority_inheritance=inherit,
+        ascending=sizes["priority_order"] == "ascending",
+        priority_inheritance=sizes["priority_inheritance"],
         max_threads=sizes["max_threads"],
         priorities=sizes["priorities"],
         mutexes=sizes["mutexes"],

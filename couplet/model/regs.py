@@ -2,7 +2,8 @@
 
 A description holds the registers (``[[reg]]``), their fields (``[[reg.field]]``), named
 value sets (``[[enum]]`` with ``[[enum.value]]``: actions, result and refusal codes, modes) and
-constants (``[[const]]``: limits, marker values). From
+constants (``[[const]]``: limits, marker values) and the build parameters of the IP's engine
+(``[[param]]``: each with its type and legal values, which a SoC configuration sets). From
 it ``couplet gen`` writes the SystemVerilog package used by the RTL, the C header used by the
 firmware and the Markdown tables of the IP's doc; Python tests read it through this module.
 docs/ip_description.md describes the format.
@@ -39,6 +40,9 @@ _FIELD_KEYS = {"name", "bits", "access", "reset", "description", "enum"}
 _ENUM_KEYS = {"name", "width", "description", "value"}
 _VALUE_KEYS = {"name", "value", "description"}
 _CONST_KEYS = {"name", "value", "width", "description"}
+_PARAM_KEYS = {"name", "description", "engine", "enum", "type", "min", "max", "values", "default"}
+
+ParamValue = int | str | bool
 
 
 class RegsError(Exception):
@@ -88,6 +92,72 @@ class Const:
     value: int
     width: int
     description: str
+
+
+@dataclass(frozen=True)
+class Param:
+    """A build parameter of the IP's engine: a key of the configuration's [accelerator.<ip>] table
+    and a field of the generated ``<ip>_cfg_t``. One of: a value of a value set (``enum``), a
+    flag (``bool``), a number in ``min..max``, or a number from ``values``."""
+
+    name: str
+    description: str
+    engine: str  # the engine's SystemVerilog parameter it becomes
+    default: ParamValue
+    enum: Enum | None = None
+    is_bool: bool = False
+    low: int = 0
+    high: int = 0
+    values: tuple[int, ...] = ()
+
+    @property
+    def width(self) -> int:
+        """Bits of the field in ``<ip>_cfg_t``."""
+        if self.enum:
+            return self.enum.width
+        return 1 if self.is_bool else max(1, (max(self.values) if self.values else self.high).bit_length())
+
+    @property
+    def legal(self) -> str:
+        """The legal values, as an error message and the doc table say them."""
+        if self.enum:
+            return "one of " + ", ".join(v.name for v in self.enum.values)
+        if self.is_bool:
+            return "true or false"
+        return "one of " + ", ".join(map(str, self.values)) if self.values else f"{self.low}..{self.high}"
+
+    def problem(self, value: object) -> str | None:
+        """Why `value` is not legal (None when it is), for the configuration's error message."""
+        if self.enum:
+            ok = isinstance(value, str) and value in {v.name for v in self.enum.values}
+        elif self.is_bool:
+            if not isinstance(value, bool):
+                return f"expected bool, got {value!r}"
+            ok = True
+        elif not isinstance(value, int) or isinstance(value, bool):
+            return f"expected int, got {value!r}"
+        else:
+            ok = value in self.values if self.values else self.low <= value <= self.high
+        if ok:
+            return None
+        shown = f"'{value}'" if isinstance(value, str) else str(value)
+        return f"{shown} is not {self.legal}" if self.enum or self.values else f"{shown} is outside {self.legal}"
+
+    def encode(self, value: ParamValue) -> int:
+        """The number `value` has in the field of ``<ip>_cfg_t``."""
+        if self.enum:
+            assert isinstance(value, str)
+            return self.enum.value(value)
+        return int(value)
+
+    @property
+    def choices(self) -> tuple[ParamValue, ...]:
+        """Every legal value (a sweep's axis)."""
+        if self.enum:
+            return tuple(v.name for v in self.enum.values)
+        if self.is_bool:
+            return (False, True)
+        return self.values or tuple(range(self.low, self.high + 1))
 
 
 @dataclass(frozen=True)
@@ -146,6 +216,7 @@ class IpRegs:
     regs: tuple[Reg, ...]
     enums: tuple[Enum, ...] = ()
     consts: tuple[Const, ...] = ()
+    params: tuple[Param, ...] = ()
 
     def reg(self, name: str) -> Reg:
         return _named(self.regs, name, f"{self.ip} has no register")
@@ -161,6 +232,9 @@ class IpRegs:
 
     def value(self, enum: str, name: str) -> int:
         return self.enum(enum).value(name)
+
+    def param(self, name: str) -> Param:
+        return _named(self.params, name, f"{self.ip} has no parameter")
 
 
 def description_path(ip: str) -> Path:
@@ -180,7 +254,7 @@ def load_ip_regs(ip: str) -> IpRegs:
 
 
 def _parse(ip: str, doc: dict[str, Any]) -> IpRegs:
-    _known(doc, {"ip", "reg", "enum", "const"}, "the file")
+    _known(doc, {"ip", "reg", "enum", "const", "param"}, "the file")
     head = doc.get("ip", {})
     _known(head, _IP_KEYS, "[ip]")
     span = int(head.get("span", 0))
@@ -189,6 +263,8 @@ def _parse(ip: str, doc: dict[str, Any]) -> IpRegs:
     _unique([c.name for c in consts], "constant")
     _unique([e.name for e in enums], "value set")
     widths = {e.name: e.width for e in enums}
+    params = tuple(_parse_param(entry, {e.name: e for e in enums}) for entry in doc.get("param", []))
+    _unique([p.name for p in params], "parameter")
     regs = []
     for entry in doc.get("reg", []):
         _known(entry, _REG_KEYS, f"register {entry.get('name')}")
@@ -217,7 +293,7 @@ def _parse(ip: str, doc: dict[str, Any]) -> IpRegs:
         raise RegsError("two registers share an offset")
     if head.get("name") != ip or not regs:
         raise RegsError(f"[ip].name must be '{ip}' and at least one [[reg]] is needed")
-    return IpRegs(ip, head.get("description", ""), span, tuple(regs), enums, consts)
+    return IpRegs(ip, head.get("description", ""), span, tuple(regs), enums, consts, params)
 
 
 def _parse_enum(entry: dict[str, Any]) -> Enum:
@@ -253,6 +329,34 @@ def _parse_const(entry: dict[str, Any]) -> Const:
     if not 1 <= width <= 32 or not 0 <= value < 1 << width:
         raise RegsError(f"{where}: value {value} does not fit in width {width} (1..32 bits)")
     return Const(name, value, width, _get(entry, "description", where))
+
+
+def _parse_param(entry: dict[str, Any], enums: dict[str, Enum]) -> Param:
+    _known(entry, _PARAM_KEYS, f"parameter {entry.get('name')}")
+    name = _name(entry, "parameter")
+    where = f"parameter {name}"
+    kinds = [k for k in ("enum", "type", "values", "max") if k in entry]
+    if len(kinds) != 1 or ("min" in entry) != ("max" in entry) or entry.get("type", "bool") != "bool":
+        raise RegsError(f"{where}: give exactly one of enum = \"<value set>\", type = \"bool\", "
+                        "min and max, or values = [...]")
+    enum = None
+    if "enum" in entry:
+        if entry["enum"] not in enums:
+            raise RegsError(f"{where}: no value set named {entry['enum']}")
+        enum = enums[entry["enum"]]
+    values = tuple(entry.get("values", ()))
+    if "values" in entry and (not values or not all(isinstance(v, int) and v >= 0 for v in values)
+                              or len(set(values)) != len(values)):
+        raise RegsError(f"{where}: values must be distinct numbers >= 0, at least one")
+    low, high = int(entry.get("min", 0)), int(entry.get("max", 0))
+    if "max" in entry and not 0 <= low <= high:
+        raise RegsError(f"{where}: min {low} and max {high} must be 0 <= min <= max")
+    param = Param(name, _get(entry, "description", where), _get(entry, "engine", where),
+                  _get(entry, "default", where), enum, "type" in entry, low, high, values)
+    problem = param.problem(param.default)
+    if problem:
+        raise RegsError(f"{where}: default {problem}")
+    return param
 
 
 def _parse_field(entry: dict[str, Any], reg_where: str, reg_access: str, enum_widths: dict[str, int]) -> Field:

@@ -94,21 +94,26 @@ def accel_port_sources() -> list[Path]:
             rtl_dir / "couplet_accel_frontend.sv"]
 
 
-# In compile order: the bus package (obi) and the coupling layer's package (accel) before the IPs
-# that import them.
-SOC_IPS = ("obi", "sram", "clint", "simctrl", "accel", "dma", "aes", "keccak", "rtos")
-# What an accelerator tile (hw/soc/rtl/couplet_accel_tile.sv) is built from, in compile order: it
-# names every kind's engine, and its bus ports are OBI.
-TILE_IPS = ("obi", "accel", "dma", "aes", "keccak", "rtos")
+# In compile order: the bus package (obi) and the coupling layer's port types (accel) before the
+# IPs that import them, and the tiles (coupling), which name every engine and whose package types
+# the engines' parameters, after the engines.
+SOC_IPS = ("obi", "sram", "clint", "simctrl", "accel", "dma", "aes", "keccak", "rtos", "coupling")
+# What an accelerator tile (hw/ip/coupling/rtl/couplet_accel_tile.sv) is built from, in compile
+# order: it names every kind's engine, and its bus ports are OBI.
+TILE_IPS = ("obi", "accel", "dma", "aes", "keccak", "rtos", "coupling")
 
 
 def soc_sources(config_pkg: Path) -> list[Path]:
-    """couplet's RTL for the SoC top (not the core), in compile order."""
-    sources = [config_pkg]
-    for ip in SOC_IPS:
-        sources += ip_sources(ip)
-    sources += sorted((paths.HW_DIR / "soc" / "rtl").glob("*.sv"))
+    """couplet's RTL for the SoC top (not the core), in compile order: the configuration's package
+    sets typed parameters of the IPs' packages, so it follows them."""
+    sources = [p for ip in SOC_IPS for p in ip_sources(ip)]
+    sources += [config_pkg, *sorted((paths.HW_DIR / "soc" / "rtl").glob("*.sv"))]
     return sources
+
+
+def tile_sources(config_pkg: Path) -> list[Path]:
+    """A configuration's tiles on their own (couplet_fmax_tile builds one from the package)."""
+    return [*(p for ip in TILE_IPS for p in ip_sources(ip)), config_pkg]
 
 
 def sim_top_sources() -> list[Path]:

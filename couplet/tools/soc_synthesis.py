@@ -109,14 +109,8 @@ def tile_design(variant: Variant) -> Design:
     tiles = generate.tiles(variant.config)
     if len(tiles) != 1:
         raise CoupletError(f"{variant.label}: expected one accelerator tile, found {len(tiles)}")
-    tile = tiles[0]
-    sources = [config_package(variant.config)]
-    for ip in rtl.TILE_IPS:
-        sources += rtl.ip_sources(ip)
-    sources += [paths.HW_DIR / "soc" / "rtl" / "couplet_accel_tile.sv", FMAX_TILE]
-    params = (("KindIndex", str(tile.kind)), ("Param", str(tile.param)), ("Xif", str(int(tile.xif))),
-              ("Regs", str(int(tile.regs))), ("Dma", str(int(tile.dma_engine))))
-    return Design(f"fmax_{variant.config.name}", "couplet_fmax_tile", tuple(sources), params=params)
+    sources = (*rtl.tile_sources(config_package(variant.config)), FMAX_TILE)
+    return Design(f"fmax_{variant.config.name}", "couplet_fmax_tile", sources, params=(("TileIndex", "0"),))
 
 
 def core_job(core_config: SocConfig, target: Target) -> tuple[str, Callable[[], SynthResult]]:

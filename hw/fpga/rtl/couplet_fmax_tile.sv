@@ -8,15 +8,15 @@
 // (the bus and the adapters register on both sides), and the timing reported is the tile's.
 // The chain and the fold add a few hundred flip-flops and LUTs: this top measures timing, not
 // area (area comes from the SoC's own synthesis).
+//
+// The tile is tile TileIndex of a configuration's package (couplet_soc_cfg_pkg), as the SoC
+// builds it.
 module couplet_fmax_tile
   import couplet_accel_pkg::*;
   import couplet_obi_pkg::*;
+  import couplet_soc_cfg_pkg::*;
 #(
-  parameter int unsigned KindIndex = 0,  // couplet_accel_pkg::accel_kind_e as a number
-  parameter int unsigned Param     = 0,
-  parameter bit          Xif       = 1'b1,
-  parameter bit          Regs      = 1'b1,
-  parameter bit          Dma       = 1'b1
+  parameter int unsigned TileIndex = 0
 ) (
   input  logic clk_i,
   input  logic rst_ni,
@@ -80,11 +80,11 @@ module couplet_fmax_tile
   assign unused_obi_fields = ^{regs_rsp.exokay, dma_rsp.exokay, m_req.atop};
 
   couplet_accel_tile #(
-    .Kind  (accel_kind_e'(KindIndex)),
-    .Param (Param),
-    .Xif   (Xif),
-    .Regs  (Regs),
-    .Dma   (Dma)
+    .Kind  (TileKind[TileIndex]),
+    .Cfg   (AccelCfg),
+    .Xif   (TileXif[TileIndex]),
+    .Regs  (TileRegs[TileIndex]),
+    .Dma   (TileDmaEngine[TileIndex])
   ) u_tile (
     .clk_i,
     .rst_ni,

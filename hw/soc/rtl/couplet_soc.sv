@@ -1,5 +1,6 @@
-// couplet SoC top: CV32E40X, dual-port SRAM, CLINT, simulation control, and the accelerators
-// of the configuration in their couplings.
+// couplet SoC top: CV32E40X, dual-port SRAM, CLINT, simulation control, and the tiles of the
+// configuration (hw/ip/coupling): each an accelerator or instruction unit behind its couplings.
+// The top names no accelerator: what each tile holds comes from the package.
 //
 // The memory map and the accelerator set come from couplet_soc_cfg_pkg, generated from
 // configs/<name>.toml by `couplet gen`. Instruction fetches reach only the SRAM. Data accesses
@@ -321,7 +322,7 @@ module couplet_soc
     .exit_code_o     (exit_code_o)
   );
 
-  // ------------------------------------------------------------------------------ accelerators
+  // ------------------------------------------------------------------------------ tiles
   // Per tile: its accelerator's interrupt and its DMA engine's (unused entries stay low).
   logic [TileArrayLen-1:0] tile_irq, tile_dma_irq;
 
@@ -343,8 +344,8 @@ module couplet_soc
     assign m_rsp     = TileDmaEngine[t] ? mst_rsp[MstIdx] : '0;
 
     couplet_accel_tile #(
-      .Kind  (couplet_accel_pkg::accel_kind_e'(TileKind[t])),
-      .Param (int'(TileParam[t])),
+      .Kind  (TileKind[t]),
+      .Cfg   (AccelCfg),
       .Xif   (TileXif[t]),
       .Regs  (TileRegs[t]),
       .Dma   (TileDmaEngine[t])
@@ -400,32 +401,6 @@ module couplet_soc
   for (genvar t = NumTiles; t < TileArrayLen; t++) begin : g_no_tile
     assign tile_irq[t]     = 1'b0;
     assign tile_dma_irq[t] = 1'b0;
-  end
-
-  if (ZknEnable) begin : g_zkn
-    couplet_aes_zkn u_aes_zkn (
-      .clk_i       (clk_i),
-      .rst_ni      (rst_ni),
-      .cmd_valid_i (xif_cmd_valid[XifIdxZkn]),
-      .cmd_ready_o (xif_cmd_ready[XifIdxZkn]),
-      .cmd_i       (xif_cmd),
-      .rsp_valid_o (xif_rsp_valid[XifIdxZkn]),
-      .rsp_ready_i (xif_rsp_ready[XifIdxZkn]),
-      .rsp_o       (xif_rsp[XifIdxZkn])
-    );
-  end
-
-  if (KeccakIseEnable) begin : g_keccak_ise
-    couplet_keccak_ise u_keccak_ise (
-      .clk_i       (clk_i),
-      .rst_ni      (rst_ni),
-      .cmd_valid_i (xif_cmd_valid[XifIdxKeccakIse]),
-      .cmd_ready_o (xif_cmd_ready[XifIdxKeccakIse]),
-      .cmd_i       (xif_cmd),
-      .rsp_valid_o (xif_rsp_valid[XifIdxKeccakIse]),
-      .rsp_ready_i (xif_rsp_ready[XifIdxKeccakIse]),
-      .rsp_o       (xif_rsp[XifIdxKeccakIse])
-    );
   end
 
   if (NumXifPorts == 0) begin : g_no_xif_ports

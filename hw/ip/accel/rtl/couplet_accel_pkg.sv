@@ -3,14 +3,6 @@
 // access memory themselves.
 package couplet_accel_pkg;
 
-  // The accelerators an accelerator tile (hw/soc/rtl/couplet_accel_tile.sv) can hold. They share
-  // one port list, so a tile differs only in which module it instantiates.
-  typedef enum int unsigned {
-    AccelKindAes    = 0,
-    AccelKindKeccak = 1,
-    AccelKindRtos   = 2
-  } accel_kind_e;
-
   // Operation of a command. Register-style accelerators follow this convention; an
   // accelerator with ISA-defined encodings (for example Zkne) may decode op and index raw.
   typedef enum logic [2:0] {

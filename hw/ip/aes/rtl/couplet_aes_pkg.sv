@@ -5,14 +5,9 @@
 // state byte s[r,c] is block byte r + 4*c, as in FIPS-197 section 3.4.
 package couplet_aes_pkg;
 
-  // The key length and mode encodings are CTRL's, generated from hw/ip/aes/data/aes.toml.
+  // The key length and mode encodings are CTRL's, and the datapath choice aes_arch_e is the
+  // engine's build parameter, all generated from hw/ip/aes/data/aes.toml.
   import aes_reg_pkg::*;
-
-  typedef enum logic [1:0] {
-    AesArchRolled   = 2'd0,
-    AesArchPartial  = 2'd1,
-    AesArchUnrolled = 2'd2
-  } aes_arch_e;
 
   // The largest schedule (AES-256): 15 round keys of 4 words. Only the core's hierarchy uses
   // these; designs that import the package for the S-box alone would see them as unused.

@@ -38,8 +38,10 @@ from testsupport.accel_port_bfm import (OP_EXEC, OP_READ, OP_WRITE, OP_WRITE2, A
 from testsupport.obi_bfm import MASK32
 
 ARCH_ENV = "COUPLET_AES_ARCH"  # the build's Arch, passed from the pytest side
-ARCHS = {"rolled": 0, "partial": 1, "unrolled": 2}
-ROLLED, PARTIAL, UNROLLED = 0, 1, 2
+# The engine's build parameter Arch, as hw/ip/aes/data/aes.toml describes it.
+ARCH_SET = load_ip_regs("aes").enum("arch")
+ARCHS = {v.name: v.value for v in ARCH_SET.values}
+ROLLED, PARTIAL, UNROLLED = (ARCHS[name] for name in ("rolled", "partial", "unrolled"))
 
 HW_DIR = Path(__file__).resolve().parents[3]
 RTL_FILES = [
@@ -760,5 +762,5 @@ def test_aes(arch_name: str, monkeypatch: pytest.MonkeyPatch) -> None:
         sources=RTL_FILES,
         test_file=__file__,
         build_name=f"aes_{arch_name}",
-        parameters={"Arch": f"2'd{ARCHS[arch_name]}"},
+        parameters={"Arch": f"{ARCH_SET.width}'d{ARCHS[arch_name]}"},
     )

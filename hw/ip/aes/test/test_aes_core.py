@@ -34,8 +34,10 @@ from couplet.tools.cocotb_run import run_cocotb
 from testsupport.obi_bfm import ClockedTb, Monitor
 
 ARCH_ENV = "COUPLET_AES_CORE_ARCH"  # the build's Arch, passed from the pytest side
-ARCHS = {"rolled": 0, "partial": 1, "unrolled": 2}
-ROLLED, PARTIAL, UNROLLED = 0, 1, 2
+# The engine's build parameter Arch, as hw/ip/aes/data/aes.toml describes it.
+ARCH_SET = load_ip_regs("aes").enum("arch")
+ARCHS = {v.name: v.value for v in ARCH_SET.values}
+ROLLED, PARTIAL, UNROLLED = (ARCHS[name] for name in ("rolled", "partial", "unrolled"))
 RTL_DIR = Path(__file__).resolve().parents[1] / "rtl"
 RTL_FILES = ("autogen/aes_reg_pkg.sv", "couplet_aes_pkg.sv", "couplet_aes_sbox.sv",
              "couplet_aes_round.sv", "couplet_aes_key_expand.sv", "couplet_aes_core.sv")
@@ -443,5 +445,5 @@ def test_aes_core(arch_name: str, monkeypatch: pytest.MonkeyPatch) -> None:
         sources=[RTL_DIR / name for name in RTL_FILES],
         test_file=__file__,
         build_name=f"aes_core_{arch_name}",
-        parameters={"Arch": f"2'd{ARCHS[arch_name]}"},
+        parameters={"Arch": f"{ARCH_SET.width}'d{ARCHS[arch_name]}"},
     )

@@ -64,6 +64,8 @@
 #define AES_CMD_ZEROIZE_SHIFT 2u
 #define AES_CMD_ZEROIZE_MASK 0x00000004u
 
+// Build parameters ([[param]]): the legal values a SoC configuration may give.
+
 // Actions: the index of an action command (funct7 of a custom instruction with funct3 3).
 // Start the block in DIN0..3; refused while busy or without a key.
 #define AES_ACTION_START 0x0u
@@ -130,5 +132,18 @@
   X(128, AES_KEY_LEN_128) \
   X(192, AES_KEY_LEN_192) \
   X(256, AES_KEY_LEN_256)
+
+// Datapath of the engine (couplet_aes_core), chosen when the SoC is built.
+// One round per cycle, one block in flight: a result after Nr cycles.
+#define AES_ARCH_ROLLED 0x0u
+// Two rounds per cycle, one block in flight: Nr/2 cycles.
+#define AES_ARCH_PARTIAL 0x1u
+// A pipeline of 14 round stages: one block per cycle, latency Nr cycles.
+#define AES_ARCH_UNROLLED 0x2u
+// X(name, value) for each value
+#define AES_ARCH_LIST(X) \
+  X(rolled, AES_ARCH_ROLLED) \
+  X(partial, AES_ARCH_PARTIAL) \
+  X(unrolled, AES_ARCH_UNROLLED)
 
 #endif  // COUPLET_AUTOGEN_AES_REGS_H_

@@ -38,6 +38,18 @@
 #define KECCAK_CMD_ZEROIZE_SHIFT 1u
 #define KECCAK_CMD_ZEROIZE_MASK 0x00000002u
 
+// Build parameters ([[param]]): the legal values a SoC configuration may give.
+// Keccak-f[1600] rounds the engine computes per cycle, a divisor of 24: a permutation takes 24 / rounds_per_cycle cycles. X(value) for each value
+#define KECCAK_PARAM_ROUNDS_PER_CYCLE_LIST(X) \
+  X(1) \
+  X(2) \
+  X(3) \
+  X(4) \
+  X(6) \
+  X(8) \
+  X(12) \
+  X(24)
+
 // Actions: the index of an action command (funct7 of a custom instruction with funct3 3).
 // Run Keccak-f[1600] on the state; refused while busy (nothing starts; STATUS.refused_busy). Answered in the next cycle, not when the permutation is done.
 #define KECCAK_ACTION_PERMUTE 0x0u

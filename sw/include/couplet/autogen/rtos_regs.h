@@ -52,6 +52,29 @@
 #define RTOS_CALL_VALUE_SHIFT 16u
 #define RTOS_CALL_VALUE_MASK 0xFFFF0000u
 
+// Build parameters ([[param]]): the legal values a SoC configuration may give.
+// Thread nodes; TIDs are 0..max_threads-1.
+#define RTOS_PARAM_MAX_THREADS_MIN 2u
+#define RTOS_PARAM_MAX_THREADS_MAX 16u
+// Priorities 0..priorities-1.
+#define RTOS_PARAM_PRIORITIES_MIN 2u
+#define RTOS_PARAM_PRIORITIES_MAX 16u
+// Mutexes.
+#define RTOS_PARAM_MUTEXES_MIN 1u
+#define RTOS_PARAM_MUTEXES_MAX 8u
+// Counting semaphores.
+#define RTOS_PARAM_SEMAPHORES_MIN 1u
+#define RTOS_PARAM_SEMAPHORES_MAX 8u
+// Message queues.
+#define RTOS_PARAM_QUEUES_MIN 1u
+#define RTOS_PARAM_QUEUES_MAX 8u
+// The largest message, in 32-bit words.
+#define RTOS_PARAM_MESSAGE_WORDS_MIN 1u
+#define RTOS_PARAM_MESSAGE_WORDS_MAX 16u
+// Messages a queue holds.
+#define RTOS_PARAM_QUEUE_DEPTH_MIN 1u
+#define RTOS_PARAM_QUEUE_DEPTH_MAX 8u
+
 // Actions: action k is an AccelOpExec command with index k, a = op_a, b = op_b (over X-IF `.insn r CUSTOM_3, 3, k, rd, a, b` in the default SoC), or a load of CALL[k] with a = ARG_A, b = ARG_B. Each answers with the result word (CALL's fields) except SCHEDULE and THREAD_TCB.
 // a: tcb; b: bits 3:0 priority, bit 8: start READY (else SUSPENDED). Lowest free node gets `tcb`, `bprio = eprio = prio`; `tid` = new TID. `TABLE_FULL` if none free, `BAD_ARG` if prio >= NumPrio.
 #define RTOS_ACTION_THREAD_ADD 0x0u
@@ -202,5 +225,15 @@
   X(sem, RTOS_WAIT_KIND_SEM) \
   X(queue_send, RTOS_WAIT_KIND_QUEUE_SEND) \
   X(queue_recv, RTOS_WAIT_KIND_QUEUE_RECV)
+
+// Which end of the priority numbers is the higher priority, chosen when the SoC is built.
+// A larger number is a higher priority (FreeRTOS).
+#define RTOS_PRIORITY_ORDER_ASCENDING 0x1u
+// A smaller number is a higher priority (RIOT, Zephyr).
+#define RTOS_PRIORITY_ORDER_DESCENDING 0x0u
+// X(name, value) for each value
+#define RTOS_PRIORITY_ORDER_LIST(X) \
+  X(ascending, RTOS_PRIORITY_ORDER_ASCENDING) \
+  X(descending, RTOS_PRIORITY_ORDER_DESCENDING)
 
 #endif  // COUPLET_AUTOGEN_RTOS_REGS_H_

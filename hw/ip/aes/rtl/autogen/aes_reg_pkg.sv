@@ -76,6 +76,16 @@ package aes_reg_pkg;
     AesKeyLen256 = 2'h2
   } aes_key_len_e;
 
+  // Datapath of the engine (couplet_aes_core), chosen when the SoC is built.
+  typedef enum logic [1:0] {
+    // One round per cycle, one block in flight: a result after Nr cycles.
+    AesArchRolled = 2'h0,
+    // Two rounds per cycle, one block in flight: Nr/2 cycles.
+    AesArchPartial = 2'h1,
+    // A pipeline of 14 round stages: one block per cycle, latency Nr cycles.
+    AesArchUnrolled = 2'h2
+  } aes_arch_e;
+
   /* verilator lint_off UNUSEDPARAM */
   // The longest memory job (LEN, MEM action): 1 MiB.
   localparam logic [31:0] AES_MAX_JOB_BYTES = 32'h100000;
@@ -125,4 +135,9 @@ package aes_reg_pkg;
     logic expand;  // [1]
     logic start;  // [0]
   } aes_cmd_reg_t;
+
+  // Build parameters of the engine, as a SoC configuration sets them ([[param]]).
+  typedef struct packed {
+    aes_arch_e arch;  // Arch: one of rolled, partial, unrolled
+  } aes_cfg_t;
 endpackage

@@ -70,4 +70,9 @@ package keccak_reg_pkg;
     logic zeroize;  // [1]
     logic permute;  // [0]
   } keccak_cmd_reg_t;
+
+  // Build parameters of the engine, as a SoC configuration sets them ([[param]]).
+  typedef struct packed {
+    logic [4:0] rounds_per_cycle;  // RoundsPerCycle: one of 1, 2, 3, 4, 6, 8, 12, 24
+  } keccak_cfg_t;
 endpackage

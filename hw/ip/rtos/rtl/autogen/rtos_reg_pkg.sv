@@ -116,6 +116,14 @@ package rtos_reg_pkg;
     RtosWaitKindQueueRecv = 3'h4
   } rtos_wait_kind_e;
 
+  // Which end of the priority numbers is the higher priority, chosen when the SoC is built.
+  typedef enum logic [0:0] {
+    // A larger number is a higher priority (FreeRTOS).
+    RtosPriorityOrderAscending = 1'h1,
+    // A smaller number is a higher priority (RIOT, Zephyr).
+    RtosPriorityOrderDescending = 1'h0
+  } rtos_priority_order_e;
+
   /* verilator lint_off UNUSEDPARAM */
   // A TID field that names no thread (STATUS.tid, CALL.tid).
   localparam logic [7:0] RTOS_TID_NONE = 8'hFF;
@@ -180,4 +188,17 @@ package rtos_reg_pkg;
     logic blocked;  // [4]
     rtos_code_e status;  // [3:0]
   } rtos_call_reg_t;
+
+  // Build parameters of the engine, as a SoC configuration sets them ([[param]]).
+  typedef struct packed {
+    logic [4:0] max_threads;  // MaxThreads: 2..16
+    logic [4:0] priorities;  // NumPrio: 2..16
+    rtos_priority_order_e priority_order;  // PrioAscending: one of ascending, descending
+    logic [3:0] mutexes;  // NumMutex: 1..8
+    logic [3:0] semaphores;  // NumSem: 1..8
+    logic [3:0] queues;  // NumQueue: 1..8
+    logic [4:0] message_words;  // MsgWords: 1..16
+    logic [3:0] queue_depth;  // QueueDepth: 1..8
+    logic priority_inheritance;  // PrioInherit: true or false
+  } rtos_cfg_t;
 endpackage

@@ -1,7 +1,8 @@
 // One accelerator with the front doors of the couplings a configuration selects.
 //
 // The accelerator (couplet_aes, couplet_keccak or couplet_rtos: they share one port list) serves
-// every selected coupling (docs/coupling.md):
+// every selected coupling (docs/coupling.md); a stateless instruction unit (couplet_aes_zkn,
+// couplet_keccak_ise) has the command port only and sits on a tile with the X-IF door alone:
 //   - tight / mem: a command port from the CV-X-IF adapter (xif_*);
 //   - mmio / dma:  its registers on the data bus through couplet_reg_adapter (regs_*);
 //   - mem / dma:   the tile's own DMA engine, fed by the accelerator's job port (mem) and by its
@@ -11,12 +12,13 @@
 module couplet_accel_tile
   import couplet_accel_pkg::*;
   import couplet_obi_pkg::*;
+  import couplet_tile_pkg::*;
 #(
-  parameter accel_kind_e  Kind  = AccelKindAes,
-  // AES: couplet_aes_pkg::aes_arch_e; Keccak: rounds per cycle; RTOS: its parameters packed as its
-  // CONFIG register (hw/ip/rtos/data/rtos.toml), so one number carries them all.
-  parameter int unsigned Param = 0,
-  parameter bit          Xif   = 1'b1,  // tight or mem coupling
+  parameter accel_kind_e Kind  = AccelKindAes,
+  // The engines' build parameters (the SoC package's AccelCfg); the tile uses its kind's part,
+  // field by field under the names of the configuration and the IP's description.
+  parameter accel_cfg_t  Cfg   = AccelCfgDefault,
+  parameter bit          Xif   = 1'b1,  // tight, mem, zkn or ise coupling
   parameter bit          Regs  = 1'b1,  // mmio or dma coupling
   parameter bit          Dma   = 1'b1   // mem or dma coupling: the DMA engine exists
 ) (
@@ -73,7 +75,7 @@ module couplet_accel_tile
     assign reg_cmd       = '0;
     assign reg_rsp_ready = 1'b1;
     logic unused_regs_bus;
-    assign unused_regs_bus = ^regs_req_i;
+    assign unused_regs_bus = ^{regs_req_i, reg_cmd_ready, reg_rsp_valid, reg_rsp};
   end
 
   // Merge the sources into the accelerator's one command port.
@@ -123,6 +125,8 @@ module couplet_accel_tile
     assign reg_cmd_ready   = 1'b0;
     assign reg_rsp_valid   = 1'b0;
     assign reg_rsp         = '0;
+    logic unused_reg_cmd;  // the absent register door's idle command side
+    assign unused_reg_cmd = ^{reg_cmd_valid, reg_cmd, reg_rsp_ready};
   end else begin : g_regs_only
     assign cmd_valid       = reg_cmd_valid;
     assign cmd             = reg_cmd;
@@ -147,18 +151,16 @@ module couplet_accel_tile
   logic [31:0] in_data, out_data;
 
   if (Kind == AccelKindRtos) begin : g_rtos
-    // The RTOS tile's parameter is the accelerator's CONFIG word.
-    localparam rtos_reg_pkg::rtos_config_reg_t Cfg = rtos_reg_pkg::rtos_config_reg_t'(Param);
     couplet_rtos #(
-      .MaxThreads    (int'(Cfg.max_threads)),
-      .NumPrio       (int'(Cfg.num_prio)),
-      .PrioAscending (int'(Cfg.prio_ascending)),
-      .PrioInherit   (int'(Cfg.prio_inherit)),
-      .NumMutex      (int'(Cfg.num_mutex)),
-      .NumSem        (int'(Cfg.num_sem)),
-      .NumQueue      (int'(Cfg.num_queue)),
-      .MsgWords      (int'(Cfg.msg_words)),
-      .QueueDepth    (int'(Cfg.queue_depth_m1) + 1)
+      .MaxThreads    (int'(Cfg.rtos.max_threads)),
+      .NumPrio       (int'(Cfg.rtos.priorities)),
+      .PrioAscending (int'(Cfg.rtos.priority_order == rtos_reg_pkg::RtosPriorityOrderAscending)),
+      .PrioInherit   (int'(Cfg.rtos.priority_inheritance)),
+      .NumMutex      (int'(Cfg.rtos.mutexes)),
+      .NumSem        (int'(Cfg.rtos.semaphores)),
+      .NumQueue      (int'(Cfg.rtos.queues)),
+      .MsgWords      (int'(Cfg.rtos.message_words)),
+      .QueueDepth    (int'(Cfg.rtos.queue_depth))
     ) u_rtos (
       .clk_i       (clk_i),
       .rst_ni      (rst_ni),
@@ -184,7 +186,7 @@ module couplet_accel_tile
     );
   end else if (Kind == AccelKindKeccak) begin : g_keccak
     couplet_keccak #(
-      .RoundsPerCycle (Param)
+      .RoundsPerCycle (int'(Cfg.keccak.rounds_per_cycle))
     ) u_keccak (
       .clk_i       (clk_i),
       .rst_ni      (rst_ni),
@@ -208,9 +210,9 @@ module couplet_accel_tile
       .out_data_o  (out_data),
       .irq_o       (accel_irq_o)
     );
-  end else begin : g_aes
+  end else if (Kind == AccelKindAes) begin : g_aes
     couplet_aes #(
-      .Arch (couplet_aes_pkg::aes_arch_e'(Param))
+      .Arch (Cfg.aes.arch)
     ) u_aes (
       .clk_i       (clk_i),
       .rst_ni      (rst_ni),
@@ -234,6 +236,39 @@ module couplet_accel_tile
       .out_data_o  (out_data),
       .irq_o       (accel_irq_o)
     );
+  end else begin : g_isa_unit
+    // A stateless instruction unit answers commands only: it has no job, streams or interrupt.
+    if (Kind == AccelKindZkn) begin : g_zkn
+      couplet_aes_zkn u_aes_zkn (
+        .clk_i       (clk_i),
+        .rst_ni      (rst_ni),
+        .cmd_valid_i (cmd_valid),
+        .cmd_ready_o (cmd_ready),
+        .cmd_i       (cmd),
+        .rsp_valid_o (rsp_valid),
+        .rsp_ready_i (rsp_ready),
+        .rsp_o       (rsp)
+      );
+    end else begin : g_keccak_ise
+      couplet_keccak_ise u_keccak_ise (
+        .clk_i       (clk_i),
+        .rst_ni      (rst_ni),
+        .cmd_valid_i (cmd_valid),
+        .cmd_ready_o (cmd_ready),
+        .cmd_i       (cmd),
+        .rsp_valid_o (rsp_valid),
+        .rsp_ready_i (rsp_ready),
+        .rsp_o       (rsp)
+      );
+    end
+    assign job_valid   = 1'b0;
+    assign job         = '0;
+    assign in_ready    = 1'b0;
+    assign out_valid   = 1'b0;
+    assign out_data    = '0;
+    assign accel_irq_o = 1'b0;
+    logic unused_engine_ports;
+    assign unused_engine_ports = ^{job_ready, job_done, job_err, dma_abort, in_valid, in_data, out_ready};
   end
 
   if (Dma) begin : g_dma
