@@ -44,6 +44,13 @@ def test_ip_core_lists_exactly_the_build_s_rtl_and_its_dependencies() -> None:
     assert cores.ip_dependencies("obi") == []
 
 
+def test_an_instantiated_module_makes_its_ip_a_dependency() -> None:
+    # The tile instantiates couplet_dma but uses no DMA package: a core pulled alone still needs it.
+    data = Core2Parser().read(str(paths.IP_DIR / "coupling" / "coupling.core"))
+    assert "couplet:ip:dma" in data["filesets"]["rtl"]["depend"]
+    assert cores.ip_dependencies("coupling") == ["accel", "aes", "dma", "keccak", "obi", "rtos"]
+
+
 def test_a_package_nothing_provides_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     (tmp_path / "toy" / "rtl").mkdir(parents=True)
     (tmp_path / "toy" / "rtl" / "toy.sv").write_text("module toy; localparam int A = nowhere_pkg::B; endmodule\n")

@@ -1,15 +1,16 @@
 """FuseSoC core files, generated from the source lists the couplet build itself uses.
 
-Each IP gets ``hw/ip/<ip>/<ip>.core`` (its RTL in compile order, and the IPs whose packages it
-imports as dependencies) and the SoC gets ``hw/soc/soc.core``, whose FuseSoC generator
-(``couplet/gen/fusesoc_generator.py``) writes a configuration's package and the patched CV32E40X
-sources. So a user can pull one accelerator with its coupling layer, or the whole SoC, into their
-own FuseSoC flow, and the core files can never list other files than the build compiles.
+Each IP gets ``hw/ip/<ip>/<ip>.core`` (its RTL in compile order, and as dependencies the IPs
+whose packages it imports or whose modules it instantiates) and the SoC gets
+``hw/soc/soc.core``, whose FuseSoC generator (``couplet/gen/fusesoc_generator.py``) writes a
+configuration's package and the patched CV32E40X sources. So a user can pull one accelerator with
+its coupling layer, or the whole SoC, into their own FuseSoC flow, and the core files can never
+list other files than the build compiles.
 
 The dependencies are read from the RTL, not written down: a reference to ``<name>_pkg::`` (or an
-``import``) names the IP that defines that package. The few packages that come from outside the
-IPs (the CPU's, the configuration's) are listed in EXTERNAL_PACKAGES with what provides them, so a
-new dependency cannot slip into an IP unnoticed.
+``import``) names the IP that defines that package, an instance the IP that defines the module.
+The few packages that come from outside the IPs (the CPU's, the configuration's) are listed in
+EXTERNAL_PACKAGES with what provides them, so a new dependency cannot slip into an IP unnoticed.
 """
 
 from __future__ import annotations
@@ -36,6 +37,10 @@ GENERATOR = Path(__file__).resolve().parent / "fusesoc_generator.py"
 
 _PACKAGE_DEF = re.compile(r"^\s*package\s+(\w+)\s*;", re.M)
 _PACKAGE_USE = re.compile(r"\b(\w+_pkg)::|^\s*(if_xif)\.", re.M)
+_MODULE_DEF = re.compile(r"^\s*module\s+(\w+)", re.M)
+# An instance: `name #(` or `name u_x (` at the start of a line. A statement of another shape that
+# matches (`return f(...)`) names no module, so it is never taken for one.
+_INSTANCE = re.compile(r"^\s*(\w+)\s*(?:#\s*\(|\w+\s*\()", re.M)
 
 
 class CoreError(Exception):
@@ -70,17 +75,24 @@ def _packages_defined(ip: str) -> set[str]:
     return {name for src in rtl.ip_sources(ip) for name in _PACKAGE_DEF.findall(src.read_text())}
 
 
+def _modules_defined(ip: str) -> set[str]:
+    return {name for src in rtl.ip_sources(ip) for name in _MODULE_DEF.findall(src.read_text())}
+
+
 def ip_dependencies(ip: str) -> list[str]:
-    """The other IPs whose packages `ip` uses, by name."""
+    """The other IPs whose packages `ip` uses or whose modules it instantiates, by name."""
     providers = {pkg: other for other in all_ips() for pkg in _packages_defined(other)}
+    module_providers = {mod: other for other in all_ips() if other != ip for mod in _modules_defined(other)}
     own = _packages_defined(ip)
     needed: set[str] = set()
     for src in rtl.ip_sources(ip):
+        text = src.read_text()
         for pkg in _uses(src) - own:
             if pkg in providers:
                 needed.add(providers[pkg])
             elif pkg not in EXTERNAL_PACKAGES:
                 raise CoreError(f"{src}: uses {pkg}, which no IP defines and EXTERNAL_PACKAGES does not list")
+        needed |= {module_providers[m] for m in _INSTANCE.findall(text) if m in module_providers}
     return sorted(needed)
 
 
