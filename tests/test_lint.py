@@ -74,3 +74,12 @@ def test_lint_standalone_ip_is_clean(ip: str, top: str, modules: tuple[str, ...]
     proc = subprocess.run(command, capture_output=True, text=True, env=paths.verilator_env())
     output = proc.stdout + proc.stderr
     assert proc.returncode == 0 and "%Warning" not in output and "%Error" not in output, output
+
+
+@pytest.mark.parametrize("param", ["-GMaxThreads=17", "-GNumQueue=0", "-GQueueDepth=9"])
+def test_rtos_engine_refuses_parameters_outside_its_description(param: str) -> None:
+    # The ranges reach the RTL from hw/ip/rtos/data/rtos.toml (rtos_reg_pkg RTOS_PARAM_*).
+    sources = [*rtl.accel_port_sources(), *rtl.ip_sources("rtos")]
+    command = lint.verilator_command("couplet_rtos", sources, [], [param])
+    proc = subprocess.run(command, capture_output=True, text=True, env=paths.verilator_env())
+    assert proc.returncode != 0 and "parameter out of range (hw/ip/rtos/data/rtos.toml)" in proc.stdout + proc.stderr

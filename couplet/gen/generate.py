@@ -582,13 +582,20 @@ def sv_reg_package(regs: IpRegs) -> str:
             lines.append(f"    {sv_enum_value(regs, enum, value)} = {enum.width}'h{value.value:X}{comma}")
         lines.append(f"  }} {regs.ip}_{enum.name}_e;")
     with_fields = [r for r in regs.regs if r.fields]
-    if with_fields or regs.consts:
+    ranged = [p for p in regs.params if not p.values and not p.enum and not p.is_bool]
+    if with_fields or regs.consts or ranged:
         # A user of the package reads the fields and constants it needs, so most go unused in each.
         lines += ["", "  /* verilator lint_off UNUSEDPARAM */"]
     for const in regs.consts:
         lines += [f"  // {const.description}",
                   f"  localparam logic [{const.width - 1}:0] {ip}_{const.name.upper()} = "
                   f"{const.width}'h{const.value:X};"]
+    if ranged:
+        lines.append("  // Build parameters' ranges ([[param]] min and max): the engine checks its own against them.")
+    for param in ranged:
+        name = f"{ip}_PARAM_{param.name.upper()}"
+        lines += [f"  localparam int unsigned {name}_MIN = {param.low};",
+                  f"  localparam int unsigned {name}_MAX = {param.high};"]
     if with_fields:
         lines.append("  // Field positions: _BIT of a one-bit field, _LSB and _WIDTH of a wider one.")
         for reg in with_fields:
@@ -599,7 +606,7 @@ def sv_reg_package(regs: IpRegs) -> str:
                 else:
                     lines.append(f"  localparam int unsigned {name}_LSB = {f.lsb};")
                     lines.append(f"  localparam int unsigned {name}_WIDTH = {f.width};")
-    if with_fields or regs.consts:
+    if with_fields or regs.consts or ranged:
         lines.append("  /* verilator lint_on UNUSEDPARAM */")
     for reg in with_fields:
         lines += ["", f"  // {reg.name.upper()} up to its highest field.", "  typedef struct packed {"]

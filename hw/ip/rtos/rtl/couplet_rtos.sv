@@ -57,12 +57,18 @@ module couplet_rtos
 );
 
   // ---------------------------------------------------------------- parameters
-  if (MaxThreads < 2 || MaxThreads > MaxThreadsLimit || NumPrio < 2 || NumPrio > NumPrioLimit ||
-      NumMutex < 1 || NumMutex > NumObjLimit || NumSem < 1 || NumSem > NumObjLimit ||
-      NumQueue < 1 || NumQueue > NumObjLimit || MsgWords < 1 || MsgWords > MsgWordsLimit ||
-      QueueDepth < 1 || QueueDepth > QueueDepthLimit || PrioAscending > 1 ||
-      PrioInherit > 1) begin : gen_param_check
-    $error("couplet_rtos: parameter out of range (README)");
+  // The ranges are those of the description (hw/ip/rtos/data/rtos.toml [[param]]), which the
+  // configuration is checked against too; MSG's words must hold the largest message.
+  if (MaxThreads < RTOS_PARAM_MAX_THREADS_MIN || MaxThreads > RTOS_PARAM_MAX_THREADS_MAX ||
+      NumPrio < RTOS_PARAM_PRIORITIES_MIN || NumPrio > RTOS_PARAM_PRIORITIES_MAX ||
+      NumMutex < RTOS_PARAM_MUTEXES_MIN || NumMutex > RTOS_PARAM_MUTEXES_MAX ||
+      NumSem < RTOS_PARAM_SEMAPHORES_MIN || NumSem > RTOS_PARAM_SEMAPHORES_MAX ||
+      NumQueue < RTOS_PARAM_QUEUES_MIN || NumQueue > RTOS_PARAM_QUEUES_MAX ||
+      MsgWords < RTOS_PARAM_MESSAGE_WORDS_MIN || MsgWords > RTOS_PARAM_MESSAGE_WORDS_MAX ||
+      RTOS_PARAM_MESSAGE_WORDS_MAX > RTOS_MSG_COUNT ||
+      QueueDepth < RTOS_PARAM_QUEUE_DEPTH_MIN || QueueDepth > RTOS_PARAM_QUEUE_DEPTH_MAX ||
+      PrioAscending > 1 || PrioInherit > 1) begin : gen_param_check
+    $error("couplet_rtos: parameter out of range (hw/ip/rtos/data/rtos.toml)");
   end
 
   localparam int unsigned TidW  = $clog2(MaxThreads);

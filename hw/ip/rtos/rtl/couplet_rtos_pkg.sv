@@ -6,12 +6,9 @@ package couplet_rtos_pkg;
 
   import rtos_reg_pkg::*;
 
-  // Largest parameter values the field widths below can hold.
-  localparam int unsigned MaxThreadsLimit = 16;
-  localparam int unsigned NumPrioLimit    = 16;
-  localparam int unsigned NumObjLimit     = 8;   // NumMutex, NumSem, NumQueue
-  localparam int unsigned MsgWordsLimit   = RTOS_MSG_COUNT;
-  localparam int unsigned QueueDepthLimit = 8;
+  // Largest parameter values the field widths below can hold (the description's ranges).
+  localparam int unsigned MaxThreadsLimit = RTOS_PARAM_MAX_THREADS_MAX;
+  localparam int unsigned NumPrioLimit    = RTOS_PARAM_PRIORITIES_MAX;
 
   // The actions (rtos_action_e), status codes (rtos_code_e), thread states, wait kinds and the
   // result word (rtos_call_reg_t) are generated from data/rtos.toml into rtos_reg_pkg.

@@ -127,6 +127,21 @@ package rtos_reg_pkg;
   /* verilator lint_off UNUSEDPARAM */
   // A TID field that names no thread (STATUS.tid, CALL.tid).
   localparam logic [7:0] RTOS_TID_NONE = 8'hFF;
+  // Build parameters' ranges ([[param]] min and max): the engine checks its own against them.
+  localparam int unsigned RTOS_PARAM_MAX_THREADS_MIN = 2;
+  localparam int unsigned RTOS_PARAM_MAX_THREADS_MAX = 16;
+  localparam int unsigned RTOS_PARAM_PRIORITIES_MIN = 2;
+  localparam int unsigned RTOS_PARAM_PRIORITIES_MAX = 16;
+  localparam int unsigned RTOS_PARAM_MUTEXES_MIN = 1;
+  localparam int unsigned RTOS_PARAM_MUTEXES_MAX = 8;
+  localparam int unsigned RTOS_PARAM_SEMAPHORES_MIN = 1;
+  localparam int unsigned RTOS_PARAM_SEMAPHORES_MAX = 8;
+  localparam int unsigned RTOS_PARAM_QUEUES_MIN = 1;
+  localparam int unsigned RTOS_PARAM_QUEUES_MAX = 8;
+  localparam int unsigned RTOS_PARAM_MESSAGE_WORDS_MIN = 1;
+  localparam int unsigned RTOS_PARAM_MESSAGE_WORDS_MAX = 16;
+  localparam int unsigned RTOS_PARAM_QUEUE_DEPTH_MIN = 1;
+  localparam int unsigned RTOS_PARAM_QUEUE_DEPTH_MAX = 8;
   // Field positions: _BIT of a one-bit field, _LSB and _WIDTH of a wider one.
   localparam int unsigned RTOS_STATUS_COPY_BUSY_BIT = 0;
   localparam int unsigned RTOS_STATUS_COPY_ERROR_BIT = 1;
