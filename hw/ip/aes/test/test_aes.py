@@ -33,9 +33,10 @@ from Crypto.Cipher import AES
 from couplet.model import rtl
 from couplet.model.regs import load_ip_regs
 from couplet.tools.cocotb_run import run_cocotb
-from testsupport.accel_port_bfm import (OP_EXEC, OP_READ, OP_WRITE, OP_WRITE2, AccelRegsTb, StreamSink, StreamSource,
-                                        from_words, to_words)
+from testsupport.accel_port_bfm import (MEM_REQ, MEM_RSP, OP_EXEC, OP_READ, OP_WRITE, OP_WRITE2, AccelRegsTb, StreamSink,
+                                        StreamSource, from_words, to_words)
 from testsupport.obi_bfm import MASK32
+from testsupport.struct_port import StructPort, assert_values
 
 ARCH_ENV = "COUPLET_AES_ARCH"  # the build's Arch, passed from the pytest side
 # The engine's build parameter Arch, as hw/ip/aes/data/aes.toml describes it.
@@ -132,6 +133,8 @@ class DmaModel:
 
     def __init__(self, dut: object, rng: random.Random, src: StreamSource, sink: StreamSink) -> None:
         self.dut = dut
+        self.mem_req = StructPort(dut, "mem_req_o", MEM_REQ)
+        self.mem_rsp = StructPort(dut, "mem_rsp_i", MEM_RSP)
         self.rng = rng
         self.src = src
         self.sink = sink
@@ -153,21 +156,21 @@ class DmaModel:
         return from_words([self.memory.get(addr + 4 * i, 0) for i in range(length // 4)])
 
     def reset_values(self) -> None:
-        for name in ("job_ready_i", "job_done_i", "job_err_i", "dma_abort_i"):
-            getattr(self.dut, name).value = 0
+        for name in ("job_ready", "job_done", "job_err", "job_abort"):
+            self.mem_rsp[name].value = 0
 
     def drive(self, cycle: int) -> None:
         self._ready = int(self.active is None and self.rng.random() < self.ready_prob)
-        self.dut.job_ready_i.value = self._ready
+        self.mem_rsp.job_ready.value = self._ready
         done, err, abort = self._pulse
-        self.dut.job_done_i.value = done
-        self.dut.job_err_i.value = err if done else self.rng.getrandbits(1)
-        self.dut.dma_abort_i.value = abort
+        self.mem_rsp.job_done.value = done
+        self.mem_rsp.job_err.value = err if done else self.rng.getrandbits(1)
+        self.mem_rsp.job_abort.value = abort
         self._pulse = (0, 0, 0)
 
     def sample(self, cycle: int) -> None:
         dut = self.dut
-        if int(dut.job_done_i.value) and self.active is not None:
+        if int(self.mem_rsp.job_done.value) and self.active is not None:
             self.active.done_cycle = cycle
             self.active = None
         if self.active is not None:
@@ -183,8 +186,8 @@ class DmaModel:
                 self._pulse = (1, 1, 1)
             elif job.collected == job.out_len // 4:
                 self._pulse = (1, 0, 0)
-        if self._ready and int(dut.job_valid_o.value):
-            value = int(dut.job_o.value)
+        if self._ready and int(self.mem_req.job_valid.value):
+            value = int(self.mem_req.job.value)
             job = Job(value >> 96, value >> 64 & MASK32, value >> 32 & MASK32, value & MASK32, cycle)
             self.jobs.append(job)
             self.active = job
@@ -207,8 +210,8 @@ class AesTb(AccelRegsTb):
 
     async def start(self) -> None:
         await self.reset()
-        for name in ("rsp_valid_o", "job_valid_o", "out_valid_o", "irq_o"):
-            assert int(getattr(self.dut, name).value) == 0, f"{name} after reset"
+        assert_values(self.dut, {"cmd_rsp_o.rsp_valid": 0, "mem_req_o.job_valid": 0, "mem_req_o.out_valid": 0,
+                                 "irq_o": 0})
 
     # -- operations
     async def set_key(self, key: bytes, mode: int = ECB, decrypt: bool = False) -> None:

@@ -35,10 +35,11 @@ from cocotb.triggers import RisingEdge
 from couplet.model import rtl
 from couplet.model.regs import load_ip_regs
 from couplet.tools.cocotb_run import run_cocotb
-from testsupport.accel_port_bfm import (OP_EXEC, OP_READ, OP_WRITE, OP_WRITE2, AccelRegsTb, Cmd, StreamSource,
-                                        from_words, to_words)
+from testsupport.accel_port_bfm import (MEM_REQ, MEM_RSP, OP_EXEC, OP_READ, OP_WRITE, OP_WRITE2, AccelRegsTb, Cmd,
+                                        StreamSource, from_words, to_words)
 from hw.ip.keccak.test.test_keccak_core import keccak_f
 from testsupport.obi_bfm import MASK32, Monitor
+from testsupport.struct_port import StructPort, assert_values
 
 HW_DIR = Path(__file__).resolve().parents[3]
 RTL_FILES = [
@@ -171,6 +172,8 @@ class DmaModel:
 
     def __init__(self, dut: object, rng: random.Random, src: StreamSource) -> None:
         self.dut = dut
+        self.mem_req = StructPort(dut, "mem_req_o", MEM_REQ)
+        self.mem_rsp = StructPort(dut, "mem_rsp_i", MEM_RSP)
         self.rng = rng
         self.src = src
         self.memory: dict[int, int] = {}
@@ -195,21 +198,21 @@ class DmaModel:
         self._offer = None
 
     def reset_values(self) -> None:
-        for name in ("job_ready_i", "job_done_i", "job_err_i", "dma_abort_i"):
-            getattr(self.dut, name).value = 0
+        for name in ("job_ready", "job_done", "job_err", "job_abort"):
+            self.mem_rsp[name].value = 0
 
     def drive(self, cycle: int) -> None:
         self._ready = int(self.active is None and self.rng.random() < self.ready_prob)
-        self.dut.job_ready_i.value = self._ready
+        self.mem_rsp.job_ready.value = self._ready
         done, err, abort = self._pulse
-        self.dut.job_done_i.value = done
-        self.dut.job_err_i.value = err if done else self.rng.getrandbits(1)  # only valid with done
-        self.dut.dma_abort_i.value = abort
+        self.mem_rsp.job_done.value = done
+        self.mem_rsp.job_err.value = err if done else self.rng.getrandbits(1)  # only valid with done
+        self.mem_rsp.job_abort.value = abort
         self._pulse = (0, 0, 0)
 
     def sample(self, cycle: int) -> None:
         dut = self.dut
-        if int(dut.job_done_i.value) and self.active is not None:
+        if int(self.mem_rsp.job_done.value) and self.active is not None:
             self.active.done_cycle = cycle
             self.active = None
         if self.active is not None:
@@ -222,8 +225,8 @@ class DmaModel:
             elif taken == job.in_len // 4 and self._pulse == (0, 0, 0):
                 job.last_word_cycle = self.src.accept_cycles[-1]
                 self._pulse = (1, 0, 0)
-        if int(dut.job_valid_o.value):
-            value = int(dut.job_o.value)
+        if int(self.mem_req.job_valid.value):
+            value = int(self.mem_req.job.value)
             assert self._held is None or value == self._held, f"cycle {cycle}: job_o changed while waiting"
             self._held = None if self._ready else value
             if self._offer is None:
@@ -253,7 +256,7 @@ class KeccakTb(AccelRegsTb):
 
     def per_cycle(self, cycle: int) -> None:
         """The output stream never carries a word; note the cycles with irq_o."""
-        assert int(self.dut.out_valid_o.value) == 0, f"cycle {cycle}: out_valid_o"
+        assert self.dma.mem_req.out_valid.value == 0, f"cycle {cycle}: out_valid"
         if int(self.dut.irq_o.value):
             self.irq_cycles.append(cycle)
 
@@ -262,9 +265,8 @@ class KeccakTb(AccelRegsTb):
         await self.expect_idle("after reset")
 
     async def expect_idle(self, what: str) -> None:
-        for name, value in (("rsp_valid_o", 0), ("job_valid_o", 0), ("out_valid_o", 0), ("irq_o", 0),
-                            ("in_ready_o", 1), ("cmd_ready_o", 1)):
-            assert int(getattr(self.dut, name).value) == value, f"{name} {what}"
+        assert_values(self.dut, {"cmd_rsp_o.rsp_valid": 0, "mem_req_o.job_valid": 0, "mem_req_o.out_valid": 0,
+                                 "irq_o": 0, "mem_req_o.in_ready": 1, "cmd_ready_o": 1}, what)
         assert await self.read(STATUS) == 0, f"STATUS {what}"
         assert await self.read(CTRL) == 0, f"CTRL {what}"
         assert await self.read(LEN) == 0, f"LEN {what}"
