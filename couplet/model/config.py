@@ -8,9 +8,10 @@ so a config that does not make sense is rejected here, with a message naming the
 from __future__ import annotations
 
 import tomllib
+from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from couplet import paths
 from couplet.model.regs import IpRegs, ParamValue, description_path, load_ip_regs
@@ -69,21 +70,17 @@ OPTIONAL_PERIPHERALS = tuple(dict.fromkeys(
 
 
 @dataclass(frozen=True)
-class AesConfig:
-    """The AES accelerator of a SoC: its datapath and the couplings it is reachable through."""
+class AccelConfig(ABC):
+    """What every accelerator of a SoC has: the couplings it is reachable through (in the order
+    of its *_COUPLINGS), the backend software uses by default, and its custom-N opcode (of the
+    tight and mem couplings)."""
 
-    arch: str
     couplings: tuple[str, ...]
     default_backend: str
-    custom: int  # custom-N opcode of the tight and mem couplings
+    custom: int
 
     def has(self, coupling: str) -> bool:
         return coupling in self.couplings
-
-    @property
-    def params(self) -> dict[str, ParamValue]:
-        """The engine's build parameters by the names of hw/ip/aes/data/aes.toml."""
-        return {"arch": self.arch}
 
     @property
     def needs_dma_engine(self) -> bool:
@@ -94,31 +91,48 @@ class AesConfig:
         return self.has("tight") or self.has("mem")
 
     @property
-    def backends(self) -> tuple[str, ...]:
-        """Backends available in this SoC, the software one first."""
-        # A coupling brings the simpler one it is built on: mem is tight plus a memory master,
-        # dma is the register window plus the DMA engine.
+    def reachable(self) -> set[str]:
+        """The couplings and those they are built on: mem is tight plus a memory master, dma is
+        the register window plus the DMA engine."""
         couplings = set(self.couplings)
         couplings |= {"tight"} if self.has("mem") else set()
         couplings |= {"mmio"} if self.has("dma") else set()
-        return tuple(b for b in AES_BACKENDS if b == "soft" or _AES_BACKEND_NEEDS[b] in couplings)
+        return couplings
+
+    @property
+    @abstractmethod
+    def backends(self) -> tuple[str, ...]:
+        """Backends available in this SoC, the software one first."""
+
+    @property
+    @abstractmethod
+    def params(self) -> dict[str, ParamValue]:
+        """The engine's build parameters by the names of its description (hw/ip/<ip>/data/<ip>.toml)."""
 
 
 @dataclass(frozen=True)
-class KeccakConfig:
-    """The Keccak accelerator of a SoC, the couplings it is reachable through, and the kc.* unit."""
+class AesConfig(AccelConfig):
+    """The AES accelerator of a SoC: its datapath and the couplings it is reachable through."""
 
-    rounds_per_cycle: int
-    couplings: tuple[str, ...]
-    default_backend: str
-    custom: int  # custom-N opcode of the tight and mem couplings
-
-    def has(self, coupling: str) -> bool:
-        return coupling in self.couplings
+    arch: str
 
     @property
     def params(self) -> dict[str, ParamValue]:
-        """The engine's build parameters by the names of hw/ip/keccak/data/keccak.toml."""
+        return {"arch": self.arch}
+
+    @property
+    def backends(self) -> tuple[str, ...]:
+        return tuple(b for b in AES_BACKENDS if b == "soft" or _AES_BACKEND_NEEDS[b] in self.reachable)
+
+
+@dataclass(frozen=True)
+class KeccakConfig(AccelConfig):
+    """The Keccak accelerator of a SoC, the couplings it is reachable through, and the kc.* unit."""
+
+    rounds_per_cycle: int
+
+    @property
+    def params(self) -> dict[str, ParamValue]:
         return {"rounds_per_cycle": self.rounds_per_cycle}
 
     @property
@@ -127,30 +141,14 @@ class KeccakConfig:
         return any(c != "ise" for c in self.couplings)
 
     @property
-    def needs_dma_engine(self) -> bool:
-        return self.has("mem") or self.has("dma")
-
-    @property
-    def needs_xif_port(self) -> bool:
-        return self.has("tight") or self.has("mem")
-
-    @property
     def backends(self) -> tuple[str, ...]:
-        """Backends available in this SoC, the software one first (as for AES: mem brings tight,
-        dma brings mmio)."""
-        couplings = set(self.couplings)
-        couplings |= {"tight"} if self.has("mem") else set()
-        couplings |= {"mmio"} if self.has("dma") else set()
-        return tuple(b for b in KECCAK_BACKENDS if b == "soft" or b in couplings)
+        return tuple(b for b in KECCAK_BACKENDS if b == "soft" or b in self.reachable)
 
 
 @dataclass(frozen=True)
-class RtosConfig:
+class RtosConfig(AccelConfig):
     """The RTOS accelerator of a SoC: its build parameters and the couplings it is reachable through."""
 
-    couplings: tuple[str, ...]
-    default_backend: str
-    custom: int  # custom-N opcode of the tight coupling
     max_threads: int
     priorities: int
     ascending: bool  # a larger number is a higher priority (FreeRTOS)
@@ -161,12 +159,10 @@ class RtosConfig:
     queue_depth: int
     priority_inheritance: bool
 
-    def has(self, coupling: str) -> bool:
-        return coupling in self.couplings
-
     @property
-    def needs_xif_port(self) -> bool:
-        return self.has("tight")
+    def needs_dma_engine(self) -> bool:
+        """The memory port (message copies to a waiting receiver) always has the engine."""
+        return True
 
     @property
     def backends(self) -> tuple[str, ...]:
@@ -174,7 +170,6 @@ class RtosConfig:
 
     @property
     def params(self) -> dict[str, ParamValue]:
-        """The engine's build parameters by the names of hw/ip/rtos/data/rtos.toml."""
         return {
             "max_threads": self.max_threads,
             "priorities": self.priorities,
@@ -449,13 +444,21 @@ def _parse_aes(table: Any, where: str) -> AesConfig:
     custom = table.pop("custom_opcode", 0)
     _no_leftovers(table, where)
     _check_couplings_and_opcode(couplings, AES_COUPLINGS, custom, where)
-    aes = AesConfig(params["arch"], tuple(c for c in AES_COUPLINGS if c in couplings), default_backend, custom)
-    if default_backend not in aes.backends:
+    return _with_default_backend(AesConfig(tuple(c for c in AES_COUPLINGS if c in couplings), default_backend, custom,
+                                           arch=params["arch"]), where)
+
+
+_Accel = TypeVar("_Accel", bound=AccelConfig)
+
+
+def _with_default_backend(accel: _Accel, where: str) -> _Accel:
+    """`accel`, once its default backend is one its couplings make available."""
+    if accel.default_backend not in accel.backends:
         raise ConfigError(
-            f"{where}.default_backend: '{default_backend}' is not available with couplings "
-            f"{', '.join(aes.couplings)} (available: {', '.join(aes.backends)})"
+            f"{where}.default_backend: '{accel.default_backend}' is not available with couplings "
+            f"{', '.join(accel.couplings)} (available: {', '.join(accel.backends)})"
         )
-    return aes
+    return accel
 
 
 def _parse_keccak(table: Any, where: str) -> KeccakConfig:
@@ -467,13 +470,8 @@ def _parse_keccak(table: Any, where: str) -> KeccakConfig:
     custom = table.pop("custom_opcode", 2)
     _no_leftovers(table, where)
     _check_couplings_and_opcode(couplings, KECCAK_COUPLINGS, custom, where)
-    keccak = KeccakConfig(rounds, tuple(c for c in KECCAK_COUPLINGS if c in couplings), default_backend, custom)
-    if default_backend not in keccak.backends:
-        raise ConfigError(
-            f"{where}.default_backend: '{default_backend}' is not available with couplings "
-            f"{', '.join(keccak.couplings)} (available: {', '.join(keccak.backends)})"
-        )
-    return keccak
+    return _with_default_backend(KeccakConfig(tuple(c for c in KECCAK_COUPLINGS if c in couplings), default_backend,
+                                              custom, rounds_per_cycle=rounds), where)
 
 
 def _parse_rtos(table: Any, where: str) -> RtosConfig:
@@ -499,12 +497,7 @@ def _parse_rtos(table: Any, where: str) -> RtosConfig:
         message_words=sizes["message_words"],
         queue_depth=sizes["queue_depth"],
     )
-    if default_backend not in rtos.backends:
-        raise ConfigError(
-            f"{where}.default_backend: '{default_backend}' is not available with couplings "
-            f"{', '.join(rtos.couplings)} (available: {', '.join(rtos.backends)})"
-        )
-    return rtos
+    return _with_default_backend(rtos, where)
 
 
 def _check_opcodes(aes: AesConfig | None, keccak: KeccakConfig | None, rtos: RtosConfig | None,
