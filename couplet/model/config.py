@@ -11,7 +11,7 @@ import tomllib
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, ClassVar, TypeVar
 
 from couplet import paths
 from couplet.model.regs import IpRegs, ParamValue, description_path, load_ip_regs
@@ -37,8 +37,9 @@ WINDOW_IP = {"keccak_dma": "dma"}
 # adds the DMA engine as the accelerator's memory master.
 AES_COUPLINGS = ("tight", "mem", "mmio", "dma", "zkn")
 AES_BACKENDS = ("soft", "tight", "mem", "mmio", "mmio_irq", "dma", "zkn")
-# The backend a coupling makes available, and the register windows it needs.
-_AES_BACKEND_NEEDS = {"tight": "tight", "mem": "mem", "mmio": "mmio", "mmio_irq": "mmio", "dma": "dma", "zkn": "zkn"}
+# The backend that needs a coupling of another name (the others need the coupling of theirs),
+# and the register windows a coupling needs.
+_AES_BACKEND_NEEDS = {"mmio_irq": "mmio"}
 _AES_COUPLING_WINDOWS = {"mmio": ("aes",), "dma": ("aes", "dma")}
 CUSTOM_OPCODES = (0x0B, 0x2B, 0x5B, 0x7B)  # custom-0..3
 
@@ -78,6 +79,10 @@ class AccelConfig(ABC):
     couplings: tuple[str, ...]
     default_backend: str
     custom: int
+    # Every backend of the accelerator's C API, in its order, and the coupling each one needs
+    # where that is not the coupling of its name.
+    BACKENDS: ClassVar[tuple[str, ...]]
+    BACKEND_NEEDS: ClassVar[dict[str, str]] = {}
 
     def has(self, coupling: str) -> bool:
         return coupling in self.couplings
@@ -100,9 +105,9 @@ class AccelConfig(ABC):
         return couplings
 
     @property
-    @abstractmethod
     def backends(self) -> tuple[str, ...]:
         """Backends available in this SoC, the software one first."""
+        return tuple(b for b in self.BACKENDS if b == "soft" or self.BACKEND_NEEDS.get(b, b) in self.reachable)
 
     @property
     @abstractmethod
@@ -115,14 +120,12 @@ class AesConfig(AccelConfig):
     """The AES accelerator of a SoC: its datapath and the couplings it is reachable through."""
 
     arch: str
+    BACKENDS = AES_BACKENDS
+    BACKEND_NEEDS = _AES_BACKEND_NEEDS
 
     @property
     def params(self) -> dict[str, ParamValue]:
         return {"arch": self.arch}
-
-    @property
-    def backends(self) -> tuple[str, ...]:
-        return tuple(b for b in AES_BACKENDS if b == "soft" or _AES_BACKEND_NEEDS[b] in self.reachable)
 
 
 @dataclass(frozen=True)
@@ -130,6 +133,7 @@ class KeccakConfig(AccelConfig):
     """The Keccak accelerator of a SoC, the couplings it is reachable through, and the kc.* unit."""
 
     rounds_per_cycle: int
+    BACKENDS = KECCAK_BACKENDS
 
     @property
     def params(self) -> dict[str, ParamValue]:
@@ -140,9 +144,6 @@ class KeccakConfig(AccelConfig):
         """Every coupling but ise goes to the accelerator (ise alone is a stateless unit)."""
         return any(c != "ise" for c in self.couplings)
 
-    @property
-    def backends(self) -> tuple[str, ...]:
-        return tuple(b for b in KECCAK_BACKENDS if b == "soft" or b in self.reachable)
 
 
 @dataclass(frozen=True)
@@ -158,15 +159,13 @@ class RtosConfig(AccelConfig):
     message_words: int
     queue_depth: int
     priority_inheritance: bool
+    BACKENDS = RTOS_BACKENDS
 
     @property
     def needs_dma_engine(self) -> bool:
         """The memory port (message copies to a waiting receiver) always has the engine."""
         return True
 
-    @property
-    def backends(self) -> tuple[str, ...]:
-        return tuple(b for b in RTOS_BACKENDS if b == "soft" or b in self.couplings)
 
     @property
     def params(self) -> dict[str, ParamValue]:
