@@ -31,6 +31,14 @@ def _add_jobs(parser: argparse.ArgumentParser, what: str, default: int = 2) -> N
     parser.add_argument("--jobs", "-j", type=int, default=default, help=f"{what} at once (default: %(default)s)")
 
 
+def _add_fpga_flow(parser: argparse.ArgumentParser, target_detail: str, fmax_what: str) -> None:
+    """The options of the flows that map RTL with Yosys and may place and route it."""
+    _add_config(parser)
+    _add_target(parser, target_detail)
+    parser.add_argument("--fmax", action="store_true", help=f"also place and route {fmax_what}")
+    _add_jobs(parser, "tool runs")
+
+
 def cmd_gen(args: argparse.Namespace) -> int:
     from couplet import paths
     from couplet.gen import cores
@@ -237,12 +245,9 @@ def build_parser() -> argparse.ArgumentParser:
         "synth",
         help="FPGA resources of the SoC and of each accelerator in each coupling (Yosys), and Fmax (nextpnr-ecp5)",
     )
-    _add_config(p)
-    _add_target(p, ": xc7 (Artix-7-style, Yosys synth_xilinx), ecp5, ice40")
-    p.add_argument("--fmax", action="store_true",
-                   help="also place and route each accelerator tile and the whole SoC with nextpnr-ecp5 "
-                   "(LFE5U-85F-6BG381C) for their Fmax; takes tens of minutes")
-    _add_jobs(p, "tool runs")
+    _add_fpga_flow(p, ": xc7 (Artix-7-style, Yosys synth_xilinx), ecp5, ice40",
+                   "each accelerator tile and the whole SoC with nextpnr-ecp5 (LFE5U-85F-6BG381C) for their "
+                   "Fmax; takes tens of minutes")
     p.set_defaults(func=cmd_synth)
 
     p = sub.add_parser(
@@ -250,14 +255,10 @@ def build_parser() -> argparse.ArgumentParser:
         help="FPGA resources (and Fmax) of each accelerator over its parameters: AES architecture, Keccak "
         "rounds per cycle, RTOS thread count, in each coupling",
     )
-    _add_config(p)
-    _add_target(p)
+    _add_fpga_flow(p, "", "each tile with nextpnr-ecp5 for its Fmax (much longer)")
     p.add_argument("--only", help="comma-separated accelerators to sweep: aes, keccak, rtos (default: all)")
     p.add_argument("--values", action="append", metavar="ACC=V1,V2",
                    help="sweep only these values of one accelerator's setting, e.g. keccak=1,2,4 (repeatable)")
-    p.add_argument("--fmax", action="store_true",
-                   help="also place and route each tile with nextpnr-ecp5 for its Fmax (much longer)")
-    _add_jobs(p, "tool runs")
     p.set_defaults(func=cmd_sweep)
 
     p = sub.add_parser(

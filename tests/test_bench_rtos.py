@@ -167,8 +167,8 @@ def test_bench_rtos_parser_reads_good_output() -> None:
     run = rtos.parse_api(_api_console())
     assert run.samples == 2 and run.overhead_cycles == 74 and list(run.measures) == list(rtos.API_MEASURES)
     lat = run.measures["schedule/yield"]
-    assert lat.cycles == (10, 12) and lat.ticks == (False, True) and lat.mean == 11 and lat.stdev == 1
-    assert lat.quiet == (10,) and lat.quiet_stdev == 0 and lat.tick_hits == 1
+    assert lat.cycles == (10, 12) and lat.ticks == (False, True) and lat.all == rtos.Spread(11, 1)
+    assert lat.quiet_samples == (10,) and lat.quiet.stdev == 0 and lat.tick_hits == 1
 
 
 @pytest.mark.parametrize(

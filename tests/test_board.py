@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 import struct
 import subprocess
 from collections import defaultdict
@@ -40,18 +41,19 @@ ULX3S = boards.BOARDS["ulx3s"]
 WORK = paths.BUILD_DIR / "test_board"
 PROBE_MHZ = 50.0
 
+BOARD_TOP = ULX3S.rtl[-1]
+
+
+def board_ports() -> str:
+    """The port list of the board's top, as its file writes it."""
+    match = re.search(r"^module couplet_ulx3s #\(.*?^\) \(\n(.*?)\n\);", BOARD_TOP.read_text(), re.S | re.M)
+    assert match, f"no port list in {BOARD_TOP}"
+    return match.group(1)
+
+
 # A design with the board top's ports (so every LOCATE and IOBUF of ulx3s.lpf applies): the
 # generated PLL clocks the UART transmitter, which sends a counting byte on the FTDI line.
-PROBE_TOP = """
-module couplet_ulx3s_probe (
-  input  logic       clk_25mhz,
-  input  logic       btn_pwr_n,
-  output logic       ftdi_rxd,
-  input  logic       ftdi_txd,
-  output logic [7:0] led,
-  output logic       wifi_gpio0
-);
-  logic clk, locked, rst_n, ready;
+PROBE_TOP = "\nmodule couplet_ulx3s_probe (\n" + board_ports() + "\n);\n" + """  logic clk, locked, rst_n, ready;
   logic [7:0] data_q;
   couplet_ulx3s_pll u_pll (.clkin(clk_25mhz), .clkout0(clk), .locked(locked));
   assign rst_n = locked && btn_pwr_n;

@@ -8,13 +8,18 @@ package, the C register header and the register table of the IP's doc.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import TypeVar
 
 from couplet import paths
-from couplet.model.config import CUSTOM_OPCODES, KECCAK_ISE_CUSTOM, SocConfig
+from couplet.model.config import (AES_COUPLINGS, CUSTOM_OPCODES, KECCAK_COUPLINGS, KECCAK_ISE_CUSTOM, RTOS_COUPLINGS,
+                                  AccelConfig, AesConfig, KeccakConfig, RtosConfig, SocConfig)
 from couplet.model.regs import (ACCESS, FIELD_ACCESS, Enum, EnumValue, IpRegs, Param, ParamValue, RegsError,
                                 load_ip_regs)
+
+_Accel = TypeVar("_Accel", bound=AccelConfig)
 
 # The core's fast interrupts (mip bits 16..31) are reserved for accelerators.
 IRQ_MSI = 3
@@ -80,9 +85,8 @@ def tiles(config: SocConfig) -> list[Tile]:
     if keccak and keccak.needs_accelerator:
         result.append(tile("keccak", keccak.needs_xif_port, keccak.needs_dma_engine))
     if rtos:
-        # The memory port (message copies to a waiting receiver) always needs the engine; its
-        # descriptor registers are not mapped: no RTOS coupling programs them.
-        result.append(tile("rtos", rtos.needs_xif_port, True))
+        # The engine's descriptor registers are not mapped: no RTOS coupling programs them.
+        result.append(tile("rtos", rtos.needs_xif_port, rtos.needs_dma_engine))
     if aes and aes.has("zkn"):
         result.append(tile("zkn", True, False))
     if keccak and keccak.has("ise"):
@@ -283,68 +287,62 @@ def c_config_header(config: SocConfig) -> str:
     ]
     for index, name in enumerate(accel_irqs(config)):
         lines.append(f"#define COUPLET_IRQ_{name.upper()} {IRQ_FAST_FIRST + index}u")
-    lines += ["", *_c_aes_lines(config), "", *_c_keccak_lines(config), "", *_c_rtos_lines(config), "",
-              "#endif  // COUPLET_SOC_CONFIG_H_"]
+    lines += [
+        "",
+        *_c_accel_lines("// AES accelerator: which couplings this SoC has (couplet/aes.h picks the backends).",
+                        config.aes, "AES", "AES", AES_COUPLINGS, _c_aes_own),
+        "",
+        *_c_accel_lines("// Keccak accelerator and kc.* unit: which SHA-3 backends this SoC has (couplet/sha3.h).",
+                        config.keccak, "KECCAK", "SHA3", KECCAK_COUPLINGS, _c_keccak_own),
+        "",
+        *_c_accel_lines("// RTOS accelerator: its couplings and build parameters (couplet/rtos_hw.h).",
+                        config.rtos, "RTOS", "RTOS", RTOS_COUPLINGS, _c_rtos_own),
+        "",
+        "#endif  // COUPLET_SOC_CONFIG_H_",
+    ]
     return "\n".join(lines) + "\n"
 
 
-def _c_aes_lines(config: SocConfig) -> list[str]:
-    aes = config.aes
-    lines = ["// AES accelerator: which couplings this SoC has (couplet/aes.h picks the backends)."]
-    lines.append(f"#define COUPLET_AES_PRESENT {int(aes is not None)}")
-    # A coupling brings the simpler one it is built on: mem is tight plus a memory master, dma
-    # is the register window plus the DMA engine.
-    for coupling in ("tight", "mem", "mmio", "dma", "zkn"):
-        present = bool(aes and coupling in aes.backends)
-        lines.append(f"#define COUPLET_AES_HAS_{coupling.upper()} {int(present)}")
-    if aes:
+def _c_accel_lines(comment: str, accel: _Accel | None, ip: str, api: str, couplings: tuple[str, ...],
+                   own: Callable[[_Accel], list[str]]) -> list[str]:
+    """What the C API needs of an accelerator: whether the SoC has it; for each coupling whether
+    the backend of that name is there (a coupling brings the one it is built on,
+    AccelConfig.reachable); its opcode, default backend and `own` lines where it is present."""
+    lines = [comment, f"#define COUPLET_{ip}_PRESENT {int(accel is not None)}"]
+    for coupling in couplings:
+        present = bool(accel and coupling in accel.backends)
+        lines.append(f"#define COUPLET_{api}_HAS_{coupling.upper()} {int(present)}")
+    if accel:
         lines += [
-            f'#define COUPLET_AES_ARCH "{aes.arch}"',
-            f"#define COUPLET_AES_CUSTOM_OPCODE 0x{CUSTOM_OPCODES[aes.custom]:02x}",
-            f"#define COUPLET_AES_DEFAULT_BACKEND COUPLET_AES_BACKEND_{aes.default_backend.upper()}",
+            f"#define COUPLET_{ip}_CUSTOM_OPCODE 0x{CUSTOM_OPCODES[accel.custom]:02x}",
+            f"#define COUPLET_{api}_DEFAULT_BACKEND COUPLET_{api}_BACKEND_{accel.default_backend.upper()}",
+            *own(accel),
         ]
     return lines
 
 
-def _c_keccak_lines(config: SocConfig) -> list[str]:
-    keccak = config.keccak
-    lines = ["// Keccak accelerator and kc.* unit: which SHA-3 backends this SoC has (couplet/sha3.h)."]
-    lines.append(f"#define COUPLET_KECCAK_PRESENT {int(keccak is not None)}")
-    for backend in ("ise", "tight", "mem", "mmio", "dma"):
-        present = bool(keccak and backend in keccak.backends)
-        lines.append(f"#define COUPLET_SHA3_HAS_{backend.upper()} {int(present)}")
-    if keccak:
-        lines += [
-            f"#define COUPLET_KECCAK_ROUNDS_PER_CYCLE {keccak.rounds_per_cycle}",
-            f"#define COUPLET_KECCAK_CUSTOM_OPCODE 0x{CUSTOM_OPCODES[keccak.custom]:02x}",
-            f"#define COUPLET_KECCAK_ISE_OPCODE 0x{CUSTOM_OPCODES[KECCAK_ISE_CUSTOM]:02x}",
-            f"#define COUPLET_SHA3_DEFAULT_BACKEND COUPLET_SHA3_BACKEND_{keccak.default_backend.upper()}",
-        ]
-    return lines
+def _c_aes_own(aes: AesConfig) -> list[str]:
+    return [f'#define COUPLET_AES_ARCH "{aes.arch}"']
 
 
-def _c_rtos_lines(config: SocConfig) -> list[str]:
-    rtos = config.rtos
-    lines = ["// RTOS accelerator: its couplings and build parameters (couplet/rtos_hw.h)."]
-    lines.append(f"#define COUPLET_RTOS_PRESENT {int(rtos is not None)}")
-    for coupling in ("tight", "mmio"):
-        lines.append(f"#define COUPLET_RTOS_HAS_{coupling.upper()} {int(bool(rtos and rtos.has(coupling)))}")
-    if rtos:
-        lines += [
-            f"#define COUPLET_RTOS_CUSTOM_OPCODE 0x{CUSTOM_OPCODES[rtos.custom]:02x}",
-            f"#define COUPLET_RTOS_DEFAULT_BACKEND COUPLET_RTOS_BACKEND_{rtos.default_backend.upper()}",
-            f"#define COUPLET_RTOS_MAX_THREADS {rtos.max_threads}u",
-            f"#define COUPLET_RTOS_PRIORITIES {rtos.priorities}u",
-            f"#define COUPLET_RTOS_PRIORITY_ASCENDING {int(rtos.ascending)}",
-            f"#define COUPLET_RTOS_PRIORITY_INHERITANCE {int(rtos.priority_inheritance)}",
-            f"#define COUPLET_RTOS_MUTEXES {rtos.mutexes}u",
-            f"#define COUPLET_RTOS_SEMAPHORES {rtos.semaphores}u",
-            f"#define COUPLET_RTOS_QUEUES {rtos.queues}u",
-            f"#define COUPLET_RTOS_MESSAGE_WORDS {rtos.message_words}u",
-            f"#define COUPLET_RTOS_QUEUE_DEPTH {rtos.queue_depth}u",
-            f"#define COUPLET_RTOS_CONFIG_WORD 0x{rtos.param_word:08x}u  // what CONFIG reads",
-        ]
-    return lines
+def _c_keccak_own(keccak: KeccakConfig) -> list[str]:
+    return [f"#define COUPLET_KECCAK_ROUNDS_PER_CYCLE {keccak.rounds_per_cycle}",
+            f"#define COUPLET_KECCAK_ISE_OPCODE 0x{CUSTOM_OPCODES[KECCAK_ISE_CUSTOM]:02x}"]
+
+
+def _c_rtos_own(rtos: RtosConfig) -> list[str]:
+    return [
+        f"#define COUPLET_RTOS_MAX_THREADS {rtos.max_threads}u",
+        f"#define COUPLET_RTOS_PRIORITIES {rtos.priorities}u",
+        f"#define COUPLET_RTOS_PRIORITY_ASCENDING {int(rtos.ascending)}",
+        f"#define COUPLET_RTOS_PRIORITY_INHERITANCE {int(rtos.priority_inheritance)}",
+        f"#define COUPLET_RTOS_MUTEXES {rtos.mutexes}u",
+        f"#define COUPLET_RTOS_SEMAPHORES {rtos.semaphores}u",
+        f"#define COUPLET_RTOS_QUEUES {rtos.queues}u",
+        f"#define COUPLET_RTOS_MESSAGE_WORDS {rtos.message_words}u",
+        f"#define COUPLET_RTOS_QUEUE_DEPTH {rtos.queue_depth}u",
+        f"#define COUPLET_RTOS_CONFIG_WORD 0x{rtos.param_word:08x}u  // what CONFIG reads",
+    ]
 
 
 def linker_script(config: SocConfig) -> str:
@@ -485,19 +483,16 @@ def memory_map_markdown(config: SocConfig) -> str:
         lines.append(f"- AES ({aes.arch}), couplings: {', '.join(aes.couplings)}; "
                      f"`couplet_aes_init()` uses the `{aes.default_backend}` backend.")
         if aes.needs_xif_port:
-            lines.append(f"  Custom instructions of the tight/mem couplings use custom-{aes.custom} "
-                         f"(opcode 0x{CUSTOM_OPCODES[aes.custom]:02x}).")
+            lines.append(f"  Custom instructions of the tight/mem couplings use {_md_custom(aes.custom)}.")
     if config.keccak:
         keccak = config.keccak
         lines.append(f"- Keccak ({keccak.rounds_per_cycle} round(s) per cycle), couplings: "
                      f"{', '.join(keccak.couplings)}; `couplet_sha3_init()` uses the "
                      f"`{keccak.default_backend}` backend.")
         if keccak.needs_xif_port:
-            lines.append(f"  Custom instructions of the tight/mem couplings use custom-{keccak.custom} "
-                         f"(opcode 0x{CUSTOM_OPCODES[keccak.custom]:02x}).")
+            lines.append(f"  Custom instructions of the tight/mem couplings use {_md_custom(keccak.custom)}.")
         if keccak.has("ise"):
-            lines.append(f"  The kc.* instructions (ise coupling) use custom-{KECCAK_ISE_CUSTOM} "
-                         f"(opcode 0x{CUSTOM_OPCODES[KECCAK_ISE_CUSTOM]:02x}).")
+            lines.append(f"  The kc.* instructions (ise coupling) use {_md_custom(KECCAK_ISE_CUSTOM)}.")
     if config.rtos:
         rtos = config.rtos
         lines.append(f"- RTOS kernel services ({rtos.max_threads} threads, {rtos.priorities} priorities "
@@ -507,8 +502,7 @@ def memory_map_markdown(config: SocConfig) -> str:
                      f"{rtos.message_words} words), couplings: {', '.join(rtos.couplings)}; the "
                      f"kernel-offload layer uses the `{rtos.default_backend}` backend.")
         if rtos.needs_xif_port:
-            lines.append(f"  Its custom instructions use custom-{rtos.custom} "
-                         f"(opcode 0x{CUSTOM_OPCODES[rtos.custom]:02x}).")
+            lines.append(f"  Its custom instructions use {_md_custom(rtos.custom)}.")
     if config.aes or config.keccak or config.rtos:
         lines.append("")
     for region in config.peripherals:
@@ -516,6 +510,10 @@ def memory_map_markdown(config: SocConfig) -> str:
         lines += [f"## {region.name} registers (base `{_hex(region.base)}`)", ""]
         lines += _reg_table(regs, region.base)
     return "\n".join(lines)
+
+
+def _md_custom(index: int) -> str:
+    return f"custom-{index} (opcode 0x{CUSTOM_OPCODES[index]:02x})"
 
 
 def _size(size: int) -> str:

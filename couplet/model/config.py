@@ -8,9 +8,10 @@ so a config that does not make sense is rejected here, with a message naming the
 from __future__ import annotations
 
 import tomllib
+from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar, TypeVar
 
 from couplet import paths
 from couplet.model.regs import IpRegs, ParamValue, description_path, load_ip_regs
@@ -36,8 +37,9 @@ WINDOW_IP = {"keccak_dma": "dma"}
 # adds the DMA engine as the accelerator's memory master.
 AES_COUPLINGS = ("tight", "mem", "mmio", "dma", "zkn")
 AES_BACKENDS = ("soft", "tight", "mem", "mmio", "mmio_irq", "dma", "zkn")
-# The backend a coupling makes available, and the register windows it needs.
-_AES_BACKEND_NEEDS = {"tight": "tight", "mem": "mem", "mmio": "mmio", "mmio_irq": "mmio", "dma": "dma", "zkn": "zkn"}
+# The backend that needs a coupling of another name (the others need the coupling of theirs),
+# and the register windows a coupling needs.
+_AES_BACKEND_NEEDS = {"mmio_irq": "mmio"}
 _AES_COUPLING_WINDOWS = {"mmio": ("aes",), "dma": ("aes", "dma")}
 CUSTOM_OPCODES = (0x0B, 0x2B, 0x5B, 0x7B)  # custom-0..3
 
@@ -69,21 +71,21 @@ OPTIONAL_PERIPHERALS = tuple(dict.fromkeys(
 
 
 @dataclass(frozen=True)
-class AesConfig:
-    """The AES accelerator of a SoC: its datapath and the couplings it is reachable through."""
+class AccelConfig(ABC):
+    """What every accelerator of a SoC has: the couplings it is reachable through (in the order
+    of its *_COUPLINGS), the backend software uses by default, and its custom-N opcode (of the
+    tight and mem couplings)."""
 
-    arch: str
     couplings: tuple[str, ...]
     default_backend: str
-    custom: int  # custom-N opcode of the tight and mem couplings
+    custom: int
+    # Every backend of the accelerator's C API, in its order, and the coupling each one needs
+    # where that is not the coupling of its name.
+    BACKENDS: ClassVar[tuple[str, ...]]
+    BACKEND_NEEDS: ClassVar[dict[str, str]] = {}
 
     def has(self, coupling: str) -> bool:
         return coupling in self.couplings
-
-    @property
-    def params(self) -> dict[str, ParamValue]:
-        """The engine's build parameters by the names of hw/ip/aes/data/aes.toml."""
-        return {"arch": self.arch}
 
     @property
     def needs_dma_engine(self) -> bool:
@@ -94,31 +96,47 @@ class AesConfig:
         return self.has("tight") or self.has("mem")
 
     @property
-    def backends(self) -> tuple[str, ...]:
-        """Backends available in this SoC, the software one first."""
-        # A coupling brings the simpler one it is built on: mem is tight plus a memory master,
-        # dma is the register window plus the DMA engine.
+    def reachable(self) -> set[str]:
+        """The couplings and those they are built on: mem is tight plus a memory master, dma is
+        the register window plus the DMA engine."""
         couplings = set(self.couplings)
         couplings |= {"tight"} if self.has("mem") else set()
         couplings |= {"mmio"} if self.has("dma") else set()
-        return tuple(b for b in AES_BACKENDS if b == "soft" or _AES_BACKEND_NEEDS[b] in couplings)
+        return couplings
+
+    @property
+    def backends(self) -> tuple[str, ...]:
+        """Backends available in this SoC, the software one first."""
+        return tuple(b for b in self.BACKENDS if b == "soft" or self.BACKEND_NEEDS.get(b, b) in self.reachable)
+
+    @property
+    @abstractmethod
+    def params(self) -> dict[str, ParamValue]:
+        """The engine's build parameters by the names of its description (hw/ip/<ip>/data/<ip>.toml)."""
 
 
 @dataclass(frozen=True)
-class KeccakConfig:
-    """The Keccak accelerator of a SoC, the couplings it is reachable through, and the kc.* unit."""
+class AesConfig(AccelConfig):
+    """The AES accelerator of a SoC: its datapath and the couplings it is reachable through."""
 
-    rounds_per_cycle: int
-    couplings: tuple[str, ...]
-    default_backend: str
-    custom: int  # custom-N opcode of the tight and mem couplings
-
-    def has(self, coupling: str) -> bool:
-        return coupling in self.couplings
+    arch: str
+    BACKENDS = AES_BACKENDS
+    BACKEND_NEEDS = _AES_BACKEND_NEEDS
 
     @property
     def params(self) -> dict[str, ParamValue]:
-        """The engine's build parameters by the names of hw/ip/keccak/data/keccak.toml."""
+        return {"arch": self.arch}
+
+
+@dataclass(frozen=True)
+class KeccakConfig(AccelConfig):
+    """The Keccak accelerator of a SoC, the couplings it is reachable through, and the kc.* unit."""
+
+    rounds_per_cycle: int
+    BACKENDS = KECCAK_BACKENDS
+
+    @property
+    def params(self) -> dict[str, ParamValue]:
         return {"rounds_per_cycle": self.rounds_per_cycle}
 
     @property
@@ -126,31 +144,12 @@ class KeccakConfig:
         """Every coupling but ise goes to the accelerator (ise alone is a stateless unit)."""
         return any(c != "ise" for c in self.couplings)
 
-    @property
-    def needs_dma_engine(self) -> bool:
-        return self.has("mem") or self.has("dma")
-
-    @property
-    def needs_xif_port(self) -> bool:
-        return self.has("tight") or self.has("mem")
-
-    @property
-    def backends(self) -> tuple[str, ...]:
-        """Backends available in this SoC, the software one first (as for AES: mem brings tight,
-        dma brings mmio)."""
-        couplings = set(self.couplings)
-        couplings |= {"tight"} if self.has("mem") else set()
-        couplings |= {"mmio"} if self.has("dma") else set()
-        return tuple(b for b in KECCAK_BACKENDS if b == "soft" or b in couplings)
 
 
 @dataclass(frozen=True)
-class RtosConfig:
+class RtosConfig(AccelConfig):
     """The RTOS accelerator of a SoC: its build parameters and the couplings it is reachable through."""
 
-    couplings: tuple[str, ...]
-    default_backend: str
-    custom: int  # custom-N opcode of the tight coupling
     max_threads: int
     priorities: int
     ascending: bool  # a larger number is a higher priority (FreeRTOS)
@@ -160,21 +159,16 @@ class RtosConfig:
     message_words: int
     queue_depth: int
     priority_inheritance: bool
-
-    def has(self, coupling: str) -> bool:
-        return coupling in self.couplings
+    BACKENDS = RTOS_BACKENDS
 
     @property
-    def needs_xif_port(self) -> bool:
-        return self.has("tight")
+    def needs_dma_engine(self) -> bool:
+        """The memory port (message copies to a waiting receiver) always has the engine."""
+        return True
 
-    @property
-    def backends(self) -> tuple[str, ...]:
-        return tuple(b for b in RTOS_BACKENDS if b == "soft" or b in self.couplings)
 
     @property
     def params(self) -> dict[str, ParamValue]:
-        """The engine's build parameters by the names of hw/ip/rtos/data/rtos.toml."""
         return {
             "max_threads": self.max_threads,
             "priorities": self.priorities,
@@ -449,13 +443,21 @@ def _parse_aes(table: Any, where: str) -> AesConfig:
     custom = table.pop("custom_opcode", 0)
     _no_leftovers(table, where)
     _check_couplings_and_opcode(couplings, AES_COUPLINGS, custom, where)
-    aes = AesConfig(params["arch"], tuple(c for c in AES_COUPLINGS if c in couplings), default_backend, custom)
-    if default_backend not in aes.backends:
+    return _with_default_backend(AesConfig(tuple(c for c in AES_COUPLINGS if c in couplings), default_backend, custom,
+                                           arch=params["arch"]), where)
+
+
+_Accel = TypeVar("_Accel", bound=AccelConfig)
+
+
+def _with_default_backend(accel: _Accel, where: str) -> _Accel:
+    """`accel`, once its default backend is one its couplings make available."""
+    if accel.default_backend not in accel.backends:
         raise ConfigError(
-            f"{where}.default_backend: '{default_backend}' is not available with couplings "
-            f"{', '.join(aes.couplings)} (available: {', '.join(aes.backends)})"
+            f"{where}.default_backend: '{accel.default_backend}' is not available with couplings "
+            f"{', '.join(accel.couplings)} (available: {', '.join(accel.backends)})"
         )
-    return aes
+    return accel
 
 
 def _parse_keccak(table: Any, where: str) -> KeccakConfig:
@@ -467,13 +469,8 @@ def _parse_keccak(table: Any, where: str) -> KeccakConfig:
     custom = table.pop("custom_opcode", 2)
     _no_leftovers(table, where)
     _check_couplings_and_opcode(couplings, KECCAK_COUPLINGS, custom, where)
-    keccak = KeccakConfig(rounds, tuple(c for c in KECCAK_COUPLINGS if c in couplings), default_backend, custom)
-    if default_backend not in keccak.backends:
-        raise ConfigError(
-            f"{where}.default_backend: '{default_backend}' is not available with couplings "
-            f"{', '.join(keccak.couplings)} (available: {', '.join(keccak.backends)})"
-        )
-    return keccak
+    return _with_default_backend(KeccakConfig(tuple(c for c in KECCAK_COUPLINGS if c in couplings), default_backend,
+                                              custom, rounds_per_cycle=rounds), where)
 
 
 def _parse_rtos(table: Any, where: str) -> RtosConfig:
@@ -499,12 +496,7 @@ def _parse_rtos(table: Any, where: str) -> RtosConfig:
         message_words=sizes["message_words"],
         queue_depth=sizes["queue_depth"],
     )
-    if default_backend not in rtos.backends:
-        raise ConfigError(
-            f"{where}.default_backend: '{default_backend}' is not available with couplings "
-            f"{', '.join(rtos.couplings)} (available: {', '.join(rtos.backends)})"
-        )
-    return rtos
+    return _with_default_backend(rtos, where)
 
 
 def _check_opcodes(aes: AesConfig | None, keccak: KeccakConfig | None, rtos: RtosConfig | None,

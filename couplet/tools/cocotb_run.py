@@ -111,3 +111,13 @@ def run_cocotb(
     if failed:
         raise AssertionError(f"{failed} {failure}")
     return results
+
+
+def run_ip_cocotb(test_file: str | Path, module: str, ips: Sequence[str], *, build_name: str | None = None,
+                  parameters: Mapping[str, object] | None = None) -> Path:
+    """`run_cocotb` for the module couplet_<module> built from whole IPs' RTL (`ips` in compile
+    order; build_name defaults to the module's name)."""
+    from couplet.model import rtl
+
+    return run_cocotb(toplevel=f"couplet_{module}", sources=[p for ip in ips for p in rtl.ip_sources(ip)],
+                      test_file=test_file, build_name=build_name or module, parameters=parameters)

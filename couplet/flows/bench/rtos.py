@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from couplet import log
 from couplet.errors import BuildError, CoupletError
@@ -78,6 +78,21 @@ KEYWORDS = ("api", "bench_api", "tm", "thread_metric")
 
 
 @dataclass(frozen=True)
+class Spread:
+    """The mean and population standard deviation of a set of samples."""
+
+    mean: float
+    stdev: float
+
+    @staticmethod
+    def of(samples: tuple[int, ...]) -> Spread:
+        return Spread(statistics.mean(samples), statistics.pstdev(samples))
+
+    def cell(self) -> str:
+        return f"{self.mean:,.1f} ± {self.stdev:.1f}"
+
+
+@dataclass(frozen=True)
 class Latency:
     """The samples of one API measure: cycles and instructions (overhead subtracted), and whether
     the tick count changed across each sample."""
@@ -87,38 +102,27 @@ class Latency:
     ticks: tuple[bool, ...]
 
     @property
-    def mean(self) -> float:
-        return statistics.mean(self.cycles)
+    def all(self) -> Spread:
+        return Spread.of(self.cycles)
 
     @property
-    def stdev(self) -> float:
-        return statistics.pstdev(self.cycles)
-
-    @property
-    def quiet(self) -> tuple[int, ...]:
+    def quiet_samples(self) -> tuple[int, ...]:
         """The samples no tick landed in (all of them if every sample met one)."""
         return tuple(c for c, t in zip(self.cycles, self.ticks) if not t) or self.cycles
 
     @property
-    def quiet_mean(self) -> float:
-        return statistics.mean(self.quiet)
-
-    @property
-    def quiet_stdev(self) -> float:
-        return statistics.pstdev(self.quiet)
+    def quiet(self) -> Spread:
+        return Spread.of(self.quiet_samples)
 
     @property
     def tick_hits(self) -> int:
         return sum(self.ticks)
 
-    def cell(self) -> str:
-        return f"{self.mean:,.1f} ± {self.stdev:.1f}"
-
     def as_json(self) -> dict[str, Any]:
         return {"cycles": list(self.cycles), "instret": list(self.instret), "ticks": [int(t) for t in self.ticks],
-                "mean": self.mean, "stdev": self.stdev, "min": min(self.cycles), "max": max(self.cycles),
+                "mean": self.all.mean, "stdev": self.all.stdev, "min": min(self.cycles), "max": max(self.cycles),
                 "instret_mean": statistics.mean(self.instret), "tick_hits": self.tick_hits,
-                "quiet_mean": self.quiet_mean, "quiet_stdev": self.quiet_stdev}
+                "quiet_mean": self.quiet.mean, "quiet_stdev": self.quiet.stdev}
 
 
 @dataclass(frozen=True)
@@ -140,22 +144,41 @@ class VariantResult:
 # ----------------------------------------------------------------------------- parsing
 
 
+_T = TypeVar("_T")
+
+
 def _numbers(text: str) -> tuple[int, ...]:
     return tuple(int(v) for v in text.split(","))
 
 
-def _keyword_lines(console: str) -> list[tuple[int, str]]:
-    """(line number, line) of the lines meant for us: those starting with one of KEYWORDS."""
+def _keyword_lines(console: str, done_line: str) -> tuple[list[tuple[int, str]], bool]:
+    """(line number, line) of the lines meant for us, those starting with one of KEYWORDS, but
+    the program's `done_line`; and whether that line came."""
     found = []
+    done = False
     for number, line in enumerate(console.splitlines(), 1):
         line = line.rstrip()
-        if line.split(" ", 1)[0] in KEYWORDS:
+        if line == done_line:
+            done = True
+        elif line.split(" ", 1)[0] in KEYWORDS:
             found.append((number, line))
-    return found
+    return found, done
 
 
 def _bad(number: int, line: str, why: str) -> ParseError:
     return ParseError(f"firmware output line {number}: {why}: {line[:160]!r}")
+
+
+def _complete(program: str, done_line: str, done: bool, what: str, found: dict[str, _T],
+              expected: tuple[str, ...]) -> dict[str, _T]:
+    """`found` in the order of `expected`, once the program has finished and reported exactly those."""
+    if not done:
+        raise ParseError(f"{program} did not finish (no '{done_line}' line)")
+    unknown = sorted(set(found) - set(expected))
+    missing = [m for m in expected if m not in found]
+    if unknown or missing:
+        raise ParseError(f"{program} {what} differ from the expected ones: missing {missing}, unknown {unknown}")
+    return {m: found[m] for m in expected}
 
 
 def parse_api(console: str) -> ApiRun:
@@ -164,11 +187,8 @@ def parse_api(console: str) -> ApiRun:
     missing or unknown is an error."""
     header: re.Match[str] | None = None
     measures: dict[str, Latency] = {}
-    done = False
-    for number, line in _keyword_lines(console):
-        if line == API_DONE:
-            done = True
-            continue
+    lines, done = _keyword_lines(console, API_DONE)
+    for number, line in lines:
         if line.startswith("bench_api "):
             header = API_HEADER.match(line)
             if header is None:
@@ -191,23 +211,15 @@ def parse_api(console: str) -> ApiRun:
         measures[name] = Latency(cycles, instret, tuple(t == "1" for t in ticks))
     if header is None:
         raise ParseError("bench_api printed no header line ('bench_api samples=...')")
-    if not done:
-        raise ParseError(f"bench_api did not finish (no '{API_DONE}' line)")
-    unknown = sorted(set(measures) - set(API_MEASURES))
-    missing = [m for m in API_MEASURES if m not in measures]
-    if unknown or missing:
-        raise ParseError(f"bench_api measures differ from the expected ones: missing {missing}, unknown {unknown}")
-    return ApiRun(int(header["n"]), int(header["oc"]), int(header["oi"]), {m: measures[m] for m in API_MEASURES})
+    measures = _complete("bench_api", API_DONE, done, "measures", measures, API_MEASURES)
+    return ApiRun(int(header["n"]), int(header["oc"]), int(header["oi"]), measures)
 
 
 def parse_tm(console: str) -> dict[str, TmResult]:
     """thread_metric's output: one line per test and the done line, strictly."""
     results: dict[str, TmResult] = {}
-    done = False
-    for number, line in _keyword_lines(console):
-        if line == TM_DONE:
-            done = True
-            continue
+    lines, done = _keyword_lines(console, TM_DONE)
+    for number, line in lines:
         match = TM_LINE.match(line)
         if match is None:
             raise _bad(number, line, "malformed tm line (expected 'tm <test> count=N ticks=P cycles=C tasks=...')")
@@ -218,13 +230,7 @@ def parse_tm(console: str) -> dict[str, TmResult]:
         if sum(result.tasks) != result.count:
             raise _bad(number, line, "count is not the sum of the task counters")
         results[name] = result
-    if not done:
-        raise ParseError(f"thread_metric did not finish (no '{TM_DONE}' line)")
-    unknown = sorted(set(results) - set(TM_TESTS))
-    missing = [t for t in TM_TESTS if t not in results]
-    if unknown or missing:
-        raise ParseError(f"thread_metric tests differ from the expected ones: missing {missing}, unknown {unknown}")
-    return {t: results[t] for t in TM_TESTS}
+    return _complete("thread_metric", TM_DONE, done, "tests", results, TM_TESTS)
 
 
 # ----------------------------------------------------------------------------- running
@@ -310,9 +316,9 @@ def latency_table(results: dict[str, VariantResult], samples: int) -> Section:
         row = [measure]
         for v in variants:
             lat = results[v].api.measures[measure]
-            row += [lat.cell(), f"{min(lat.cycles)}-{max(lat.cycles)}"]
-        sw = results[BASELINE].api.measures[measure].quiet_mean if hws else 0.0
-        row += [_pct(latency_gain(sw, results[v].api.measures[measure].quiet_mean)) for v in hws]
+            row += [lat.all.cell(), f"{min(lat.cycles)}-{max(lat.cycles)}"]
+        sw = results[BASELINE].api.measures[measure].quiet.mean if hws else 0.0
+        row += [_pct(latency_gain(sw, results[v].api.measures[measure].quiet.mean)) for v in hws]
         rows.append(row)
     return (f"API latency in cycles ({samples} samples each, empty measurement subtracted, ticks left on; "
             "'vs sw' = how much longer sw takes, as in ChamelIoT Figs. 5-8, from the means of the samples no "
@@ -328,7 +334,7 @@ def jitter_table(results: dict[str, VariantResult]) -> Section:
         row = [measure]
         for v in results:
             lat = results[v].api.measures[measure]
-            row += [f"{lat.stdev:.1f}", str(lat.tick_hits), f"{lat.quiet_mean:,.1f} ± {lat.quiet_stdev:.1f}",
+            row += [f"{lat.all.stdev:.1f}", str(lat.tick_hits), lat.quiet.cell(),
                     f"{statistics.mean(lat.instret):,.1f}"]
         rows.append(row)
     return ("Jitter: standard deviation of all samples, how many samples a tick landed in, mean and sd of the "
@@ -380,8 +386,8 @@ def goals(results: dict[str, VariantResult], skipped: dict[str, str]) -> list[li
             rows.append([row[0], row[1], f"{gain:+.1f}%", f">= +{limit:g}%", *row[4:]])
         for group, measures in GROUPS.items():
             lats = [results[v].api.measures[m] for m in measures]
-            worst = max(lat.quiet_stdev for lat in lats)
-            jittery = sum(1 for lat in lats if lat.quiet_stdev > 0)
+            worst = max(lat.quiet.stdev for lat in lats)
+            jittery = sum(1 for lat in lats if lat.quiet.stdev > 0)
             row = goal_row(f"zero jitter, {group} calls (samples without a tick)", v, worst, 0.0,
                            "ChamelIoT: HW deviation 0", digits=2)
             rows.append([row[0], row[1], f"max sd {worst:.2f} ({jittery}/{len(lats)} measures jitter)",
@@ -394,7 +400,7 @@ def goals(results: dict[str, VariantResult], skipped: dict[str, str]) -> list[li
 
 def plot_latency(results: dict[str, VariantResult], path: Path) -> None:
     measures = [m for m in API_MEASURES if not m.startswith("queue/")]
-    series = {v: [r.api.measures[m].mean for m in measures] for v, r in results.items()}
+    series = {v: [r.api.measures[m].all.mean for m in measures] for v, r in results.items()}
     bench_report.bar_plot(path, measures, series, "FreeRTOS API latency (schedule, mutex, semaphore)",
                           "cycles (mean)", log_scale=False, label_rotation=40)
 
@@ -408,7 +414,7 @@ def plot_queue(results: dict[str, VariantResult], path: Path) -> None:
     fig, ax = plt.subplots(figsize=(8, 4.5))
     for v, r in results.items():
         for op, style in zip(QUEUE_OPS, ("-o", "--s", "-^", "--v")):
-            ax.plot(QUEUE_WORDS, [r.api.measures[f"queue/{op}-{w}w"].mean for w in QUEUE_WORDS], style,
+            ax.plot(QUEUE_WORDS, [r.api.measures[f"queue/{op}-{w}w"].all.mean for w in QUEUE_WORDS], style,
                     label=f"{v} {op}")
     ax.set_xscale("log", base=2)
     ax.set_xticks(QUEUE_WORDS, [str(w) for w in QUEUE_WORDS])
@@ -458,7 +464,7 @@ def report_data(config: SocConfig, results: dict[str, VariantResult], skipped: d
     if BASELINE in results:
         sw = results[BASELINE]
         data["hw_vs_sw"] = {
-            v: {"api_pct": {m: latency_gain(sw.api.measures[m].quiet_mean, results[v].api.measures[m].quiet_mean)
+            v: {"api_pct": {m: latency_gain(sw.api.measures[m].quiet.mean, results[v].api.measures[m].quiet.mean)
                             for m in API_MEASURES},
                 "thread_metric_pct": {t: count_gain(sw.tm[t].count, results[v].tm[t].count) for t in TM_TESTS}}
             for v in hw_variants(results)

@@ -23,8 +23,6 @@ from __future__ import annotations
 
 import os
 import random
-from dataclasses import dataclass, field
-from pathlib import Path
 
 import cocotb
 import pytest
@@ -33,10 +31,10 @@ from Crypto.Cipher import AES
 from couplet.model import rtl
 from couplet.model.regs import load_ip_regs
 from couplet.tools.cocotb_run import run_cocotb
-from testsupport.accel_port_bfm import (MEM_REQ, MEM_RSP, OP_EXEC, OP_READ, OP_WRITE, OP_WRITE2, AccelRegsTb, StreamSink,
-                                        StreamSource, from_words, to_words)
-from testsupport.obi_bfm import MASK32
-from testsupport.struct_port import StructPort, assert_values
+from testsupport.accel_port_bfm import (OP_EXEC, OP_READ, OP_WRITE, OP_WRITE2, AccelRegsTb, StreamSink, StreamSource,
+                                        from_words, to_words)
+from testsupport.dma_job_bfm import DmaJobModel, Job
+from testsupport.struct_port import assert_values
 
 ARCH_ENV = "COUPLET_AES_ARCH"  # the build's Arch, passed from the pytest side
 # The engine's build parameter Arch, as hw/ip/aes/data/aes.toml describes it.
@@ -44,17 +42,7 @@ ARCH_SET = load_ip_regs("aes").enum("arch")
 ARCHS = {v.name: v.value for v in ARCH_SET.values}
 ROLLED, PARTIAL, UNROLLED = (ARCHS[name] for name in ("rolled", "partial", "unrolled"))
 
-HW_DIR = Path(__file__).resolve().parents[3]
-RTL_FILES = [
-    *rtl.accel_port_sources(),
-    HW_DIR / "ip" / "aes" / "rtl" / "autogen" / "aes_reg_pkg.sv",
-    HW_DIR / "ip" / "aes" / "rtl" / "couplet_aes_pkg.sv",
-    HW_DIR / "ip" / "aes" / "rtl" / "couplet_aes_sbox.sv",
-    HW_DIR / "ip" / "aes" / "rtl" / "couplet_aes_round.sv",
-    HW_DIR / "ip" / "aes" / "rtl" / "couplet_aes_key_expand.sv",
-    HW_DIR / "ip" / "aes" / "rtl" / "couplet_aes_core.sv",
-    HW_DIR / "ip" / "aes" / "rtl" / "couplet_aes.sv",
-]
+RTL_FILES = [*rtl.accel_port_sources(), *rtl.ip_sources("aes")]
 
 # Command port (docs/coupling.md); register map, fields and codes from the IP's description.
 REGS = load_ip_regs("aes")
@@ -117,83 +105,25 @@ def golden(key: bytes, mode: int, decrypt: bool, iv: bytes, data: bytes) -> tupl
 
 
 # --------------------------------------------------------------------------------- port models
-@dataclass
-class Job:
-    src: int
-    dst: int
-    in_len: int
-    out_len: int
-    accept_cycle: int
-    done_cycle: int | None = None
-    collected: int = 0
-
-
-class DmaModel:
-    """The DMA engine's side of the job port, over a byte memory (a dict of words)."""
+class DmaModel(DmaJobModel):
+    """The DMA engine's side of the job port: the job's output words go back to the memory."""
 
     def __init__(self, dut: object, rng: random.Random, src: StreamSource, sink: StreamSink) -> None:
-        self.dut = dut
-        self.mem_req = StructPort(dut, "mem_req_o", MEM_REQ)
-        self.mem_rsp = StructPort(dut, "mem_rsp_i", MEM_RSP)
-        self.rng = rng
-        self.src = src
+        super().__init__(dut, rng, src)
         self.sink = sink
-        self.memory: dict[int, int] = {}
-        self.ready_prob = 0.5
-        self.fail_after: int | None = None  # abort the next job after this many input words
-        self.jobs: list[Job] = []
-        self.active: Job | None = None
-        self._ready = 0
-        self._pulse: tuple[int, int, int] = (0, 0, 0)  # (done, err, abort) for the next cycle
         self._sink_base = 0
-        self._src_base = 0
 
-    def load(self, addr: int, data: bytes) -> None:
-        for i, word in enumerate(to_words(data)):
-            self.memory[addr + 4 * i] = word
+    def started(self, job: Job) -> None:
+        self._sink_base = len(self.sink.words)
 
-    def dump(self, addr: int, length: int) -> bytes:
-        return from_words([self.memory.get(addr + 4 * i, 0) for i in range(length // 4)])
-
-    def reset_values(self) -> None:
-        for name in ("job_ready", "job_done", "job_err", "job_abort"):
-            self.mem_rsp[name].value = 0
-
-    def drive(self, cycle: int) -> None:
-        self._ready = int(self.active is None and self.rng.random() < self.ready_prob)
-        self.mem_rsp.job_ready.value = self._ready
-        done, err, abort = self._pulse
-        self.mem_rsp.job_done.value = done
-        self.mem_rsp.job_err.value = err if done else self.rng.getrandbits(1)
-        self.mem_rsp.job_abort.value = abort
-        self._pulse = (0, 0, 0)
-
-    def sample(self, cycle: int) -> None:
-        dut = self.dut
-        if int(self.mem_rsp.job_done.value) and self.active is not None:
-            self.active.done_cycle = cycle
-            self.active = None
-        if self.active is not None:
-            job = self.active
-            for word in self.sink.words[self._sink_base:]:
-                assert job.collected < job.out_len // 4, f"cycle {cycle}: output word beyond the job"
-                self.memory[job.dst + 4 * job.collected] = word
-                job.collected += 1
-            self._sink_base = len(self.sink.words)
-            if self.fail_after is not None and self.src.accepted - self._src_base >= self.fail_after:
-                self.src.flush()
-                self.fail_after = None
-                self._pulse = (1, 1, 1)
-            elif job.collected == job.out_len // 4:
-                self._pulse = (1, 0, 0)
-        if self._ready and int(self.mem_req.job_valid.value):
-            value = int(self.mem_req.job.value)
-            job = Job(value >> 96, value >> 64 & MASK32, value >> 32 & MASK32, value & MASK32, cycle)
-            self.jobs.append(job)
-            self.active = job
-            self._sink_base = len(self.sink.words)
-            self._src_base = self.src.accepted
-            self.src.push([self.memory.get(job.src + 4 * i, 0) for i in range(job.in_len // 4)])
+    def progress(self, cycle: int, job: Job) -> None:
+        for word in self.sink.words[self._sink_base:]:
+            assert job.collected < job.out_len // 4, f"cycle {cycle}: output word beyond the job"
+            self.memory[job.dst + 4 * job.collected] = word
+            job.collected += 1
+        self._sink_base = len(self.sink.words)
+        if not self.aborted() and job.collected == job.out_len // 4:
+            self._pulse = (1, 0, 0)
 
 
 # ---------------------------------------------------------------------------------- testbench
@@ -213,6 +143,12 @@ class AesTb(AccelRegsTb):
         assert_values(self.dut, {"cmd_rsp_o.rsp_valid": 0, "mem_req_o.job_valid": 0, "mem_req_o.out_valid": 0,
                                  "irq_o": 0})
 
+    @classmethod
+    async def started(cls, dut: object) -> AesTb:
+        tb = cls(dut)
+        await tb.start()
+        return tb
+
     # -- operations
     async def set_key(self, key: bytes, mode: int = ECB, decrypt: bool = False) -> None:
         """KEY words, CTRL (key length, mode), EXPAND; the key is ready when the next command is taken."""
@@ -223,6 +159,12 @@ class AesTb(AccelRegsTb):
         await self.write(CTRL, ctrl_word(mode, decrypt, len(key)))
         assert await self.action(ACT_EXPAND) == CODE_OK
         await self.expect_status(ST_KEY_READY | ST_BUSY, ST_KEY_READY, "after EXPAND")
+
+    async def new_key(self, key_len: int, mode: int = ECB, decrypt: bool = False) -> bytes:
+        """A random key of `key_len` bytes, set as `set_key` does."""
+        key = self.rng.randbytes(key_len)
+        await self.set_key(key, mode, decrypt)
+        return key
 
     async def set_iv(self, iv: bytes) -> None:
         words = to_words(iv)
@@ -273,14 +215,12 @@ def combos() -> list[tuple[int, int, bool]]:
 @cocotb.test()
 async def aes_din_modes(dut):
     """Every mode x key size x direction through DIN/DOUT commands; IV chaining across calls; IV readback."""
-    tb = AesTb(dut)
-    await tb.start()
+    tb = await AesTb.started(dut)
     tb.cmd.rsp_ready_prob = 0.8
     tb.cmd.idle_prob = 0.1
     for key_len, mode, decrypt in combos():
         what = f"{MODE_NAMES[mode]}-{8 * key_len} {'dec' if decrypt else 'enc'}"
-        key = tb.rng.randbytes(key_len)  # a new key for each case: many key switches
-        await tb.set_key(key, mode, decrypt)
+        key = await tb.new_key(key_len, mode, decrypt)  # a new key for each case: many key switches
         iv = tb.random_iv()
         await tb.set_iv(iv)
         assert await tb.read_iv() == iv, f"{what}: IV readback"
@@ -300,14 +240,12 @@ async def aes_din_modes(dut):
 @cocotb.test()
 async def aes_stream_modes(dut):
     """Every mode x key size x direction through the word streams, with random gaps and back-pressure."""
-    tb = AesTb(dut)
-    await tb.start()
+    tb = await AesTb.started(dut)
     for key_len, mode, decrypt in combos():
         what = f"{MODE_NAMES[mode]}-{8 * key_len} {'dec' if decrypt else 'enc'}"
         tb.src.gap_prob = tb.rng.choice((0.0, 0.3, 0.7))
         tb.sink.ready_prob = tb.rng.choice((1.0, 0.6, 0.3))
-        key = tb.rng.randbytes(key_len)
-        await tb.set_key(key, mode, decrypt)
+        key = await tb.new_key(key_len, mode, decrypt)
         iv = tb.random_iv()
         await tb.set_iv(iv)
         blocks = tb.rng.randint(1, 5)
@@ -327,16 +265,14 @@ async def aes_stream_modes(dut):
 @cocotb.test()
 async def aes_stream_long(dut):
     """Long streams: ordering under random stalls, and one block per 4 cycles on UNROLLED for the parallel modes."""
-    tb = AesTb(dut)
-    await tb.start()
+    tb = await AesTb.started(dut)
     parallel = ((ECB, False), (ECB, True), (CTR, False), (CBC, True), (CFB, True))
     serial = ((CBC, False), (CFB, False), (OFB, False))
     blocks = 48 if tb.arch == UNROLLED else 12
     for key_len in KEY_LENS:
         for mode, decrypt in parallel + serial:
             what = f"{MODE_NAMES[mode]}-{8 * key_len} {'dec' if decrypt else 'enc'}"
-            key = tb.rng.randbytes(key_len)
-            await tb.set_key(key, mode, decrypt)
+            key = await tb.new_key(key_len, mode, decrypt)
             iv = tb.random_iv()
             await tb.set_iv(iv)
             data = tb.rng.randbytes(16 * blocks)
@@ -367,8 +303,7 @@ async def aes_stream_long(dut):
 @cocotb.test()
 async def aes_mem_action(dut):
     """MEM: one job {src, dst, LEN, LEN} on the job port, answered when the job is done; LEN checks; bus error."""
-    tb = AesTb(dut)
-    await tb.start()
+    tb = await AesTb.started(dut)
     tb.cmd.resp_timeout = 5000
     src, dst = 0x1000_0000, 0x2000_0400
     # No key yet: LEN is checked first, then the key.
@@ -383,8 +318,7 @@ async def aes_mem_action(dut):
     for key_len, mode, decrypt in [(16, CTR, False), (32, CBC, True), (24, OFB, False), (16, CBC, False),
                                    (32, ECB, True), (24, CFB, True)]:
         what = f"MEM {MODE_NAMES[mode]}-{8 * key_len} {'dec' if decrypt else 'enc'}"
-        key = tb.rng.randbytes(key_len)
-        await tb.set_key(key, mode, decrypt)
+        key = await tb.new_key(key_len, mode, decrypt)
         iv = tb.random_iv()
         await tb.set_iv(iv)
         blocks = tb.rng.randint(1, 8)
@@ -428,8 +362,7 @@ async def aes_mem_action(dut):
 @cocotb.test()
 async def aes_refusals(dut):
     """Status codes and sticky bits: no key, busy (KEY/IV/CTRL/LEN writes refused, DIN0-2 taken), W1C."""
-    tb = AesTb(dut)
-    await tb.start()
+    tb = await AesTb.started(dut)
     await tb.expect_status(0xFF, 0, "after reset")
     # No key.
     assert await tb.action(ACT_START) == CODE_NO_KEY
@@ -444,8 +377,7 @@ async def aes_refusals(dut):
     await tb.expect_status(0xFF, ST_REFUSED_NO_KEY, "DIN3 write without a key")
     await tb.clear_status()
 
-    key = tb.rng.randbytes(16)
-    await tb.set_key(key, CBC, False)
+    key = await tb.new_key(16, CBC, False)
     iv = tb.rng.randbytes(16)
     await tb.set_iv(iv)
     await tb.write(LEN, 0x40)
@@ -533,10 +465,8 @@ async def aes_refusals(dut):
 @cocotb.test()
 async def aes_zeroize(dut):
     """ZEROIZE clears key, round keys, IV, DIN, DOUT and CTRL; encryption is then refused."""
-    tb = AesTb(dut)
-    await tb.start()
-    key = tb.rng.randbytes(32)
-    await tb.set_key(key, CTR, False)
+    tb = await AesTb.started(dut)
+    key = await tb.new_key(32, CTR, False)
     await tb.set_iv(tb.rng.randbytes(16))
     await tb.write(LEN, 0x100)
     await tb.din_block(tb.rng.randbytes(16))
@@ -578,10 +508,8 @@ async def aes_zeroize(dut):
 @cocotb.test()
 async def aes_unknown_commands(dut):
     """Unknown op or index and writes to read-only registers answer err and change nothing."""
-    tb = AesTb(dut)
-    await tb.start()
-    key = tb.rng.randbytes(16)
-    await tb.set_key(key, ECB, False)
+    tb = await AesTb.started(dut)
+    key = await tb.new_key(16, ECB, False)
     block = tb.rng.randbytes(16)
     ref = await tb.din_block(block)
     assert ref == golden(key, ECB, False, bytes(16), block)[0]
@@ -608,10 +536,8 @@ async def aes_unknown_commands(dut):
 @cocotb.test()
 async def aes_interrupt(dut):
     """irq_o = STATUS[5] (block done) and CTRL[6]; W1C of STATUS[5] drops it."""
-    tb = AesTb(dut)
-    await tb.start()
-    key = tb.rng.randbytes(24)
-    await tb.set_key(key, CBC, True)
+    tb = await AesTb.started(dut)
+    key = await tb.new_key(24, CBC, True)
     await tb.write(CTRL, ctrl_word(CBC, True, 24, irq=True))
     await tb.set_iv(bytes(16))
     assert int(dut.irq_o.value) == 0
@@ -648,8 +574,7 @@ async def aes_interrupt(dut):
 @cocotb.test()
 async def aes_timing(dut):
     """Command latencies and stream throughput, measured and checked against the documented timing."""
-    tb = AesTb(dut)
-    await tb.start()
+    tb = await AesTb.started(dut)
     report: list[str] = []
     for key_len in KEY_LENS:
         key = tb.rng.randbytes(key_len)
@@ -705,11 +630,9 @@ async def aes_timing(dut):
 @cocotb.test()
 async def aes_dout_read_timing(dut):
     """A DOUT read taken at any cycle around the block's completion: the right word, answered in time."""
-    tb = AesTb(dut)
-    await tb.start()
+    tb = await AesTb.started(dut)
     for key_len in KEY_LENS:
-        key = tb.rng.randbytes(key_len)
-        await tb.set_key(key, ECB, True)
+        key = await tb.new_key(key_len, ECB, True)
         latency = core_latency(tb.arch, key_len)
         for delay in range(latency + 3):
             block = tb.rng.randbytes(16)
@@ -732,10 +655,8 @@ async def aes_dout_read_timing(dut):
 @cocotb.test()
 async def aes_stream_abort(dut):
     """dma_abort drops a partial block, queued output words and blocks in flight; the next stream is exact."""
-    tb = AesTb(dut)
-    await tb.start()
-    key = tb.rng.randbytes(16)
-    await tb.set_key(key, ECB, False)
+    tb = await AesTb.started(dut)
+    key = await tb.new_key(16, ECB, False)
     for partial in (1, 3, 4, 6, 9, 16):
         tb.sink.ready_prob = 0.0  # outputs pile up until the abort
         tb.src.push(to_words(tb.rng.randbytes(64))[:partial])

@@ -18,7 +18,7 @@ import os
 import cocotb
 import pytest
 
-from couplet.tools.cocotb_run import run_cocotb
+from couplet.tools.cocotb_run import run_ip_cocotb
 from testsupport.obi_bfm import (
     MASK32,
     ClockedTb,
@@ -290,13 +290,6 @@ async def clint_random(dut):
 
 @pytest.mark.parametrize("divider", DIVIDERS)
 def test_clint(divider: int, monkeypatch: pytest.MonkeyPatch) -> None:
-    from couplet.model import rtl
-
     monkeypatch.setenv(DIVIDER_ENV, str(divider))
-    run_cocotb(
-        toplevel="couplet_clint",
-        sources=[*rtl.ip_sources("obi"), *rtl.ip_sources("clint")],
-        test_file=__file__,
-        build_name=f"clint_div{divider}",
-        parameters={"MtimeDivider": divider},
-    )
+    run_ip_cocotb(__file__, "clint", ["obi", "clint"], build_name=f"clint_div{divider}",
+                  parameters={"MtimeDivider": divider})

@@ -41,9 +41,36 @@ module couplet_dma_regs
   localparam int unsigned StErr        = DMA_STATUS_SLOT0_ERR_BIT;
   localparam int unsigned StRefused    = DMA_STATUS_SLOT0_REFUSED_BIT;
 
-  typedef logic [29:0] word_t;
+  // Slot k's registers: slot 0's, SlotStride bytes higher (data/dma.toml). A register's field
+  // index is its word within the slot, so the decode derives slot and field from the offset.
+  localparam int unsigned SlotBase    = 32'(DMA_SLOT0_SRC_OFFSET);
+  localparam int unsigned SlotStride  = 32'(DMA_SLOT1_SRC_OFFSET) - SlotBase;
+  localparam int unsigned SlotWords   = SlotStride / 4;
+  localparam int unsigned FieldSrc    = (32'(DMA_SLOT0_SRC_OFFSET) - SlotBase) / 4;
+  localparam int unsigned FieldDst    = (32'(DMA_SLOT0_DST_OFFSET) - SlotBase) / 4;
+  localparam int unsigned FieldLen    = (32'(DMA_SLOT0_LEN_OFFSET) - SlotBase) / 4;
+  localparam int unsigned FieldOutLen = (32'(DMA_SLOT0_OUT_LEN_OFFSET) - SlotBase) / 4;
+  localparam int unsigned NumFields   = 4;
+  localparam int unsigned SlotW       = $clog2(NumSlots);
+  localparam int unsigned FieldW      = $clog2(NumFields);
 
-  word_t [NumSlots-1:0] src_q, src_d, dst_q, dst_d, len_q, len_d, out_len_q, out_len_d;
+  // The decode relies on this layout: each slot's fields fill its first NumFields words, and
+  // slot 1 repeats slot 0's SlotStride higher. Offsets are distinct (the generator checks).
+  localparam bit SlotLayoutOk =
+      FieldSrc < NumFields && FieldDst < NumFields && FieldLen < NumFields &&
+      FieldOutLen < NumFields && NumFields <= SlotWords &&
+      32'(DMA_SLOT1_DST_OFFSET) == 32'(DMA_SLOT0_DST_OFFSET) + SlotStride &&
+      32'(DMA_SLOT1_LEN_OFFSET) == 32'(DMA_SLOT0_LEN_OFFSET) + SlotStride &&
+      32'(DMA_SLOT1_OUT_LEN_OFFSET) == 32'(DMA_SLOT0_OUT_LEN_OFFSET) + SlotStride;
+  if (!SlotLayoutOk) begin : gen_slot_layout_check
+    $error("couplet_dma_regs: data/dma.toml's slot registers left the layout the decode assumes");
+  end
+
+  typedef logic [29:0] word_t;
+  typedef logic [SlotW-1:0] slot_idx_t;
+  typedef logic [FieldW-1:0] field_idx_t;
+
+  word_t [NumSlots-1:0][NumFields-1:0] slot_reg_q, slot_reg_d;  // by slot, then field
   logic  [NumSlots-1:0] armed_q, armed_d, busy_q, busy_d, done_q, done_d, err_q, err_d;
   logic  [NumSlots-1:0] refused_q, refused_d, irq_en_q, irq_en_d;
   logic                 older_q, older_d;  // with both armed: the one armed first
@@ -81,61 +108,31 @@ module couplet_dma_regs
   logic                access;
   logic [NumSlots-1:0] go, slot_write;
   logic                abort_write;
-  logic [1:0]          slot_field;  // 0 SRC, 1 DST, 2 LEN, 3 OUT_LEN
+  logic [31:0]         slot_word;  // word index from slot 0's first register (wraps below it)
+  logic                slot_hit;
+  slot_idx_t           slot_sel;
+  field_idx_t          field_sel;
   logic                ctrl_write, status_write, irq_en_write;
 
-  assign access = obi_req_i.req;  // always granted
+  assign access    = obi_req_i.req;  // always granted
+  assign slot_word = (obi_req_i.addr - 32'(SlotBase)) >> 2;
+  assign slot_hit  = obi_req_i.addr[1:0] == 2'b00 && slot_word < 32'(NumSlots * SlotWords) &&
+                     slot_word % SlotWords < NumFields;
+  assign slot_sel  = slot_idx_t'(slot_word / SlotWords);
+  assign field_sel = field_idx_t'(slot_word % SlotWords);
 
   always_comb begin
     rdata_d      = '0;
     err_rsp_d    = 1'b0;
     slot_write   = '0;
-    slot_field   = 2'd0;
     ctrl_write   = 1'b0;
     status_write = 1'b0;
     irq_en_write = 1'b0;
-    if (access) begin
+    if (access && slot_hit) begin
+      rdata_d              = {slot_reg_q[slot_sel][field_sel], 2'b00};
+      slot_write[slot_sel] = obi_req_i.we;
+    end else if (access) begin
       unique case (obi_req_i.addr)
-        32'(DMA_SLOT0_SRC_OFFSET): begin
-          rdata_d = {src_q[0], 2'b00};
-          slot_write[0] = obi_req_i.we;
-          slot_field = 2'd0;
-        end
-        32'(DMA_SLOT0_DST_OFFSET): begin
-          rdata_d = {dst_q[0], 2'b00};
-          slot_write[0] = obi_req_i.we;
-          slot_field = 2'd1;
-        end
-        32'(DMA_SLOT0_LEN_OFFSET): begin
-          rdata_d = {len_q[0], 2'b00};
-          slot_write[0] = obi_req_i.we;
-          slot_field = 2'd2;
-        end
-        32'(DMA_SLOT0_OUT_LEN_OFFSET): begin
-          rdata_d = {out_len_q[0], 2'b00};
-          slot_write[0] = obi_req_i.we;
-          slot_field = 2'd3;
-        end
-        32'(DMA_SLOT1_SRC_OFFSET): begin
-          rdata_d = {src_q[1], 2'b00};
-          slot_write[1] = obi_req_i.we;
-          slot_field = 2'd0;
-        end
-        32'(DMA_SLOT1_DST_OFFSET): begin
-          rdata_d = {dst_q[1], 2'b00};
-          slot_write[1] = obi_req_i.we;
-          slot_field = 2'd1;
-        end
-        32'(DMA_SLOT1_LEN_OFFSET): begin
-          rdata_d = {len_q[1], 2'b00};
-          slot_write[1] = obi_req_i.we;
-          slot_field = 2'd2;
-        end
-        32'(DMA_SLOT1_OUT_LEN_OFFSET): begin
-          rdata_d = {out_len_q[1], 2'b00};
-          slot_write[1] = obi_req_i.we;
-          slot_field = 2'd3;
-        end
         32'(DMA_CTRL_OFFSET):       ctrl_write = obi_req_i.we;
         32'(DMA_STATUS_OFFSET): begin
           rdata_d      = status;
@@ -162,10 +159,7 @@ module couplet_dma_regs
   end
 
   always_comb begin
-    src_d     = src_q;
-    dst_d     = dst_q;
-    len_d     = len_q;
-    out_len_d = out_len_q;
+    slot_reg_d = slot_reg_q;
     armed_d   = armed_q;
     busy_d    = busy_q;
     done_d    = done_q;
@@ -191,15 +185,11 @@ module couplet_dma_regs
         if (armed_q[k]) begin
           refused_d[k] = 1'b1;
         end else begin
-          unique case (slot_field)
-            2'd0: src_d[k] = merge_word(src_q[k], obi_req_i.wdata[31:2], wmask[31:2]);
-            2'd1: dst_d[k] = merge_word(dst_q[k], obi_req_i.wdata[31:2], wmask[31:2]);
-            2'd2: begin
-              len_d[k]     = merge_word(len_q[k], obi_req_i.wdata[31:2], wmask[31:2]);
-              out_len_d[k] = len_d[k];
-            end
-            default: out_len_d[k] = merge_word(out_len_q[k], obi_req_i.wdata[31:2], wmask[31:2]);
-          endcase
+          slot_reg_d[k][field_sel] = merge_word(slot_reg_q[k][field_sel], obi_req_i.wdata[31:2],
+                                                wmask[31:2]);
+          if (field_sel == field_idx_t'(FieldLen)) begin
+            slot_reg_d[k][FieldOutLen] = slot_reg_d[k][FieldLen];
+          end
         end
       end
       accept[k] = go[k] && !armed_q[k];
@@ -232,18 +222,15 @@ module couplet_dma_regs
   assign slot_idx     = (&armed_q) ? older_q : armed_q[1];
 
   always_comb begin
-    slot_job_o.src     = {src_q[slot_idx], 2'b00};
-    slot_job_o.dst     = {dst_q[slot_idx], 2'b00};
-    slot_job_o.in_len  = {len_q[slot_idx], 2'b00};
-    slot_job_o.out_len = {out_len_q[slot_idx], 2'b00};
+    slot_job_o.src     = {slot_reg_q[slot_idx][FieldSrc], 2'b00};
+    slot_job_o.dst     = {slot_reg_q[slot_idx][FieldDst], 2'b00};
+    slot_job_o.in_len  = {slot_reg_q[slot_idx][FieldLen], 2'b00};
+    slot_job_o.out_len = {slot_reg_q[slot_idx][FieldOutLen], 2'b00};
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      src_q     <= '0;
-      dst_q     <= '0;
-      len_q     <= '0;
-      out_len_q <= '0;
+      slot_reg_q <= '0;
       armed_q   <= '0;
       busy_q    <= '0;
       done_q    <= '0;
@@ -256,10 +243,7 @@ module couplet_dma_regs
       rdata_q   <= '0;
       err_rsp_q <= 1'b0;
     end else begin
-      src_q     <= src_d;
-      dst_q     <= dst_d;
-      len_q     <= len_d;
-      out_len_q <= out_len_d;
+      slot_reg_q <= slot_reg_d;
       armed_q   <= armed_d;
       busy_q    <= busy_d;
       done_q    <= done_d;

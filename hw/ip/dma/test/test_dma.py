@@ -24,7 +24,7 @@ import cocotb
 from cocotb.triggers import Event
 
 from couplet.model.regs import load_ip_regs
-from couplet.tools.cocotb_run import run_cocotb
+from couplet.tools.cocotb_run import run_ip_cocotb
 from testsupport.obi_bfm import (
     MASK32,
     ClockedTb,
@@ -748,11 +748,4 @@ async def dma_bus_errors(dut):
 
 
 def test_dma() -> None:
-    from couplet.model import rtl
-
-    run_cocotb(
-        toplevel="couplet_dma",
-        sources=[*rtl.ip_sources("obi"), *rtl.ip_sources("accel"), *rtl.ip_sources("dma")],
-        test_file=__file__,
-        build_name="dma",
-    )
+    run_ip_cocotb(__file__, "dma", ["obi", "accel", "dma"])

@@ -26,7 +26,6 @@ import hashlib
 import os
 import random
 from dataclasses import dataclass
-from pathlib import Path
 
 import cocotb
 import pytest
@@ -35,21 +34,14 @@ from cocotb.triggers import RisingEdge
 from couplet.model import rtl
 from couplet.model.regs import load_ip_regs
 from couplet.tools.cocotb_run import run_cocotb
-from testsupport.accel_port_bfm import (MEM_REQ, MEM_RSP, OP_EXEC, OP_READ, OP_WRITE, OP_WRITE2, AccelRegsTb, Cmd,
-                                        StreamSource, from_words, to_words)
+from testsupport.accel_port_bfm import (OP_EXEC, OP_READ, OP_WRITE, OP_WRITE2, AccelRegsTb, Cmd, StreamSource,
+                                        from_words, to_words)
 from hw.ip.keccak.test.test_keccak_core import keccak_f
+from testsupport.dma_job_bfm import DmaJobModel, Job
+from testsupport.struct_port import assert_values
 from testsupport.obi_bfm import MASK32, Monitor
-from testsupport.struct_port import StructPort, assert_values
 
-HW_DIR = Path(__file__).resolve().parents[3]
-RTL_FILES = [
-    *rtl.accel_port_sources(),
-    HW_DIR / "ip" / "keccak" / "rtl" / "autogen" / "keccak_reg_pkg.sv",
-    HW_DIR / "ip" / "keccak" / "rtl" / "couplet_keccak_pkg.sv",
-    HW_DIR / "ip" / "keccak" / "rtl" / "couplet_keccak_round.sv",
-    HW_DIR / "ip" / "keccak" / "rtl" / "couplet_keccak_core.sv",
-    HW_DIR / "ip" / "keccak" / "rtl" / "couplet_keccak.sv",
-]
+RTL_FILES = [*rtl.accel_port_sources(), *rtl.ip_sources("keccak")]
 
 RPC_ENV = "COUPLET_KECCAK_ROUNDS_PER_CYCLE"  # the build's RoundsPerCycle, from the pytest side
 BUILDS = (1, 24)
@@ -155,92 +147,13 @@ def test_keccak_model_digests() -> None:
 
 
 # --------------------------------------------------------------------------------- port models
-@dataclass
-class Job:
-    src: int
-    dst: int
-    in_len: int
-    out_len: int
-    accept_cycle: int
-    offer_cycle: int  # first cycle of job_valid_o
-    done_cycle: int | None = None
-    last_word_cycle: int | None = None
+class DmaModel(DmaJobModel):
+    """The DMA engine's side of the job port for absorb-only jobs: done once every word was taken."""
 
-
-class DmaModel:
-    """The DMA engine's side of the job port for absorb-only jobs, over a word memory."""
-
-    def __init__(self, dut: object, rng: random.Random, src: StreamSource) -> None:
-        self.dut = dut
-        self.mem_req = StructPort(dut, "mem_req_o", MEM_REQ)
-        self.mem_rsp = StructPort(dut, "mem_rsp_i", MEM_RSP)
-        self.rng = rng
-        self.src = src
-        self.memory: dict[int, int] = {}
-        self.ready_prob = 0.5
-        self.fail_after: int | None = None  # abort the next job after this many words
-        self.jobs: list[Job] = []
-        self.active: Job | None = None
-        self._ready = 0
-        self._pulse: tuple[int, int, int] = (0, 0, 0)  # (done, err, abort) for the next cycle
-        self._base = 0
-        self._held: int | None = None  # job_o offered without job_ready
-        self._offer: int | None = None
-
-    def load(self, addr: int, data: bytes) -> None:
-        for i, word in enumerate(to_words(data)):
-            self.memory[addr + 4 * i] = word
-
-    def forget(self) -> None:
-        self.active = None
-        self._pulse = (0, 0, 0)
-        self._held = None
-        self._offer = None
-
-    def reset_values(self) -> None:
-        for name in ("job_ready", "job_done", "job_err", "job_abort"):
-            self.mem_rsp[name].value = 0
-
-    def drive(self, cycle: int) -> None:
-        self._ready = int(self.active is None and self.rng.random() < self.ready_prob)
-        self.mem_rsp.job_ready.value = self._ready
-        done, err, abort = self._pulse
-        self.mem_rsp.job_done.value = done
-        self.mem_rsp.job_err.value = err if done else self.rng.getrandbits(1)  # only valid with done
-        self.mem_rsp.job_abort.value = abort
-        self._pulse = (0, 0, 0)
-
-    def sample(self, cycle: int) -> None:
-        dut = self.dut
-        if int(self.mem_rsp.job_done.value) and self.active is not None:
-            self.active.done_cycle = cycle
-            self.active = None
-        if self.active is not None:
-            job = self.active
-            taken = self.src.accepted - self._base
-            if self.fail_after is not None and taken >= self.fail_after:
-                self.src.flush()
-                self.fail_after = None
-                self._pulse = (1, 1, 1)
-            elif taken == job.in_len // 4 and self._pulse == (0, 0, 0):
-                job.last_word_cycle = self.src.accept_cycles[-1]
-                self._pulse = (1, 0, 0)
-        if int(self.mem_req.job_valid.value):
-            value = int(self.mem_req.job.value)
-            assert self._held is None or value == self._held, f"cycle {cycle}: job_o changed while waiting"
-            self._held = None if self._ready else value
-            if self._offer is None:
-                self._offer = cycle
-            if self._ready:
-                job = Job(value >> 96, value >> 64 & MASK32, value >> 32 & MASK32, value & MASK32, cycle,
-                          self._offer)
-                self._offer = None
-                self.jobs.append(job)
-                self.active = job
-                self._base = self.src.accepted
-                self.src.push([self.memory.get(job.src + 4 * i, 0) for i in range(job.in_len // 4)])
-        else:
-            assert self._held is None, f"cycle {cycle}: job_valid fell without job_ready"
+    def progress(self, cycle: int, job: Job) -> None:
+        if not self.aborted() and self.taken == job.in_len // 4 and self._pulse == (0, 0, 0):
+            job.last_word_cycle = self.src.accept_cycles[-1]
+            self._pulse = (1, 0, 0)
 
 
 # ---------------------------------------------------------------------------------- testbench

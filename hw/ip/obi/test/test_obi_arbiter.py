@@ -18,7 +18,7 @@ from collections import deque
 
 import cocotb
 
-from couplet.tools.cocotb_run import run_cocotb
+from couplet.tools.cocotb_run import run_ip_cocotb
 from testsupport.obi_bfm import (
     AMO_RMW_OPS,
     MASK32,
@@ -240,12 +240,5 @@ async def obi_arbiter_random(dut):
 
 
 def test_obi_arbiter() -> None:
-    from couplet.model import rtl
-
-    run_cocotb(
-        toplevel="couplet_obi_arbiter",
-        sources=rtl.ip_sources("obi"),
-        test_file=__file__,
-        build_name="obi_arbiter",
-        parameters={"NumMasters": NUM_MASTERS, "MaxOutstanding": MAX_OUTSTANDING},
-    )
+    run_ip_cocotb(__file__, "obi_arbiter", ["obi"],
+                  parameters={"NumMasters": NUM_MASTERS, "MaxOutstanding": MAX_OUTSTANDING})

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import cocotb
 
-from couplet.tools.cocotb_run import run_cocotb
+from couplet.tools.cocotb_run import run_ip_cocotb
 from testsupport.obi_bfm import (
     AMO_RMW_OPS,
     ATOP_EXCL,
@@ -339,12 +339,4 @@ async def obi_demux_stress(dut):
 
 
 def test_obi_demux() -> None:
-    from couplet.model import rtl
-
-    run_cocotb(
-        toplevel="couplet_obi_demux",
-        sources=rtl.ip_sources("obi"),
-        test_file=__file__,
-        build_name="obi_demux",
-        parameters={**map_parameters(), "MaxOutstanding": MAX_OUTSTANDING},
-    )
+    run_ip_cocotb(__file__, "obi_demux", ["obi"], parameters={**map_parameters(), "MaxOutstanding": MAX_OUTSTANDING})

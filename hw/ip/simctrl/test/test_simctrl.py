@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import cocotb
 
-from couplet.tools.cocotb_run import run_cocotb
+from couplet.tools.cocotb_run import run_ip_cocotb
 from testsupport.obi_bfm import (
     ClockedTb,
     Monitor,
@@ -250,11 +250,4 @@ async def simctrl_console_backpressure(dut):
 
 
 def test_simctrl() -> None:
-    from couplet.model import rtl
-
-    run_cocotb(
-        toplevel="couplet_simctrl",
-        sources=[*rtl.ip_sources("obi"), *rtl.ip_sources("simctrl")],
-        test_file=__file__,
-        build_name="simctrl",
-    )
+    run_ip_cocotb(__file__, "simctrl", ["obi", "simctrl"])

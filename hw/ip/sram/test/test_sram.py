@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import cocotb
 
-from couplet.tools.cocotb_run import run_cocotb
+from couplet.tools.cocotb_run import run_ip_cocotb
 from testsupport.obi_bfm import (
     AMO_RMW_OPS,
     ATOP_EXCL,
@@ -297,12 +297,4 @@ async def sram_random(dut):
 
 
 def test_sram() -> None:
-    from couplet.model import rtl
-
-    run_cocotb(
-        toplevel="couplet_sram",
-        sources=[*rtl.ip_sources("obi"), *rtl.ip_sources("sram")],
-        test_file=__file__,
-        build_name="sram",
-        parameters={"SizeBytes": SIZE_BYTES},
-    )
+    run_ip_cocotb(__file__, "sram", ["obi", "sram"], parameters={"SizeBytes": SIZE_BYTES})

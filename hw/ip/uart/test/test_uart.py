@@ -21,7 +21,7 @@ from collections import deque
 import cocotb
 import pytest
 
-from couplet.tools.cocotb_run import run_cocotb
+from couplet.tools.cocotb_run import run_ip_cocotb
 from testsupport.obi_bfm import ClockedTb, Monitor
 
 CLK_HZ = 1_000_000
@@ -215,13 +215,6 @@ async def uart_fifo_full(dut):
 
 
 def test_uart(monkeypatch: pytest.MonkeyPatch) -> None:
-    from couplet.model import rtl
-
     monkeypatch.setenv(PARAM_ENV, f"{CLK_HZ},{BAUD},{DEPTH}")
-    run_cocotb(
-        toplevel="couplet_uart_tx",
-        sources=rtl.ip_sources("uart"),
-        test_file=__file__,
-        build_name="uart",
-        parameters={"ClkHz": CLK_HZ, "Baud": BAUD, "Depth": DEPTH},
-    )
+    run_ip_cocotb(__file__, "uart_tx", ["uart"], build_name="uart",
+                  parameters={"ClkHz": CLK_HZ, "Baud": BAUD, "Depth": DEPTH})
