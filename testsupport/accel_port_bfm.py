@@ -15,10 +15,19 @@ from dataclasses import dataclass, field
 
 from cocotb.triggers import Event, FallingEdge, SimTimeoutError, with_timeout
 
+from couplet import paths
 from couplet.model.regs import IpRegs
-from testsupport.obi_bfm import MASK32, ClockedTb, assert_values
+from testsupport.obi_bfm import MASK32, ClockedTb
+from testsupport.struct_port import PORT_LAYOUTS, StructLayout, StructPort, assert_values
 
-CMD_BITS = 3 + 7 + 32 + 32  # accel_cmd_t
+ACCEL_PKG = paths.IP_DIR / "accel" / "rtl" / "couplet_accel_pkg.sv"
+CMD = StructLayout.from_package("accel_cmd_t", ACCEL_PKG)
+RSP = StructLayout.from_package("accel_rsp_t", ACCEL_PKG)
+CMD_REQ = StructLayout.from_package("accel_cmd_req_t", ACCEL_PKG)
+CMD_RSP = StructLayout.from_package("accel_cmd_rsp_t", ACCEL_PKG)
+MEM_REQ = StructLayout.from_package("accel_mem_req_t", ACCEL_PKG)
+MEM_RSP = StructLayout.from_package("accel_mem_rsp_t", ACCEL_PKG)
+PORT_LAYOUTS.update({"cmd_req_i": CMD_REQ, "cmd_rsp_o": CMD_RSP, "mem_req_o": MEM_REQ, "mem_rsp_i": MEM_RSP})
 OP_READ, OP_WRITE, OP_WRITE2, OP_EXEC = 0, 1, 2, 3  # accel_cmd_t's op (docs/coupling.md)
 
 # The answer a stateless unit must give to (op, index, op_a, op_b): (data, err).
@@ -46,8 +55,8 @@ class Cmd:
     done: Event = field(default_factory=Event)
 
     def packed(self) -> int:
-        """The accel_cmd_t bits {op, index, op_a, op_b}."""
-        return self.op << 71 | self.index << 64 | self.a << 32 | self.b
+        """Its accel_cmd_t bits."""
+        return CMD.pack(op=self.op, index=self.index, op_a=self.a, op_b=self.b)
 
     def describe(self) -> str:
         return f"op={self.op} index=0x{self.index:02x} a=0x{self.a:08x} b=0x{self.b:08x}"
@@ -58,11 +67,27 @@ class Cmd:
         return self.resp_cycle - self.accept_cycle
 
 
-class CmdPort:
+def unpack_rsp(bits: int) -> tuple[int, bool]:
+    """(data, err) of accel_rsp_t bits."""
+    return RSP.get(bits, "data"), bool(RSP.get(bits, "err"))
+
+
+class CmdPortSignals:
+    """The command port of a design (docs/coupling.md): the request it takes (cmd_req_i), its
+    cmd_ready_o and its response (cmd_rsp_o)."""
+
+    def __init__(self, dut: object) -> None:
+        self.req = StructPort(dut, "cmd_req_i", CMD_REQ)
+        self.ready = dut.cmd_ready_o
+        self.rsp = StructPort(dut, "cmd_rsp_o", CMD_RSP)
+
+
+class CmdPort(CmdPortSignals):
     """Master of the command port: in-order commands, one response each, within `resp_timeout`;
     a response waiting for rsp_ready must not change."""
 
     def __init__(self, dut: object, rng: random.Random, wait_cycles: int = 200) -> None:
+        super().__init__(dut)
         self.dut = dut
         self.rng = rng
         self.wait_cycles = wait_cycles  # default bound of wait() and request()
@@ -101,39 +126,38 @@ class CmdPort:
         self._held = None
 
     def reset_values(self) -> None:
-        self.dut.cmd_valid_i.value = 0
-        self.dut.cmd_i.value = 0
-        self.dut.rsp_ready_i.value = 1
+        self.req.valid.value = 0
+        self.req.cmd.value = 0
+        self.req.rsp_ready.value = 1
 
     def drive(self, cycle: int) -> None:
         if self.current is None and self.queue and self.rng.random() >= self.idle_prob:
             self.current = self.queue.popleft()
         self._rsp_ready = int(self.rng.random() < self.rsp_ready_prob)
-        self.dut.rsp_ready_i.value = self._rsp_ready
+        self.req.rsp_ready.value = self._rsp_ready
         cmd = self.current
         if cmd is None:
-            self.dut.cmd_valid_i.value = 0
-            self.dut.cmd_i.value = self.rng.getrandbits(CMD_BITS)  # don't-care without valid
+            self.req.valid.value = 0
+            self.req.cmd.value = self.rng.getrandbits(CMD.width)  # don't-care without valid
             return
-        self.dut.cmd_valid_i.value = 1
-        self.dut.cmd_i.value = cmd.packed()
+        self.req.valid.value = 1
+        self.req.cmd.value = cmd.packed()
 
     def sample(self, cycle: int) -> None:
-        dut = self.dut
-        if int(dut.rsp_valid_o.value):
-            rsp = int(dut.rsp_o.value)
+        if self.rsp.rsp_valid.value:
+            rsp = self.rsp.rsp.value
             assert self._held is None or rsp == self._held, f"cycle {cycle}: response changed while waiting"
             if self._rsp_ready:
                 assert self.outstanding, f"cycle {cycle}: response without a command"
                 cmd = self.outstanding.popleft()
-                cmd.data, cmd.err, cmd.resp_cycle = rsp >> 1, bool(rsp & 1), cycle
+                (cmd.data, cmd.err), cmd.resp_cycle = unpack_rsp(rsp), cycle
                 cmd.done.set()
                 self._held = None
             else:
                 self._held = rsp
         else:
             assert self._held is None, f"cycle {cycle}: rsp_valid fell without rsp_ready"
-        if self.current is not None and int(dut.cmd_ready_o.value):
+        if self.current is not None and int(self.ready.value):
             self.current.accept_cycle = cycle
             self.outstanding.append(self.current)
             self.log.append(self.current)
@@ -187,10 +211,13 @@ class AccelRegsTb(ClockedTb):
 
 
 class StreamSource:
-    """Drives the input word stream; `gap_prob` leaves in_valid low in random cycles."""
+    """Drives the input word stream (mem_rsp_i.in_*); `gap_prob` leaves in_valid low in random
+    cycles."""
 
     def __init__(self, dut: object, rng: random.Random) -> None:
         self.dut = dut
+        self.mem_rsp = StructPort(dut, "mem_rsp_i", MEM_RSP)
+        self.mem_req = StructPort(dut, "mem_req_o", MEM_REQ)
         self.rng = rng
         self.gap_prob = 0.0
         self.queue: deque[int] = deque()
@@ -207,17 +234,17 @@ class StreamSource:
         self.current = None
 
     def reset_values(self) -> None:
-        self.dut.in_valid_i.value = 0
-        self.dut.in_data_i.value = 0
+        self.mem_rsp.in_valid.value = 0
+        self.mem_rsp.in_data.value = 0
 
     def drive(self, cycle: int) -> None:
         if self.current is None and self.queue and self.rng.random() >= self.gap_prob:
             self.current = self.queue.popleft()
-        self.dut.in_valid_i.value = int(self.current is not None)
-        self.dut.in_data_i.value = self.rng.getrandbits(32) if self.current is None else self.current
+        self.mem_rsp.in_valid.value = int(self.current is not None)
+        self.mem_rsp.in_data.value = self.rng.getrandbits(32) if self.current is None else self.current
 
     def sample(self, cycle: int) -> None:
-        if self.current is not None and int(self.dut.in_ready_o.value):
+        if self.current is not None and self.mem_req.in_ready.value:
             self.current = None
             self.accepted += 1
             self.accept_cycles.append(cycle)
@@ -239,10 +266,13 @@ class StreamSource:
 
 
 class StreamSink:
-    """Takes output words; out_ready is high with probability `ready_prob` each cycle."""
+    """Takes output words (mem_req_o.out_*); out_ready is high with probability `ready_prob` each
+    cycle."""
 
     def __init__(self, dut: object, rng: random.Random) -> None:
         self.dut = dut
+        self.mem_rsp = StructPort(dut, "mem_rsp_i", MEM_RSP)
+        self.mem_req = StructPort(dut, "mem_req_o", MEM_REQ)
         self.rng = rng
         self.ready_prob = 1.0
         self.words: list[int] = []
@@ -250,25 +280,26 @@ class StreamSink:
         self._ready = 1
 
     def reset_values(self) -> None:
-        self.dut.out_ready_i.value = 1
+        self.mem_rsp.out_ready.value = 1
 
     def drive(self, cycle: int) -> None:
         self._ready = int(self.rng.random() < self.ready_prob)
-        self.dut.out_ready_i.value = self._ready
+        self.mem_rsp.out_ready.value = self._ready
 
     def sample(self, cycle: int) -> None:
-        if self._ready and int(self.dut.out_valid_o.value):
-            self.words.append(int(self.dut.out_data_o.value))
+        if self._ready and self.mem_req.out_valid.value:
+            self.words.append(self.mem_req.out_data.value)
             self.last_cycle = cycle
 
 
-class StatelessUnitPort:
+class StatelessUnitPort(CmdPortSignals):
     """Master of a stateless instruction unit (couplet_aes_zkn, couplet_keccak_ise): drives
     commands with random idle cycles and random rsp_ready, and checks every cycle that at most one
     command is in flight, its answer comes the next cycle, equals `model` and holds while
-    stalled, and that cmd_ready_o = !rsp_valid_o || rsp_ready_i."""
+    stalled, and that cmd_ready_o = !rsp_valid || rsp_ready."""
 
     def __init__(self, dut: object, rng: random.Random, model: UnitModel) -> None:
+        super().__init__(dut)
         self.dut, self.rng, self.model = dut, rng, model
         self.idle_prob = 0.0
         self.ready_prob = 1.0
@@ -279,24 +310,23 @@ class StatelessUnitPort:
         self.stall_cycles = 0
 
     def reset_values(self) -> None:
-        self.dut.cmd_valid_i.value = 0
-        self.dut.cmd_i.value = 0
-        self.dut.rsp_ready_i.value = 0
+        self.req.valid.value = 0
+        self.req.cmd.value = 0
+        self.req.rsp_ready.value = 0
 
     def drive(self, cycle: int) -> None:
         if self.current is None and self.queue and self.rng.random() >= self.idle_prob:
             self.current = self.queue.popleft()
-        self.dut.cmd_valid_i.value = int(self.current is not None)
+        self.req.valid.value = int(self.current is not None)
         # Fields are random while invalid, so the DUT cannot depend on them.
-        self.dut.cmd_i.value = self.current.packed() if self.current else self.rng.getrandbits(CMD_BITS)
-        self.dut.rsp_ready_i.value = int(self.rng.random() < self.ready_prob)
+        self.req.cmd.value = self.current.packed() if self.current else self.rng.getrandbits(CMD.width)
+        self.req.rsp_ready.value = int(self.rng.random() < self.ready_prob)
 
     def sample(self, cycle: int) -> None:
-        dut = self.dut
-        cmd_valid, cmd_ready = int(dut.cmd_valid_i.value), int(dut.cmd_ready_o.value)
-        rsp_valid, rsp_ready = int(dut.rsp_valid_o.value), int(dut.rsp_ready_i.value)
+        cmd_valid, cmd_ready = self.req.valid.value, int(self.ready.value)
+        rsp_valid, rsp_ready = self.rsp.rsp_valid.value, self.req.rsp_ready.value
         assert cmd_ready == int(not rsp_valid or rsp_ready), (
-            f"cycle {cycle}: cmd_ready_o={cmd_ready} with rsp_valid_o={rsp_valid} rsp_ready_i={rsp_ready}"
+            f"cycle {cycle}: cmd_ready_o={cmd_ready} with rsp_valid={rsp_valid} rsp_ready={rsp_ready}"
         )
         if self.pending and self.pending[0].accept_cycle == cycle - 1:
             assert rsp_valid, f"cycle {cycle}: no response in the cycle after {self.pending[0].describe()}"
@@ -310,9 +340,9 @@ class StatelessUnitPort:
         assert len(self.pending) <= 1, f"cycle {cycle}: {len(self.pending)} commands in flight"
 
     def check_response(self, cycle: int, rsp_ready: int) -> None:
-        assert self.pending, f"cycle {cycle}: rsp_valid_o without a command"
-        value = int(self.dut.rsp_o.value)
-        got = (value >> 1 & MASK32, value & 1)
+        assert self.pending, f"cycle {cycle}: rsp_valid without a command"
+        data, err = unpack_rsp(self.rsp.rsp.value)
+        got = (data, int(err))
         if self.stalled is not None:
             assert got == self.stalled, f"cycle {cycle}: stalled response changed {self.stalled} -> {got}"
         cmd = self.pending[0]
@@ -350,7 +380,7 @@ class StatelessUnitTb(ClockedTb):
 
     async def start(self) -> None:
         await self.reset()
-        assert_values(self.dut, {"rsp_valid_o": 0, "cmd_ready_o": 1})
+        assert_values(self.dut, {"cmd_rsp_o.rsp_valid": 0, "cmd_ready_o": 1})
 
     async def wait_all(self, cmds: Sequence[Cmd], timeout_cycles: int) -> None:
         for _ in range(timeout_cycles):
@@ -369,7 +399,7 @@ class StatelessUnitTb(ClockedTb):
         second = self.port.issue(*second_cmd)
         await self.cycles(8)
         assert not first.done.is_set() and second.accept_cycle is None
-        assert int(self.dut.cmd_ready_o.value) == 0 and int(self.dut.rsp_valid_o.value) == 1
+        assert int(self.port.ready.value) == 0 and self.port.rsp.rsp_valid.value == 1
         self.port.ready_prob = 1.0
         await self.wait_all([first, second], timeout_cycles=10)
         assert second.accept_cycle == first.resp_cycle, (second.accept_cycle, first.resp_cycle)

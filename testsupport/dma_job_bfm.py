@@ -1,8 +1,8 @@
 """The DMA engine's side of an accelerator's job port, for the accelerators' unit tests.
 
-An accelerator with a memory coupling asks the DMA engine for a job (job_valid_o, job_o = src,
-dst, in_len, out_len) and is answered with job_done_i / job_err_i, or has the job cut short with
-dma_abort_i. `DmaJobModel` takes each job at a random cycle while none is active (and checks
+An accelerator with a memory coupling asks the DMA engine for a job (its mem_req_o.job_valid and
+job = src, dst, in_len, out_len) and is answered with mem_rsp_i.job_done / job_err, or has the job
+cut short with job_abort. `DmaJobModel` takes each job at a random cycle while none is active (and checks
 that job_o holds while it waits), feeds the job's input words from a word memory into the input
 stream, and pulses the end the test asked for; what a job does with its words (collect output,
 note the last input word) is the accelerator's test's `progress`.
@@ -13,8 +13,9 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from testsupport.accel_port_bfm import StreamSource, from_words, to_words
+from testsupport.accel_port_bfm import MEM_REQ, MEM_RSP, StreamSource, from_words, to_words
 from testsupport.obi_bfm import MASK32
+from testsupport.struct_port import StructPort
 
 
 @dataclass
@@ -24,7 +25,7 @@ class Job:
     in_len: int
     out_len: int
     accept_cycle: int
-    offer_cycle: int  # first cycle of job_valid_o
+    offer_cycle: int  # first cycle of job_valid
     done_cycle: int | None = None
     last_word_cycle: int | None = None  # the input stream took the job's last word
     collected: int = 0  # output words written back to the memory
@@ -35,6 +36,8 @@ class DmaJobModel:
 
     def __init__(self, dut: object, rng: random.Random, src: StreamSource) -> None:
         self.dut = dut
+        self.mem_req = StructPort(dut, "mem_req_o", MEM_REQ)
+        self.mem_rsp = StructPort(dut, "mem_rsp_i", MEM_RSP)
         self.rng = rng
         self.src = src
         self.memory: dict[int, int] = {}
@@ -45,7 +48,7 @@ class DmaJobModel:
         self._ready = 0
         self._pulse: tuple[int, int, int] = (0, 0, 0)  # (done, err, abort) for the next cycle
         self._src_base = 0  # src.accepted when the active job started
-        self._held: int | None = None  # job_o offered without job_ready
+        self._held: int | None = None  # a job offered without job_ready
         self._offer: int | None = None
 
     def load(self, addr: int, data: bytes) -> None:
@@ -68,20 +71,20 @@ class DmaJobModel:
         return self.src.accepted - self._src_base
 
     def reset_values(self) -> None:
-        for name in ("job_ready_i", "job_done_i", "job_err_i", "dma_abort_i"):
-            getattr(self.dut, name).value = 0
+        for name in ("job_ready", "job_done", "job_err", "job_abort"):
+            self.mem_rsp[name].value = 0
 
     def drive(self, cycle: int) -> None:
         self._ready = int(self.active is None and self.rng.random() < self.ready_prob)
-        self.dut.job_ready_i.value = self._ready
+        self.mem_rsp.job_ready.value = self._ready
         done, err, abort = self._pulse
-        self.dut.job_done_i.value = done
-        self.dut.job_err_i.value = err if done else self.rng.getrandbits(1)  # only valid with done
-        self.dut.dma_abort_i.value = abort
+        self.mem_rsp.job_done.value = done
+        self.mem_rsp.job_err.value = err if done else self.rng.getrandbits(1)  # only valid with done
+        self.mem_rsp.job_abort.value = abort
         self._pulse = (0, 0, 0)
 
     def aborted(self) -> bool:
-        """Abort the active job (dma_abort + job_err) once `fail_after` of its words were taken."""
+        """Abort the active job (job_abort + job_err) once `fail_after` of its words were taken."""
         if self.fail_after is None or self.taken < self.fail_after:
             return False
         self.src.flush()
@@ -97,15 +100,14 @@ class DmaJobModel:
         """A job was just taken."""
 
     def sample(self, cycle: int) -> None:
-        dut = self.dut
-        if int(dut.job_done_i.value) and self.active is not None:
+        if self.mem_rsp.job_done.value and self.active is not None:
             self.active.done_cycle = cycle
             self.active = None
         if self.active is not None:
             self.progress(cycle, self.active)
-        if int(dut.job_valid_o.value):
-            value = int(dut.job_o.value)
-            assert self._held is None or value == self._held, f"cycle {cycle}: job_o changed while waiting"
+        if self.mem_req.job_valid.value:
+            value = self.mem_req.job.value
+            assert self._held is None or value == self._held, f"cycle {cycle}: job changed while waiting"
             self._held = None if self._ready else value
             if self._offer is None:
                 self._offer = cycle

@@ -18,12 +18,10 @@ from __future__ import annotations
 
 import os
 import random
-import re
 from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from enum import IntEnum
-from pathlib import Path
 
 import cocotb
 from cocotb.clock import Clock
@@ -31,6 +29,7 @@ from cocotb.triggers import Event, FallingEdge, RisingEdge, SimTimeoutError, wit
 
 from couplet import paths
 from couplet.tools.cocotb_run import SEED_ENV
+from testsupport.struct_port import PORT_LAYOUTS, StructField, StructLayout, assert_values
 
 MASK32 = 0xFFFF_FFFF
 ATOP_EXCL = 0x20  # atop[5]
@@ -170,94 +169,11 @@ class MemoryModel:
 OBI_PKG = paths.IP_DIR / "obi" / "rtl" / "couplet_obi_pkg.sv"
 
 
-@dataclass(frozen=True)
-class StructLayout:
-    """Where each field of a packed struct sits: {name: (lsb, width)} and the struct's width.
-
-    Verilator hands a packed struct port (or a packed array of them) to cocotb as one vector, so
-    the models reach a field by its bit position. The positions are read from the package that
-    declares the struct, so the RTL stays the one place that says what a port holds.
-    """
-
-    name: str
-    fields: dict[str, tuple[int, int]]
-    width: int
-
-    @classmethod
-    def from_package(cls, type_name: str, package: Path = OBI_PKG) -> StructLayout:
-        text = re.sub(r"//[^\n]*", "", package.read_text())
-        match = re.search(r"typedef\s+struct\s+packed\s*\{([^}]*)\}\s*" + type_name + r"\s*;", text)
-        if match is None:
-            raise ValueError(f"{package}: no packed struct {type_name}")
-        members = []  # (name, width), first declared = most significant
-        for decl in match.group(1).split(";"):
-            field_match = re.fullmatch(r"\s*logic\s*(?:\[(\d+):(\d+)\])?\s*(\w+)\s*", decl)
-            if field_match is None:
-                if decl.strip():
-                    raise ValueError(f"{package}: {type_name}: cannot read field {decl.strip()!r}")
-                continue
-            msb, lsb, name = field_match.groups()
-            members.append((name, int(msb) - int(lsb) + 1 if msb is not None else 1))
-        fields, lsb = {}, 0
-        for name, width in reversed(members):
-            fields[name] = (lsb, width)
-            lsb += width
-        return cls(type_name, fields, lsb)
-
-
-OBI_REQ = StructLayout.from_package("obi_req_t")
-OBI_RSP = StructLayout.from_package("obi_rsp_t")
-
-
-class _Vector:
-    """A design input that several fields (and, for a packed array, several models) write.
-
-    cocotb applies a write only when the writing coroutine yields, so reading the handle back to
-    change one field would lose the fields written before in the same step. The models therefore
-    keep the vector's value here and write it whole each time a field changes; they are its only
-    drivers.
-    """
-
-    _all: dict[str, _Vector] = {}
-
-    def __init__(self, handle: object) -> None:
-        self.handle = handle
-        self.bits = 0
-
-    @classmethod
-    def of(cls, handle: object) -> _Vector:
-        """The one shadow of a design input, whichever handle object names it."""
-        key = handle._path
-        if key not in cls._all:
-            cls._all[key] = cls(handle)
-        return cls._all[key]
-
-    def write(self, lsb: int, width: int, value: int) -> None:
-        mask = ((1 << width) - 1) << lsb
-        self.bits = (self.bits & ~mask) | ((int(value) << lsb) & mask)
-        self.handle.value = self.bits
-
-
-class StructField:
-    """One field of a struct port (entry `index` of a packed array of them), used like a handle:
-    `.value` reads the field as an int and, on a design input, writes it."""
-
-    def __init__(self, handle: object, layout: StructLayout, name: str, index: int = 0,
-                 writable: bool = False) -> None:
-        lsb, self.width = layout.fields[name]
-        self.lsb = index * layout.width + lsb
-        self.handle = handle
-        self.vector = _Vector.of(handle) if writable else None
-
-    @property
-    def value(self) -> int:
-        return int(self.handle.value) >> self.lsb & ((1 << self.width) - 1)
-
-    @value.setter
-    def value(self, value: int) -> None:
-        if self.vector is None:
-            raise AttributeError("an output of the design cannot be driven")
-        self.vector.write(self.lsb, self.width, value)
+OBI_REQ = StructLayout.from_package("obi_req_t", OBI_PKG)
+OBI_RSP = StructLayout.from_package("obi_rsp_t", OBI_PKG)
+# The OBI struct ports the IP tests name in checks (`obi_rsp_o.rvalid`, `s_req_o[1].req`).
+PORT_LAYOUTS.update({name: OBI_REQ for name in ("obi_req_i", "m_req_o", "s_req_o")})
+PORT_LAYOUTS.update({name: OBI_RSP for name in ("obi_rsp_o", "m_rsp_i", "m_rsp_o", "a_rsp_o", "b_rsp_o")})
 
 
 class ObiPort:
@@ -654,23 +570,6 @@ class Monitor:
 
     def sample(self, cycle: int) -> None:
         self.func(cycle)
-
-
-def signal(dut: object, name: str) -> object:
-    """A signal of the design by name; `<port>_req_o.req` or `<port>_rsp_o[i].gnt` names a field
-    of an OBI struct port (entry i of an array of them)."""
-    match = re.fullmatch(r"(\w+_(req|rsp)_[io])(?:\[(\d+)\])?\.(\w+)", name)
-    if match is None:
-        return getattr(dut, name)
-    port, kind, index, field_name = match.groups()
-    layout = OBI_REQ if kind == "req" else OBI_RSP
-    return StructField(getattr(dut, port), layout, field_name, int(index or 0))
-
-
-def assert_values(dut: object, expected: dict[str, int], when: str = "after reset") -> None:
-    for name, value in expected.items():
-        got = int(signal(dut, name).value)
-        assert got == value, f"{name} {when}: expected {value:#x}, got {got:#x}"
 
 
 def assert_no_violations(slaves: Iterable[ObiSlave]) -> None:

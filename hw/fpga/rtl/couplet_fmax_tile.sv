@@ -28,11 +28,11 @@ module couplet_fmax_tile
   // ports (request, address, write, byte enables, write data) and the master's answers (grant,
   // read valid, read data, error).
   localparam int unsigned SlaveInW = 1 + 32 + 1 + 4 + 32;
-  localparam int unsigned InW      = 1 + $bits(accel_cmd_t) + 1 + 2 * SlaveInW + 1 + 1 + 32 + 1;
+  localparam int unsigned InW      = $bits(accel_cmd_req_t) + 2 * SlaveInW + 1 + 1 + 32 + 1;
   // Output bits: command ready, response valid and data, two slaves' answers (grant, read
   // valid, read data, error), the master's request and the two interrupts.
   localparam int unsigned SlaveOutW = 1 + 1 + 32 + 1;
-  localparam int unsigned OutW      = 1 + 1 + $bits(accel_rsp_t) + 2 * SlaveOutW + (1 + 32 + 1 + 4 + 32) + 2;
+  localparam int unsigned OutW      = 1 + $bits(accel_cmd_rsp_t) + 2 * SlaveOutW + (1 + 32 + 1 + 4 + 32) + 2;
 
   logic [InW-1:0]  in_q;
   logic [OutW-1:0] out_d, out_q;
@@ -54,11 +54,10 @@ module couplet_fmax_tile
   // The chain carries the OBI fields a tile uses: no atop into its slaves (it takes no atomics),
   // no exokay back to its master (nor out of its slaves: they answer none), so the measured logic
   // is the tile's and the chain is no longer than it needs to be.
-  logic        xif_cmd_valid, xif_rsp_ready;
-  accel_cmd_t  xif_cmd;
-  obi_req_t    regs_req, dma_req;
-  obi_rsp_t    m_rsp;
-  assign {xif_cmd_valid, xif_cmd, xif_rsp_ready,
+  accel_cmd_req_t xif_cmd_req;
+  obi_req_t       regs_req, dma_req;
+  obi_rsp_t       m_rsp;
+  assign {xif_cmd_req,
           regs_req.req, regs_req.addr, regs_req.we, regs_req.be, regs_req.wdata,
           dma_req.req, dma_req.addr, dma_req.we, dma_req.be, dma_req.wdata,
           m_rsp.gnt, m_rsp.rvalid, m_rsp.rdata, m_rsp.err} = in_q;
@@ -66,12 +65,12 @@ module couplet_fmax_tile
   assign dma_req.atop  = '0;
   assign m_rsp.exokay  = 1'b0;
 
-  logic        xif_cmd_ready, xif_rsp_valid;
-  accel_rsp_t  xif_rsp;
-  obi_rsp_t    regs_rsp, dma_rsp;
-  obi_req_t    m_req;
-  logic        accel_irq, dma_irq;
-  assign out_d = {xif_cmd_ready, xif_rsp_valid, xif_rsp,
+  logic           xif_cmd_ready;
+  accel_cmd_rsp_t xif_cmd_rsp;
+  obi_rsp_t       regs_rsp, dma_rsp;
+  obi_req_t       m_req;
+  logic           accel_irq, dma_irq;
+  assign out_d = {xif_cmd_ready, xif_cmd_rsp,
                   regs_rsp.gnt, regs_rsp.rvalid, regs_rsp.rdata, regs_rsp.err,
                   dma_rsp.gnt, dma_rsp.rvalid, dma_rsp.rdata, dma_rsp.err,
                   m_req.req, m_req.addr, m_req.we, m_req.be, m_req.wdata,
@@ -88,12 +87,9 @@ module couplet_fmax_tile
   ) u_tile (
     .clk_i,
     .rst_ni,
-    .xif_cmd_valid_i (xif_cmd_valid),
+    .xif_cmd_req_i   (xif_cmd_req),
     .xif_cmd_ready_o (xif_cmd_ready),
-    .xif_cmd_i       (xif_cmd),
-    .xif_rsp_valid_o (xif_rsp_valid),
-    .xif_rsp_ready_i (xif_rsp_ready),
-    .xif_rsp_o       (xif_rsp),
+    .xif_cmd_rsp_o   (xif_cmd_rsp),
     .regs_req_i      (regs_req),
     .regs_rsp_o      (regs_rsp),
     .dma_req_i       (dma_req),

@@ -150,9 +150,9 @@ module couplet_soc
                                  data_dbg, mcycle, debug_havereset, debug_running, debug_halted};
 
   // ------------------------------------------------------------------------------ CV-X-IF
-  logic [XifArrayLen-1:0]             xif_cmd_valid, xif_cmd_ready, xif_rsp_valid, xif_rsp_ready;
-  couplet_accel_pkg::accel_cmd_t      xif_cmd;
-  couplet_accel_pkg::accel_rsp_t [XifArrayLen-1:0] xif_rsp;
+  couplet_accel_pkg::accel_cmd_req_t [XifArrayLen-1:0] xif_cmd_req;
+  logic                              [XifArrayLen-1:0] xif_cmd_ready;
+  couplet_accel_pkg::accel_cmd_rsp_t [XifArrayLen-1:0] xif_cmd_rsp;
 
   if (NumXifPorts > 0) begin : g_xif
     couplet_xif_adapter #(
@@ -168,12 +168,9 @@ module couplet_soc
       .xif_mem_if        (u_xif),
       .xif_mem_result_if (u_xif),
       .xif_result_if     (u_xif),
-      .cmd_valid_o       (xif_cmd_valid[NumXifPorts-1:0]),
+      .cmd_req_o         (xif_cmd_req[NumXifPorts-1:0]),
       .cmd_ready_i       (xif_cmd_ready[NumXifPorts-1:0]),
-      .cmd_o             (xif_cmd),
-      .rsp_valid_i       (xif_rsp_valid[NumXifPorts-1:0]),
-      .rsp_ready_o       (xif_rsp_ready[NumXifPorts-1:0]),
-      .rsp_i             (xif_rsp[NumXifPorts-1:0])
+      .cmd_rsp_i         (xif_cmd_rsp[NumXifPorts-1:0])
     );
   end else begin : g_no_xif
     // No accelerator on CV-X-IF: custom opcodes trap as illegal instructions.
@@ -185,9 +182,7 @@ module couplet_soc
       .xif_mem_result_if (u_xif),
       .xif_result_if     (u_xif)
     );
-    assign xif_cmd_valid = '0;
-    assign xif_rsp_ready = '0;
-    assign xif_cmd       = '0;
+    assign xif_cmd_req = '0;
   end
 
   // ------------------------------------------------------------------------------ instruction bus
@@ -334,13 +329,13 @@ module couplet_soc
 
     obi_req_t regs_req, dma_req, m_req;
     obi_rsp_t regs_rsp, dma_rsp, m_rsp;
-    logic     cmd_valid, cmd_ready, rsp_valid, rsp_ready;
-    couplet_accel_pkg::accel_rsp_t rsp;
+    couplet_accel_pkg::accel_cmd_req_t cmd_req;
+    logic                              cmd_ready;
+    couplet_accel_pkg::accel_cmd_rsp_t cmd_rsp;
 
     assign regs_req  = TileRegs[t] ? d_req[RegsIdx] : '0;
     assign dma_req   = TileDmaRegs[t] ? d_req[DmaIdx] : '0;
-    assign cmd_valid = TileXif[t] ? xif_cmd_valid[XifIdx] : 1'b0;
-    assign rsp_ready = TileXif[t] ? xif_rsp_ready[XifIdx] : 1'b0;
+    assign cmd_req   = TileXif[t] ? xif_cmd_req[XifIdx] : '0;
     assign m_rsp     = TileDmaEngine[t] ? mst_rsp[MstIdx] : '0;
 
     couplet_accel_tile #(
@@ -352,12 +347,9 @@ module couplet_soc
     ) u_tile (
       .clk_i           (clk_i),
       .rst_ni          (rst_ni),
-      .xif_cmd_valid_i (cmd_valid),
+      .xif_cmd_req_i   (cmd_req),
       .xif_cmd_ready_o (cmd_ready),
-      .xif_cmd_i       (xif_cmd),
-      .xif_rsp_valid_o (rsp_valid),
-      .xif_rsp_ready_i (rsp_ready),
-      .xif_rsp_o       (rsp),
+      .xif_cmd_rsp_o   (cmd_rsp),
       .regs_req_i      (regs_req),
       .regs_rsp_o      (regs_rsp),
       .dma_req_i       (dma_req),
@@ -370,11 +362,10 @@ module couplet_soc
 
     if (TileXif[t]) begin : g_xif_port
       assign xif_cmd_ready[XifIdx] = cmd_ready;
-      assign xif_rsp_valid[XifIdx] = rsp_valid;
-      assign xif_rsp[XifIdx]       = rsp;
+      assign xif_cmd_rsp[XifIdx]   = cmd_rsp;
     end else begin : g_no_xif_port
       logic unused_xif;
-      assign unused_xif = ^{cmd_ready, rsp_valid, rsp};
+      assign unused_xif = ^{cmd_ready, cmd_rsp};
     end
     if (TileRegs[t]) begin : g_regs_port
       assign d_rsp[RegsIdx] = regs_rsp;
@@ -405,11 +396,9 @@ module couplet_soc
 
   if (NumXifPorts == 0) begin : g_no_xif_ports
     assign xif_cmd_ready = '0;
-    assign xif_rsp_valid = '0;
-    assign xif_rsp       = '0;
+    assign xif_cmd_rsp   = '0;
     logic unused_xif_ports;
-    assign unused_xif_ports = ^{xif_cmd_valid, xif_cmd_ready, xif_rsp_valid, xif_rsp_ready, xif_cmd,
-                                xif_rsp};
+    assign unused_xif_ports = ^{xif_cmd_req, xif_cmd_ready, xif_cmd_rsp};
   end
 
   if (NumTiles > 0) begin : g_tile_irqs

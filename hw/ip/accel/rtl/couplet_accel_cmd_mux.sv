@@ -5,7 +5,7 @@
 // Commands pass through combinationally (no added cycle); when several inputs wait, the grant
 // goes round-robin, starting after the input served last. An input that is presented to the
 // accelerator and not yet taken stays selected until it is taken, so the command the
-// accelerator sees is stable while cmd_valid_o is high. Up to MaxInFlight commands may await
+// accelerator sees is stable while req_o.valid is high. Up to MaxInFlight commands may await
 // their responses; a FIFO of input numbers routes each response back to the input that sent
 // the command, in order. Responses never depend combinationally on commands, and commands never
 // on responses.
@@ -15,24 +15,18 @@ module couplet_accel_cmd_mux
   parameter int unsigned NumIn       = 2,
   parameter int unsigned MaxInFlight = 2
 ) (
-  input  logic                    clk_i,
-  input  logic                    rst_ni,
+  input  logic                        clk_i,
+  input  logic                        rst_ni,
 
-  // Inputs (the couplings)
-  input  logic [NumIn-1:0]        in_cmd_valid_i,
-  output logic [NumIn-1:0]        in_cmd_ready_o,
-  input  accel_cmd_t [NumIn-1:0]  in_cmd_i,
-  output logic [NumIn-1:0]        in_rsp_valid_o,
-  input  logic [NumIn-1:0]        in_rsp_ready_i,
-  output accel_rsp_t              in_rsp_o,        // shared: valid only for in_rsp_valid_o[i]
+  // Inputs (the couplings); each response goes to in_rsp_o[i] of the input that sent the command.
+  input  accel_cmd_req_t [NumIn-1:0] in_req_i,
+  output logic [NumIn-1:0]           in_ready_o,
+  output accel_cmd_rsp_t [NumIn-1:0] in_rsp_o,
 
   // Output (the accelerator)
-  output logic                    cmd_valid_o,
-  input  logic                    cmd_ready_i,
-  output accel_cmd_t              cmd_o,
-  input  logic                    rsp_valid_i,
-  output logic                    rsp_ready_o,
-  input  accel_rsp_t              rsp_i
+  output accel_cmd_req_t             req_o,
+  input  logic                       ready_i,
+  input  accel_cmd_rsp_t             rsp_i
 );
 
   localparam int unsigned SelW = (NumIn > 1) ? $clog2(NumIn) : 1;
@@ -62,13 +56,13 @@ module couplet_accel_cmd_mux
       int unsigned i;
       i = int'(last_q) + step;
       if (i >= NumIn) i -= NumIn;
-      if (in_cmd_valid_i[i] && !any_valid) begin
+      if (in_req_i[i].valid && !any_valid) begin
         any_valid = 1'b1;
         sel       = sel_t'(i);
       end
     end
     if (lock_q) begin
-      any_valid = in_cmd_valid_i[lock_sel_q];
+      any_valid = in_req_i[lock_sel_q].valid;
       sel       = lock_sel_q;
     end
   end
@@ -84,18 +78,18 @@ module couplet_accel_cmd_mux
   assign space  = (count_q != CntW'(MaxInFlight));
   assign owner  = owner_q[rd_q];
 
-  assign cmd_valid_o = any_valid && space;
-  assign cmd_o       = in_cmd_i[sel];
-  assign cmd_hs      = cmd_valid_o && cmd_ready_i;
+  assign req_o.valid     = any_valid && space;
+  assign req_o.cmd       = in_req_i[sel].cmd;
+  assign req_o.rsp_ready = (count_q != '0) && in_req_i[owner].rsp_ready;
+  assign cmd_hs          = req_o.valid && ready_i;
+  assign rsp_hs          = rsp_i.rsp_valid && req_o.rsp_ready;
 
-  assign rsp_ready_o = (count_q != '0) && in_rsp_ready_i[owner];
-  assign rsp_hs      = rsp_valid_i && rsp_ready_o;
-  assign in_rsp_o    = rsp_i;
-
+  logic [NumIn-1:0] in_rsp_valid;
   always_comb begin
     for (int unsigned i = 0; i < NumIn; i++) begin
-      in_cmd_ready_o[i] = space && cmd_ready_i && any_valid && (sel == sel_t'(i));
-      in_rsp_valid_o[i] = (count_q != '0) && rsp_valid_i && (owner == sel_t'(i));
+      in_ready_o[i]   = space && ready_i && any_valid && (sel == sel_t'(i));
+      in_rsp_valid[i] = (count_q != '0) && rsp_i.rsp_valid && (owner == sel_t'(i));
+      in_rsp_o[i]     = '{rsp_valid: in_rsp_valid[i], rsp: rsp_i.rsp};
     end
   end
 
@@ -109,7 +103,7 @@ module couplet_accel_cmd_mux
     rd_d       = rd_q;
     count_d    = count_q;
     last_d     = last_q;
-    lock_d     = cmd_valid_o && !cmd_ready_i;
+    lock_d     = req_o.valid && !ready_i;
     lock_sel_d = sel;
     if (cmd_hs) begin
       owner_d[wr_q] = sel;
@@ -147,8 +141,8 @@ module couplet_accel_cmd_mux
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
     end else begin
-      OneInputServed: assert ($onehot0(in_cmd_ready_o));
-      OneInputAnswered: assert ($onehot0(in_rsp_valid_o));
+      OneInputServed: assert ($onehot0(in_ready_o));
+      OneInputAnswered: assert ($onehot0(in_rsp_valid));
       InFlightInRange: assert (count_q <= CntW'(MaxInFlight));
       SelInRange: assert (int'(sel) < NumIn);
     end

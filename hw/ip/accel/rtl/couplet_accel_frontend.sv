@@ -37,10 +37,10 @@ module couplet_accel_frontend
 
   // Each handshake of the accelerator's ports, followed by the engine's side of it. Slot outputs
   // hold in any cycle, taken or not (the engine's hold_i may depend on them).
-  input  logic                     cmd_valid_i,
+  input  accel_cmd_req_t           cmd_req_i,
   output logic                     cmd_ready_o,
+  output accel_cmd_rsp_t           cmd_rsp_o,
   input  logic                     hold_i,        // the engine cannot take this command now
-  input  accel_cmd_t               cmd_i,
   output logic [1:0]               slot_o,        // WRITE: slot 0; WRITE2: slots 0 and 1
   output logic [1:0][7:0]          slot_index_o,  // index, index + 1 (8 bits: 127 + 1 exists not)
   output logic [1:0][31:0]         slot_data_o,   // op_a, op_b
@@ -50,15 +50,12 @@ module couplet_accel_frontend
   output logic [1:0]               wr_o,          // write the slot's register now
   output logic                     refused_o,     // a guarded write was refused: a sticky event
   output logic                     rd_o,          // a READ is taken now
-  output logic                     exec_o,        // run the action cmd_i.index now
+  output logic                     exec_o,        // run the action cmd.index now
 
-  output logic                     rsp_valid_o,
-  input  logic                     rsp_ready_i,
-  output accel_rsp_t               rsp_o,
-  input  logic [31:0]              rd_data_i,     // READ cmd_i.index: the register
+  input  logic [31:0]              rd_data_i,     // READ cmd.index: the register
   input  logic                     rd_bad_i,      // no readable register there
   input  logic                     rd_later_i,    // answered later, with late_i
-  input  logic [31:0]              exec_data_i,   // EXEC cmd_i.index: the result code
+  input  logic [31:0]              exec_data_i,   // EXEC cmd.index: the result code
   input  logic                     exec_bad_i,    // no such action
   input  logic                     exec_later_i,  // answered later, with late_i
   input  logic                     late_i,
@@ -79,12 +76,15 @@ module couplet_accel_frontend
 );
 
   // ---------------------------------------------------------------- commands
+  accel_cmd_t cmd;  // the command shown
+  assign cmd = cmd_req_i.cmd;
+
   logic is_write;
-  assign is_write  = (cmd_i.op == AccelOpWrite) || (cmd_i.op == AccelOpWrite2);
-  assign slot_o    = {cmd_i.op == AccelOpWrite2, is_write};
-  assign slot_index_o[0] = {1'b0, cmd_i.index};
-  assign slot_index_o[1] = {1'b0, cmd_i.index} + 8'd1;
-  assign slot_data_o     = {cmd_i.op_b, cmd_i.op_a};
+  assign is_write  = (cmd.op == AccelOpWrite) || (cmd.op == AccelOpWrite2);
+  assign slot_o    = {cmd.op == AccelOpWrite2, is_write};
+  assign slot_index_o[0] = {1'b0, cmd.index};
+  assign slot_index_o[1] = {1'b0, cmd.index} + 8'd1;
+  assign slot_data_o     = {cmd.op_b, cmd.op_a};
 
   logic        cmd_fire, cmd_err, cmd_later, ans_now;
   logic [31:0] cmd_data;
@@ -92,7 +92,7 @@ module couplet_accel_frontend
   always_comb begin
     cmd_data  = '0;
     cmd_later = 1'b0;
-    unique case (cmd_i.op)
+    unique case (cmd.op)
       AccelOpRead: begin
         cmd_err   = rd_bad_i;
         cmd_data  = rd_data_i;
@@ -110,8 +110,8 @@ module couplet_accel_frontend
 
   assign wr_o      = (cmd_fire && !cmd_err) ? (slot_o & ~(slot_guard_i & {2{busy_i}})) : 2'b00;
   assign refused_o = cmd_fire && !cmd_err && |(slot_o & slot_guard_i) && busy_i;
-  assign rd_o    = cmd_fire && (cmd_i.op == AccelOpRead);
-  assign exec_o  = cmd_fire && (cmd_i.op == AccelOpExec);
+  assign rd_o    = cmd_fire && (cmd.op == AccelOpRead);
+  assign exec_o  = cmd_fire && (cmd.op == AccelOpExec);
 
   // The answer in the cycle after the command, or the engine's late one.
   assign ans_now  = cmd_fire && !cmd_later;
@@ -119,10 +119,10 @@ module couplet_accel_frontend
   assign ans.data = late_i ? late_data_i : cmd_data;
 
   couplet_accel_responder u_rsp (
-    .clk_i, .rst_ni, .hold_i, .cmd_valid_i, .cmd_ready_o, .cmd_i,
-    .ans_valid_i(ans_now || late_i), .ans_i(ans), .rsp_valid_o, .rsp_ready_i, .rsp_o
+    .clk_i, .rst_ni, .cmd_req_i, .cmd_ready_o, .cmd_rsp_o, .hold_i,
+    .ans_valid_i(ans_now || late_i), .ans_i(ans)
   );
-  assign cmd_fire = cmd_valid_i && cmd_ready_o;
+  assign cmd_fire = cmd_req_i.valid && cmd_ready_o;
 
   // ---------------------------------------------------------------- DMA job
   logic job_valid_q, job_valid_d;

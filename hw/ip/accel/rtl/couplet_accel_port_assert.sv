@@ -15,22 +15,19 @@ module couplet_accel_port_assert
 #(
   parameter int unsigned MaxOutstanding = 4
 ) (
-  input logic       clk_i,
-  input logic       rst_ni,
-  input logic       cmd_valid_i,
-  input logic       cmd_ready_i,
-  input accel_cmd_t cmd_i,
-  input logic       rsp_valid_i,
-  input logic       rsp_ready_i,
-  input accel_rsp_t rsp_i
+  input logic           clk_i,
+  input logic           rst_ni,
+  input accel_cmd_req_t req_i,
+  input logic           ready_i,
+  input accel_cmd_rsp_t rsp_i
 );
 
 `ifndef SYNTHESIS
   couplet_handshake_assert #(.T(accel_cmd_t)) u_cmd (
-    .clk_i, .rst_ni, .valid_i(cmd_valid_i), .ready_i(cmd_ready_i), .data_i(cmd_i)
+    .clk_i, .rst_ni, .valid_i(req_i.valid), .ready_i(ready_i), .data_i(req_i.cmd)
   );
   couplet_handshake_assert #(.T(accel_rsp_t)) u_rsp (
-    .clk_i, .rst_ni, .valid_i(rsp_valid_i), .ready_i(rsp_ready_i), .data_i(rsp_i)
+    .clk_i, .rst_ni, .valid_i(rsp_i.rsp_valid), .ready_i(req_i.rsp_ready), .data_i(rsp_i.rsp)
   );
 
   localparam int unsigned CntW = $clog2(MaxOutstanding + 2);
@@ -40,9 +37,10 @@ module couplet_accel_port_assert
     if (!rst_ni) begin
       outstanding_q <= '0;
     end else begin
-      RspAfterCmd: assert (!rsp_valid_i || outstanding_q != '0);
+      RspAfterCmd: assert (!rsp_i.rsp_valid || outstanding_q != '0);
       InFlightBound: assert (outstanding_q <= CntW'(MaxOutstanding));
-      outstanding_q <= outstanding_q + CntW'(cmd_valid_i && cmd_ready_i) - CntW'(rsp_valid_i && rsp_ready_i);
+      outstanding_q <= outstanding_q + CntW'(req_i.valid && ready_i)
+                                     - CntW'(rsp_i.rsp_valid && req_i.rsp_ready);
     end
   end
 `endif

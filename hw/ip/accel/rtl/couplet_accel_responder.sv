@@ -8,32 +8,29 @@
 module couplet_accel_responder
   import couplet_accel_pkg::*;
 (
-  input  logic       clk_i,
-  input  logic       rst_ni,
+  input  logic           clk_i,
+  input  logic           rst_ni,
+
+  input  accel_cmd_req_t cmd_req_i,  // its command is read only by the port checker
+  output logic           cmd_ready_o,
+  output accel_cmd_rsp_t cmd_rsp_o,
 
   // The accelerator cannot take a command now, whatever the response register holds.
-  input  logic       hold_i,
-  input  logic       cmd_valid_i,
-  output logic       cmd_ready_o,
-  input  accel_cmd_t cmd_i,     // only the port checker reads it
+  input  logic           hold_i,
 
   // Store an answer; it is shown from the next cycle until taken.
-  input  logic       ans_valid_i,
-  input  accel_rsp_t ans_i,
-
-  output logic       rsp_valid_o,
-  input  logic       rsp_ready_i,
-  output accel_rsp_t rsp_o
+  input  logic           ans_valid_i,
+  input  accel_rsp_t     ans_i
 );
 
   logic       rsp_valid_q, rsp_valid_d, rsp_free;
   accel_rsp_t rsp_q, rsp_d;
 
-  assign rsp_free    = !rsp_valid_q || rsp_ready_i;
+  assign rsp_free    = !rsp_valid_q || cmd_req_i.rsp_ready;
   assign cmd_ready_o = rsp_free && !hold_i;
 
   always_comb begin
-    rsp_valid_d = rsp_valid_q && !rsp_ready_i;
+    rsp_valid_d = rsp_valid_q && !cmd_req_i.rsp_ready;
     rsp_d       = rsp_q;
     if (ans_valid_i) begin
       rsp_valid_d = 1'b1;
@@ -51,16 +48,15 @@ module couplet_accel_responder
     end
   end
 
-  assign rsp_valid_o = rsp_valid_q;
-  assign rsp_o       = rsp_q;
+  assign cmd_rsp_o.rsp_valid = rsp_valid_q;
+  assign cmd_rsp_o.rsp       = rsp_q;
 
 `ifndef SYNTHESIS
   // Simulation only: not instantiated in synthesis, so the checkers leave no boundary in the
   // netlist (a kept, empty instance still changed how Yosys mapped the RTOS engine).
   // One response register: at most one command in flight.
   couplet_accel_port_assert #(.MaxOutstanding(1)) u_port_assert (
-    .clk_i, .rst_ni, .cmd_valid_i, .cmd_ready_i(cmd_ready_o), .cmd_i,
-    .rsp_valid_i(rsp_valid_o), .rsp_ready_i, .rsp_i(rsp_o)
+    .clk_i, .rst_ni, .req_i(cmd_req_i), .ready_i(cmd_ready_o), .rsp_i(cmd_rsp_o)
   );
 
   // An answer never overwrites one that is still shown.

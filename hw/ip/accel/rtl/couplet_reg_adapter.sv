@@ -24,12 +24,9 @@ module couplet_reg_adapter
   output obi_rsp_t    obi_rsp_o,
 
   // Accelerator command port
-  output logic        cmd_valid_o,
-  input  logic        cmd_ready_i,
-  output accel_cmd_t  cmd_o,
-  input  logic        rsp_valid_i,
-  output logic        rsp_ready_o,
-  input  accel_rsp_t  rsp_i
+  output accel_cmd_req_t cmd_req_o,
+  input  logic           cmd_ready_i,
+  input  accel_cmd_rsp_t cmd_rsp_i
 );
 
   typedef enum logic [1:0] {
@@ -47,13 +44,13 @@ module couplet_reg_adapter
   assign legal = (obi_req_i.addr[31:9] == '0) && (obi_req_i.addr[1:0] == 2'b00) &&
                  (!obi_req_i.we || (obi_req_i.be == 4'hf));
 
-  assign cmd_valid_o = (state_q == StIdle) && obi_req_i.req && legal;
-  assign cmd_o       = '{op:    obi_req_i.we ? AccelOpWrite : AccelOpRead,
-                         index: obi_req_i.addr[8:2],
-                         op_a:  obi_req_i.we ? obi_req_i.wdata : 32'd0,
-                         op_b:  32'd0};
-  assign gnt         = (state_q == StIdle) && (!legal || cmd_ready_i);
-  assign rsp_ready_o = (state_q == StWaitRsp);
+  assign cmd_req_o.valid = (state_q == StIdle) && obi_req_i.req && legal;
+  assign cmd_req_o.cmd   = '{op:    obi_req_i.we ? AccelOpWrite : AccelOpRead,
+                             index: obi_req_i.addr[8:2],
+                             op_a:  obi_req_i.we ? obi_req_i.wdata : 32'd0,
+                             op_b:  32'd0};
+  assign cmd_req_o.rsp_ready = (state_q == StWaitRsp);
+  assign gnt = (state_q == StIdle) && (!legal || cmd_ready_i);
 
   always_comb begin
     state_d = state_q;
@@ -65,10 +62,10 @@ module couplet_reg_adapter
         if (obi_req_i.req && gnt) state_d = legal ? StWaitRsp : StError;
       end
       StWaitRsp: begin
-        if (rsp_valid_i) begin
+        if (cmd_rsp_i.rsp_valid) begin
           rvalid  = 1'b1;
-          rdata   = rsp_i.err ? 32'd0 : rsp_i.data;
-          err     = rsp_i.err;
+          rdata   = cmd_rsp_i.rsp.err ? 32'd0 : cmd_rsp_i.rsp.data;
+          err     = cmd_rsp_i.rsp.err;
           state_d = StIdle;
         end
       end

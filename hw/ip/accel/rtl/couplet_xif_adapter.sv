@@ -51,12 +51,10 @@ module couplet_xif_adapter
   if_xif.coproc_mem_result           xif_mem_result_if,
   if_xif.coproc_result               xif_result_if,
 
-  output logic [NumPorts-1:0]        cmd_valid_o,
-  input  logic [NumPorts-1:0]        cmd_ready_i,
-  output accel_cmd_t                 cmd_o,
-  input  logic [NumPorts-1:0]        rsp_valid_i,
-  output logic [NumPorts-1:0]        rsp_ready_o,
-  input  accel_rsp_t [NumPorts-1:0]  rsp_i
+  // One command port per accelerator; every port shows the same command, valid on one at most.
+  output accel_cmd_req_t [NumPorts-1:0] cmd_req_o,
+  input  logic [NumPorts-1:0]           cmd_ready_i,
+  input  accel_cmd_rsp_t [NumPorts-1:0] cmd_rsp_i
 );
 
   localparam int unsigned IdWidth  = xif_commit_if.X_ID_WIDTH;
@@ -179,14 +177,14 @@ module couplet_xif_adapter
   assign disp_ok   = disp_found &&
                      (committed_q[disp_ptr] || (commit_hit[disp_ptr] && !commit_kill));
   assign cmd_hs    = disp_ok && cmd_ready_i[disp_port];
-  assign cmd_o     = entry_q[disp_ptr].cmd;
-  assign rsp_in    = rsp_i[rsp_port];
-  assign rsp_hs    = rsp_found && rsp_valid_i[rsp_port];
+  assign rsp_in    = cmd_rsp_i[rsp_port].rsp;
+  assign rsp_hs    = rsp_found && cmd_rsp_i[rsp_port].rsp_valid;
 
   always_comb begin
     for (int unsigned k = 0; k < NumPorts; k++) begin
-      cmd_valid_o[k] = disp_ok && (disp_port == PortW'(k));
-      rsp_ready_o[k] = rsp_found && (rsp_port == PortW'(k));
+      cmd_req_o[k] = '{valid:     disp_ok && (disp_port == PortW'(k)),
+                       cmd:       entry_q[disp_ptr].cmd,
+                       rsp_ready: rsp_found && (rsp_port == PortW'(k))};
     end
   end
 

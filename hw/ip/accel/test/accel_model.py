@@ -10,7 +10,11 @@ from __future__ import annotations
 
 import random
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
+
+from testsupport.accel_port_bfm import CMD_REQ, CMD_RSP
+from testsupport.struct_port import PORT_LAYOUTS, StructPort
 
 MASK32 = 0xFFFF_FFFF
 NUM_REGS = 8
@@ -105,12 +109,27 @@ class AccelKnobs:
         self.dut.exec_latency_i.value = self.rng.randint(*self.latency)
 
 
+# The testbenches' command ports (tb_reg_mux.sv, tb_xif_adapter.sv), for checks by name.
+PORT_LAYOUTS.update({"ra_req_o": CMD_REQ, "acc_req_o": CMD_REQ, "raw_req_i": CMD_REQ,
+                     "ra_rsp_o": CMD_RSP, "acc_rsp_o": CMD_RSP, "acc_rsp_i": CMD_RSP, "raw_rsp_o": CMD_RSP})
+
+
 def _read(handle: object) -> int:
     return int(handle.value)  # type: ignore[attr-defined]
 
 
+def bit(handle: object, index: int) -> Callable[[], int]:
+    """A reader of bit `index` of a design output."""
+    return lambda: _read(handle) >> index & 1
+
+
+def cmd_of(req: StructPort) -> Cmd:
+    return Cmd(req["cmd.op"].value, req["cmd.index"].value, req["cmd.op_a"].value, req["cmd.op_b"].value)
+
+
 class CmdMaster:
-    """Drives one raw command port (<prefix>cmd_*, <prefix>rsp_*) of a design.
+    """Drives one command port of a design: the request `req` it takes, its `ready` and its
+    response `rsp` (accel_cmd_req_t / cmd_ready / accel_cmd_rsp_t).
 
     Commands queued with `send()` are presented in order, with random idle cycles between them
     (random junk on the payload while idle), and held until cmd_ready. rsp_ready is random. Each
@@ -118,13 +137,10 @@ class CmdMaster:
     reach the accelerator.
     """
 
-    def __init__(self, dut: object, prefix: str, rng: random.Random, *, idle_prob: float = 0.0,
-                 rsp_ready_prob: float = 1.0, timeout: int = 2000) -> None:
-        self.dut = dut
-        self.name = prefix.rstrip("_")
-        self.h = {name: getattr(dut, f"{prefix}{name}") for name in (
-            "cmd_valid_i", "cmd_ready_o", "cmd_op_i", "cmd_index_i", "cmd_op_a_i", "cmd_op_b_i",
-            "rsp_valid_o", "rsp_ready_i", "rsp_data_o", "rsp_err_o")}
+    def __init__(self, req: StructPort, ready: Callable[[], int], rsp: StructPort, rng: random.Random, *,
+                 idle_prob: float = 0.0, rsp_ready_prob: float = 1.0, timeout: int = 2000) -> None:
+        self.name = req.name
+        self.req, self.ready, self.rsp = req, ready, rsp
         self.rng = rng
         self.idle_prob = idle_prob
         self.rsp_ready_prob = rsp_ready_prob
@@ -149,39 +165,38 @@ class CmdMaster:
         return not self.queue and self.current is None and self.outstanding == 0
 
     def reset_values(self) -> None:
-        for name in ("cmd_valid_i", "cmd_op_i", "cmd_index_i", "cmd_op_a_i", "cmd_op_b_i", "rsp_ready_i"):
-            self.h[name].value = 0
+        for name in ("valid", "cmd", "rsp_ready"):
+            self.req[name].value = 0
 
     def drive(self, cycle: int) -> None:
-        h, rng = self.h, self.rng
+        req, rng = self.req, self.rng
         if self.current is None and self.queue and rng.random() >= self.idle_prob:
             self.current = self.queue.popleft()
             self.present_cycle = cycle
         cmd = self.current
-        h["cmd_valid_i"].value = int(cmd is not None)
-        h["cmd_op_i"].value = cmd.op if cmd else rng.getrandbits(3)
-        h["cmd_index_i"].value = cmd.index if cmd else rng.getrandbits(7)
-        h["cmd_op_a_i"].value = cmd.op_a if cmd else rng.getrandbits(32)
-        h["cmd_op_b_i"].value = cmd.op_b if cmd else rng.getrandbits(32)
+        req.valid.value = int(cmd is not None)
+        req["cmd.op"].value = cmd.op if cmd else rng.getrandbits(3)
+        req["cmd.index"].value = cmd.index if cmd else rng.getrandbits(7)
+        req["cmd.op_a"].value = cmd.op_a if cmd else rng.getrandbits(32)
+        req["cmd.op_b"].value = cmd.op_b if cmd else rng.getrandbits(32)
         self._rsp_ready = int(rng.random() < self.rsp_ready_prob)
-        h["rsp_ready_i"].value = self._rsp_ready
+        req.rsp_ready.value = self._rsp_ready
 
     def sample(self, cycle: int) -> None:
-        h = self.h
         self.taken_now = None
         if self.current is not None:
-            if _read(h["cmd_ready_o"]):
+            if self.ready():
                 self.taken_now = self.current
                 self._sent.append((self.current, self.present_cycle, cycle))
                 self.outstanding += 1
                 self.current = None
             elif cycle - self.present_cycle > self.timeout:
                 raise AssertionError(f"{self.name}: command not taken within {self.timeout} cycles")
-        if _read(h["rsp_valid_o"]) and self._rsp_ready:
+        if self.rsp.rsp_valid.value and self._rsp_ready:
             assert self._sent and self.expected, f"cycle {cycle}: {self.name}: response with none due"
             cmd, present_cycle, cmd_cycle = self._sent.popleft()
             want = self.expected.popleft()
-            got = Rsp(_read(h["rsp_data_o"]), bool(_read(h["rsp_err_o"])))
+            got = Rsp(self.rsp["rsp.data"].value, bool(self.rsp["rsp.err"].value))
             assert got == want, f"cycle {cycle}: {self.name}: {cmd.describe()} answered {got}, expected {want}"
             assert cycle > cmd_cycle, f"cycle {cycle}: {self.name}: response in the command's cycle"
             self.responses.append((cmd, got, present_cycle, cmd_cycle, cycle))
@@ -189,7 +204,8 @@ class CmdMaster:
 
 
 class AccelSlave:
-    """A model of an accelerator on a design's <prefix>cmd_* / <prefix>rsp_* output port.
+    """A model of an accelerator on a design's command port output: the request `req` the design
+    gives, the `ready` input it takes and the response `rsp` it takes.
 
     Takes commands with probability `ready_prob` per cycle while it holds fewer than
     `max_outstanding`; `on_cmd(cmd, cycle)` returns each command's response, which is presented
@@ -197,11 +213,9 @@ class AccelSlave:
     command shown and not taken stays the same until it is taken.
     """
 
-    def __init__(self, dut: object, prefix: str, rng: random.Random, on_cmd, *, ready_prob: float = 1.0,
-                 latency: tuple[int, int] = (1, 1), max_outstanding: int = 4) -> None:
-        self.h = {name: getattr(dut, f"{prefix}{name}") for name in (
-            "cmd_valid_o", "cmd_ready_i", "cmd_op_o", "cmd_index_o", "cmd_op_a_o", "cmd_op_b_o",
-            "rsp_valid_i", "rsp_ready_o", "rsp_data_i", "rsp_err_i")}
+    def __init__(self, req: StructPort, ready: object, rsp: StructPort, rng: random.Random, on_cmd, *,
+                 ready_prob: float = 1.0, latency: tuple[int, int] = (1, 1), max_outstanding: int = 4) -> None:
+        self.req, self.ready, self.rsp = req, ready, rsp
         self.rng = rng
         self.on_cmd = on_cmd
         self.ready_prob = ready_prob
@@ -215,33 +229,33 @@ class AccelSlave:
         self._held: Cmd | None = None
 
     def reset_values(self) -> None:
-        for name in ("cmd_ready_i", "rsp_valid_i", "rsp_data_i", "rsp_err_i"):
-            self.h[name].value = 0
+        self.ready.value = 0  # type: ignore[attr-defined]
+        self.rsp.rsp_valid.value = 0
+        self.rsp.rsp.value = 0
 
     def drive(self, cycle: int) -> None:
-        h, rng = self.h, self.rng
+        rsp_port, rng = self.rsp, self.rng
         self._ready = int(len(self.pending) < self.max_outstanding and rng.random() < self.ready_prob)
-        h["cmd_ready_i"].value = self._ready
+        self.ready.value = self._ready  # type: ignore[attr-defined]
         if self.pending and self.pending[0][0] <= cycle:
             rsp = self.pending[0][1]
             self._rsp_valid = 1
-            h["rsp_valid_i"].value = 1
-            h["rsp_data_i"].value = rsp.data
-            h["rsp_err_i"].value = int(rsp.err)
+            rsp_port.rsp_valid.value = 1
+            rsp_port["rsp.data"].value = rsp.data
+            rsp_port["rsp.err"].value = int(rsp.err)
         else:
             self._rsp_valid = 0
-            h["rsp_valid_i"].value = 0
-            h["rsp_data_i"].value = rng.getrandbits(32)
-            h["rsp_err_i"].value = rng.getrandbits(1)
+            rsp_port.rsp_valid.value = 0
+            rsp_port["rsp.data"].value = rng.getrandbits(32)
+            rsp_port["rsp.err"].value = rng.getrandbits(1)
 
     def sample(self, cycle: int) -> None:
-        h = self.h
-        if self._rsp_valid and _read(h["rsp_ready_o"]):
+        if self._rsp_valid and self.req.rsp_ready.value:
             self.pending.popleft()
-        if not _read(h["cmd_valid_o"]):
+        if not self.req.valid.value:
             assert self._held is None, f"cycle {cycle}: cmd_valid withdrawn before the command was taken"
             return
-        cmd = Cmd(_read(h["cmd_op_o"]), _read(h["cmd_index_o"]), _read(h["cmd_op_a_o"]), _read(h["cmd_op_b_o"]))
+        cmd = cmd_of(self.req)
         if self._held is not None:
             assert cmd == self._held, f"cycle {cycle}: command changed before it was taken: {self._held} -> {cmd}"
         if not self._ready:

@@ -13,8 +13,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from couplet.tools.cocotb_run import run_cocotb
-from hw.ip.accel.test.accel_model import OP_READ, OP_WRITE, AccelModel, AccelSlave, Cmd, CmdMaster, Rsp
+from hw.ip.accel.test.accel_model import OP_READ, OP_WRITE, AccelModel, AccelSlave, Cmd, CmdMaster, Rsp, bit
+from testsupport.accel_port_bfm import ACCEL_PKG, CMD_REQ, CMD_RSP
 from testsupport.obi_bfm import OBI_PKG, ClockedTb, Monitor, ObiMaster, ObiPort, ObiTxn, Response
+from testsupport.struct_port import StructPort
 
 HERE = Path(__file__).resolve().parent
 NUM_IN = 3
@@ -39,10 +41,14 @@ class RegMuxTb(ClockedTb):
         super().__init__(dut)
         self.model = AccelModel()
         self.bus = ObiMaster(ObiPort(dut, "obi_"), self.rng, idle_prob=obi_idle, resp_timeout=500)
-        self.masters = [CmdMaster(dut, f"m{i}_", self.rng, idle_prob=master_idle, rsp_ready_prob=rsp_ready_prob)
-                        for i in (1, 2)]
-        self.acc = AccelSlave(dut, "acc_", self.rng, self._on_acc_cmd, ready_prob=acc_ready_prob,
-                              latency=latency, max_outstanding=4)
+        self.masters = [CmdMaster(StructPort(dut, "raw_req_i", CMD_REQ, k), bit(dut.raw_ready_o, k),
+                                  StructPort(dut, "raw_rsp_o", CMD_RSP, k), self.rng, idle_prob=master_idle,
+                                  rsp_ready_prob=rsp_ready_prob)
+                        for k in (0, 1)]
+        self.acc = AccelSlave(StructPort(dut, "acc_req_o", CMD_REQ), dut.acc_ready_i,
+                              StructPort(dut, "acc_rsp_i", CMD_RSP), self.rng, self._on_acc_cmd,
+                              ready_prob=acc_ready_prob, latency=latency, max_outstanding=4)
+        self.ra_req = StructPort(dut, "ra_req_o", CMD_REQ)
         self.bus.on_accept.append(self._on_obi_accept)
         self.bus.on_response.append(lambda txn, cycle: txn.check())
         self.obi_awaiting_cmd: ObiTxn | None = None
@@ -65,7 +71,7 @@ class RegMuxTb(ClockedTb):
 
     def _senders(self) -> list[int]:
         senders = []
-        if int(self.dut.ra_cmd_valid_o.value) and int(self.dut.ra_cmd_ready_o.value):
+        if self.ra_req.valid.value and int(self.dut.ra_ready_o.value):
             senders.append(0)
         senders += [i + 1 for i, m in enumerate(self.masters) if m.taken_now is not None]
         return senders
@@ -94,9 +100,8 @@ class RegMuxTb(ClockedTb):
 
     def _fairness(self, cycle: int) -> None:
         """Round-robin: a waiting input sees at most NUM_IN - 1 grants to others before its own."""
-        dut = self.dut
-        valid = [int(dut.ra_cmd_valid_o.value), int(dut.m1_cmd_valid_i.value), int(dut.m2_cmd_valid_i.value)]
-        ready = [int(dut.ra_cmd_ready_o.value), int(dut.m1_cmd_ready_o.value), int(dut.m2_cmd_ready_o.value)]
+        valid = [self.ra_req.valid.value] + [m.req.valid.value for m in self.masters]
+        ready = [int(self.dut.ra_ready_o.value)] + [m.ready() for m in self.masters]
         granted = [v and r for v, r in zip(valid, ready)]
         for i in range(NUM_IN):
             if granted[i] or not valid[i]:
@@ -122,7 +127,7 @@ class RegMuxTb(ClockedTb):
             raise AssertionError(f"traffic not finished after {timeout_cycles} cycles")
         await self.cycles(2)
         assert not self.acc.pending, "accelerator responses never taken"
-        assert int(self.dut.acc_cmd_valid_o.value) == 0 and int(self.bus.port.rvalid.value) == 0
+        assert self.acc.req.valid.value == 0 and int(self.bus.port.rvalid.value) == 0
 
 
 def run_reg_mux(test_file: str) -> None:
@@ -130,7 +135,7 @@ def run_reg_mux(test_file: str) -> None:
     rtl_dir = HERE.parent / "rtl"
     run_cocotb(
         toplevel="tb_reg_mux",
-        sources=[OBI_PKG, rtl_dir / "couplet_accel_pkg.sv", rtl_dir / "couplet_reg_adapter.sv",
+        sources=[OBI_PKG, ACCEL_PKG, rtl_dir / "couplet_reg_adapter.sv",
                  rtl_dir / "couplet_accel_cmd_mux.sv", HERE / "tb_reg_mux.sv"],
         test_file=test_file,
         build_name="accel_reg_mux",

@@ -15,19 +15,16 @@
 module tb_accel_regfile
   import couplet_accel_pkg::*;
 (
-  input  logic       clk_i,
-  input  logic       rst_ni,
+  input  logic           clk_i,
+  input  logic           rst_ni,
 
-  input  logic       cmd_valid_i,
-  output logic       cmd_ready_o,
-  input  accel_cmd_t cmd_i,
-  output logic       rsp_valid_o,
-  input  logic       rsp_ready_i,
-  output accel_rsp_t rsp_o,
+  input  accel_cmd_req_t cmd_req_i,
+  output logic           cmd_ready_o,
+  output accel_cmd_rsp_t cmd_rsp_o,
 
-  input  logic       cmd_stall_i,
-  input  logic       rsp_stall_i,
-  input  logic [3:0] exec_latency_i
+  input  logic           cmd_stall_i,
+  input  logic           rsp_stall_i,
+  input  logic [3:0]     exec_latency_i
 );
 
   localparam int unsigned NumRegs = 8;
@@ -38,10 +35,12 @@ module tb_accel_regfile
   logic [3:0]               wait_q, wait_d;
   accel_rsp_t               rsp_q, rsp_d;
 
-  logic cmd_hs, rsp_hs;
-  assign rsp_hs      = rsp_valid_q && rsp_ready_i;
-  assign cmd_ready_o = !cmd_stall_i && (!busy_q || rsp_hs);
-  assign cmd_hs      = cmd_valid_i && cmd_ready_o;
+  accel_cmd_t cmd;
+  logic       cmd_hs, rsp_hs;
+  assign cmd             = cmd_req_i.cmd;
+  assign rsp_hs          = rsp_valid_q && cmd_req_i.rsp_ready;
+  assign cmd_ready_o     = !cmd_stall_i && (!busy_q || rsp_hs);
+  assign cmd_hs          = cmd_req_i.valid && cmd_ready_o;
 
   always_comb begin
     logic [3:0] latency;
@@ -65,26 +64,26 @@ module tb_accel_regfile
 
     if (cmd_hs) begin
       rsp_d = '{data: 32'd0, err: 1'b0};
-      unique case (cmd_i.op)
+      unique case (cmd.op)
         AccelOpRead: begin
-          if (cmd_i.index < 7'(NumRegs)) rsp_d.data = regs_q[cmd_i.index[2:0]];
+          if (cmd.index < 7'(NumRegs)) rsp_d.data = regs_q[cmd.index[2:0]];
           else rsp_d.err = 1'b1;
         end
         AccelOpWrite: begin
-          if (cmd_i.index < 7'(NumRegs)) regs_d[cmd_i.index[2:0]] = cmd_i.op_a;
+          if (cmd.index < 7'(NumRegs)) regs_d[cmd.index[2:0]] = cmd.op_a;
           else rsp_d.err = 1'b1;
         end
         AccelOpWrite2: begin
-          if (cmd_i.index < 7'(NumRegs - 1)) begin
-            regs_d[cmd_i.index[2:0]]        = cmd_i.op_a;
-            regs_d[cmd_i.index[2:0] + 3'd1] = cmd_i.op_b;
+          if (cmd.index < 7'(NumRegs - 1)) begin
+            regs_d[cmd.index[2:0]]        = cmd.op_a;
+            regs_d[cmd.index[2:0] + 3'd1] = cmd.op_b;
           end else begin
             rsp_d.err = 1'b1;
           end
         end
         AccelOpExec: begin
-          if (cmd_i.index == 7'd0) begin
-            rsp_d.data = cmd_i.op_a + cmd_i.op_b;
+          if (cmd.index == 7'd0) begin
+            rsp_d.data = cmd.op_a + cmd.op_b;
             latency    = exec_latency_i;
           end else begin
             rsp_d.err = 1'b1;
@@ -119,7 +118,7 @@ module tb_accel_regfile
     end
   end
 
-  assign rsp_valid_o = rsp_valid_q;
-  assign rsp_o       = rsp_q;
+  assign cmd_rsp_o.rsp_valid = rsp_valid_q;
+  assign cmd_rsp_o.rsp       = rsp_q;
 
 endmodule

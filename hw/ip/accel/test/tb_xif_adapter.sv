@@ -51,14 +51,9 @@ module tb_xif_adapter
   input  logic        mem_result_valid_i,
 
   // Accelerator ports, for the monitors
-  output logic [2:0]  acc_cmd_valid_o,
-  output logic [2:0]  acc_cmd_ready_o,
-  output logic [2:0]  acc_cmd_op_o,
-  output logic [6:0]  acc_cmd_index_o,
-  output logic [31:0] acc_cmd_op_a_o,
-  output logic [31:0] acc_cmd_op_b_o,
-  output logic [2:0]  acc_rsp_valid_o,
-  output logic [2:0]  acc_rsp_ready_o,
+  output accel_cmd_req_t [2:0] acc_req_o,
+  output logic [2:0]           acc_ready_o,
+  output accel_cmd_rsp_t [2:0] acc_rsp_o,
 
   // Accelerator behaviour, per port
   input  logic [2:0]  cmd_stall_i,
@@ -117,10 +112,6 @@ module tb_xif_adapter
   assign mem_valid_o         = u_xif.mem_valid;
   assign mem_req_nonzero_o   = |u_xif.mem_req;
 
-  logic [NumPorts-1:0]   cmd_valid, cmd_ready, rsp_valid, rsp_ready;
-  accel_cmd_t            cmd;
-  accel_rsp_t [NumPorts-1:0] rsp;
-
   couplet_xif_adapter #(
     .NumPorts   (NumPorts),
     .PortMask   ({32'h0000_007f, 32'hf000_007f, 32'h0000_007f}),
@@ -135,37 +126,22 @@ module tb_xif_adapter
     .xif_mem_if        (u_xif),
     .xif_mem_result_if (u_xif),
     .xif_result_if     (u_xif),
-    .cmd_valid_o       (cmd_valid),
-    .cmd_ready_i       (cmd_ready),
-    .cmd_o             (cmd),
-    .rsp_valid_i       (rsp_valid),
-    .rsp_ready_o       (rsp_ready),
-    .rsp_i             (rsp)
+    .cmd_req_o         (acc_req_o),
+    .cmd_ready_i       (acc_ready_o),
+    .cmd_rsp_i         (acc_rsp_o)
   );
 
   for (genvar k = 0; k < NumPorts; k++) begin : gen_accel
     tb_accel_regfile u_accel (
       .clk_i          (clk_i),
       .rst_ni         (rst_ni),
-      .cmd_valid_i    (cmd_valid[k]),
-      .cmd_ready_o    (cmd_ready[k]),
-      .cmd_i          (cmd),
-      .rsp_valid_o    (rsp_valid[k]),
-      .rsp_ready_i    (rsp_ready[k]),
-      .rsp_o          (rsp[k]),
+      .cmd_req_i      (acc_req_o[k]),
+      .cmd_ready_o    (acc_ready_o[k]),
+      .cmd_rsp_o      (acc_rsp_o[k]),
       .cmd_stall_i    (cmd_stall_i[k]),
       .rsp_stall_i    (rsp_stall_i[k]),
       .exec_latency_i (exec_latency_i)
     );
   end
-
-  assign acc_cmd_valid_o = cmd_valid;
-  assign acc_cmd_ready_o = cmd_ready;
-  assign acc_cmd_op_o    = cmd.op;
-  assign acc_cmd_index_o = cmd.index;
-  assign acc_cmd_op_a_o  = cmd.op_a;
-  assign acc_cmd_op_b_o  = cmd.op_b;
-  assign acc_rsp_valid_o = rsp_valid;
-  assign acc_rsp_ready_o = rsp_ready;
 
 endmodule

@@ -27,7 +27,7 @@ async def reg_reset_idle(dut):
     """After reset nothing is answered or sent, and idle cycles stay quiet."""
     tb = RegMuxTb(dut)
     await tb.start()
-    await tb.assert_idle({"obi_rsp_o.rvalid": 0, "ra_cmd_valid_o": 0, "acc_cmd_valid_o": 0}, 10)
+    await tb.assert_idle({"obi_rsp_o.rvalid": 0, "ra_req_o.valid": 0, "acc_req_o.valid": 0}, 10)
     assert not tb.acc.taken
 
 

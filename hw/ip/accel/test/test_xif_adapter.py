@@ -34,13 +34,17 @@ import cocotb
 import pytest
 
 from couplet.tools.cocotb_run import run_cocotb
-from hw.ip.accel.test.accel_model import MASK32, AccelKnobs, AccelModel, Cmd, Rsp, random_cmd
+from hw.ip.accel.test.accel_model import MASK32, AccelKnobs, AccelModel, Cmd, Rsp, cmd_of, random_cmd
+from testsupport.accel_port_bfm import CMD_REQ
 from testsupport.obi_bfm import ClockedTb, Monitor, assert_values
+from testsupport.struct_port import StructPort
 
 HERE = Path(__file__).resolve().parent
 DEPTH_ENV = "COUPLET_XIF_DEPTH"
 DEPTHS = (4, 2)
 NUM_PORTS = 3
+# No command shown and no response taken on any accelerator port.
+PORTS_IDLE = {f"acc_req_o[{k}].{field}": 0 for k in range(NUM_PORTS) for field in ("valid", "rsp_ready")}
 OPCODE_CUSTOM_0, OPCODE_CUSTOM_1 = 0x0B, 0x2B
 # (mask, match) per port, as in tb_xif_adapter.sv; the first match wins.
 PORTS = ((0x0000_007F, OPCODE_CUSTOM_0), (0xF000_007F, OPCODE_CUSTOM_1), (0x0000_007F, OPCODE_CUSTOM_1))
@@ -389,22 +393,23 @@ class XifTb(ClockedTb):
         self.cmds_seen = [0] * NUM_PORTS
         self.core = CoreModel(self, knobs or Knobs())
         self.accel = AccelKnobs(dut, self.rng, NUM_PORTS)
-        self._held_cmd: tuple[int, int, int, int, int] | None = None
+        self.acc_req = [StructPort(dut, "acc_req_o", CMD_REQ, k) for k in range(NUM_PORTS)]
+        self._held_cmd: tuple[int, Cmd] | None = None
         self._held_result: tuple[int, ...] | None = None
         self.add(self.accel, self.core, Monitor(self._cycle))
 
     async def start(self) -> None:
         await self.reset()
-        assert_values(self.dut, {"issue_ready_o": 1, "result_valid_o": 0, "acc_cmd_valid_o": 0,
-                                 "acc_rsp_ready_o": 0, "compressed_ready_o": 1, "mem_valid_o": 0})
+        assert_values(self.dut, {"issue_ready_o": 1, "result_valid_o": 0, "compressed_ready_o": 1, "mem_valid_o": 0,
+                                 **PORTS_IDLE})
 
     def check_commands(self, cycle: int) -> None:
         """Every command taken by an accelerator is the next one the golden model expects."""
-        dut = self.dut
-        valid, ready = int(dut.acc_cmd_valid_o.value), int(dut.acc_cmd_ready_o.value)
+        valid = sum(req.valid.value << k for k, req in enumerate(self.acc_req))
+        ready = int(self.dut.acc_ready_o.value)
         assert valid & (valid - 1) == 0, f"cycle {cycle}: cmd_valid 0b{valid:03b} on several ports"
-        fields = (valid, int(dut.acc_cmd_op_o.value), int(dut.acc_cmd_index_o.value),
-                  int(dut.acc_cmd_op_a_o.value), int(dut.acc_cmd_op_b_o.value))
+        # Every port shows the command; valid says which one it is for.
+        fields = (valid, cmd_of(self.acc_req[0]))
         if self._held_cmd is not None:
             assert fields == self._held_cmd, (
                 f"cycle {cycle}: command changed or withdrawn before it was taken: {self._held_cmd} -> {fields}"
@@ -416,7 +421,7 @@ class XifTb(ClockedTb):
         if not ready >> port & 1:
             self._held_cmd = fields
             return
-        got = Cmd(*fields[1:])
+        got = fields[1]
         assert self.expected_cmds, f"cycle {cycle}: port {port} took {got.describe()}, but none was due"
         want_port, want, instr = self.expected_cmds.popleft()
         assert (port, got) == (want_port, want), (
@@ -458,8 +463,7 @@ class XifTb(ClockedTb):
             f"first {self.expected_cmds[0][2].describe()}"
         )
         dut = self.dut
-        assert_values(dut, {"result_valid_o": 0, "acc_cmd_valid_o": 0, "acc_rsp_ready_o": 0},
-                      "after the program")
+        assert_values(dut, {"result_valid_o": 0, **PORTS_IDLE}, "after the program")
 
     def summary(self) -> str:
         s = self.core.stats
@@ -477,7 +481,7 @@ async def xif_reset_idle(dut):
     """After reset the adapter is ready, offers no result and no command, and stays so while idle."""
     tb = XifTb(dut)
     await tb.start()
-    await tb.assert_idle({"issue_ready_o": 1, "result_valid_o": 0, "acc_cmd_valid_o": 0, "acc_rsp_ready_o": 0}, 20)
+    await tb.assert_idle({"issue_ready_o": 1, "result_valid_o": 0, **PORTS_IDLE}, 20)
     assert tb.core.stats["accepted"] == 0
 
 

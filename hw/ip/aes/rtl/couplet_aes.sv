@@ -23,31 +23,14 @@ module couplet_aes
 #(
   parameter aes_arch_e Arch = AesArchRolled
 ) (
-  input  logic        clk_i,
-  input  logic        rst_ni,
-
-  input  logic        cmd_valid_i,
-  output logic        cmd_ready_o,
-  input  accel_cmd_t  cmd_i,
-  output logic        rsp_valid_o,
-  input  logic        rsp_ready_i,
-  output accel_rsp_t  rsp_o,
-
-  output logic        job_valid_o,
-  input  logic        job_ready_i,
-  output dma_job_t    job_o,
-  input  logic        job_done_i,
-  input  logic        job_err_i,
-  input  logic        dma_abort_i,
-
-  input  logic        in_valid_i,
-  output logic        in_ready_o,
-  input  logic [31:0] in_data_i,
-  output logic        out_valid_o,
-  input  logic        out_ready_i,
-  output logic [31:0] out_data_o,
-
-  output logic        irq_o
+  input  logic           clk_i,
+  input  logic           rst_ni,
+  input  accel_cmd_req_t cmd_req_i,
+  output logic           cmd_ready_o,
+  output accel_cmd_rsp_t cmd_rsp_o,
+  output accel_mem_req_t mem_req_o,
+  input  accel_mem_rsp_t mem_rsp_i,
+  output logic           irq_o
 );
 
   // ---------------------------------------------------------------- register map
@@ -265,7 +248,7 @@ module couplet_aes
   assign head_dout = q_dout_q[q_rptr_q];
   assign head_drop = q_drop_q[q_rptr_q];
   assign result    = core_out_data ^ q_post_q[q_rptr_q];
-  assign obuf_free = (obuf_cnt_q == '0) || (obuf_cnt_q == 3'd1 && out_ready_i);
+  assign obuf_free = (obuf_cnt_q == '0) || (obuf_cnt_q == 3'd1 && mem_rsp_i.out_ready);
   assign core_out_ready = (q_cnt_q != '0) && (head_dout || head_drop || obuf_free);
   assign core_out_fire  = core_out_valid && core_out_ready;
 
@@ -307,7 +290,7 @@ module couplet_aes
     else                                mem_res = AesResultOk;
   end
 
-  // The answers to a READ and an EXEC of cmd_i.index and the registers a write's slots address,
+  // The answers to a READ and an EXEC of the command's index and the registers its slots address,
   // before the command is taken. DOUT and unknown indexes are not writable; KEY, IV, CTRL and LEN
   // refuse writes while busy.
   logic        rd_bad, rd_later, exec_bad, exec_later;
@@ -318,7 +301,7 @@ module couplet_aes
     rd_later   = 1'b0;
     rd_data    = '0;
     pend_sub_d = pend_sub_q;
-    sel        = decode_index({1'b0, cmd_i.index});
+    sel        = decode_index({1'b0, cmd_req_i.cmd.index});
     unique case (sel.kind)
       RegIv:     rd_data = iv_q[sel.sub[1:0]];
       RegDout: begin
@@ -340,7 +323,7 @@ module couplet_aes
 
     exec_bad   = 1'b0;
     exec_later = 1'b0;
-    unique case (cmd_i.index)
+    unique case (cmd_req_i.cmd.index)
       AesActionStart:                    exec_data = start_res;
       AesActionExpand, AesActionZeroize: exec_data = idle_res;
       AesActionMem: begin
@@ -428,7 +411,7 @@ module couplet_aes
       end
     end
     if (exec_fire) begin
-      unique case (cmd_i.index)
+      unique case (cmd_req_i.cmd.index)
         AesActionStart:   act_start   = 1'b1;
         AesActionExpand:  act_expand  = 1'b1;
         AesActionZeroize: act_zeroize = 1'b1;
@@ -516,23 +499,23 @@ module couplet_aes
     // MEM job.
     if (mem_go) begin
       mem_busy_d = 1'b1;
-      job_d      = '{src: cmd_i.op_a, dst: cmd_i.op_b, in_len: len_q, out_len: len_q};
+      job_d = '{src: cmd_req_i.cmd.op_a, dst: cmd_req_i.cmd.op_b, in_len: len_q, out_len: len_q};
     end
     if (job_end) begin
       mem_busy_d = 1'b0;
       late       = 1'b1;
-      late_data  = job_err_i ? AesResultBusError : AesResultOk;
-      if (job_err_i) sticky_set[AES_STATUS_JOB_ERROR_BIT] = 1'b1;
+      late_data  = mem_rsp_i.job_err ? AesResultBusError : AesResultOk;
+      if (mem_rsp_i.job_err) sticky_set[AES_STATUS_JOB_ERROR_BIT] = 1'b1;
     end
 
     // Input stream.
-    if (in_valid_i && in_ready_o) begin
+    if (mem_rsp_i.in_valid && mem_req_o.in_ready) begin
       if (col_cnt_q == 2'd3) begin
-        blk_d       = {in_data_i, col_q[2], col_q[1], col_q[0]};
+        blk_d       = {mem_rsp_i.in_data, col_q[2], col_q[1], col_q[0]};
         blk_valid_d = 1'b1;
         col_cnt_d   = '0;
       end else begin
-        col_d[col_cnt_q] = in_data_i;
+        col_d[col_cnt_q] = mem_rsp_i.in_data;
         col_cnt_d        = col_cnt_q + 2'd1;
       end
     end
@@ -553,7 +536,7 @@ module couplet_aes
     end
 
     // Output stream; a pop shifts zeros in, so no word lingers after it left.
-    if (out_valid_o && out_ready_i) begin
+    if (mem_req_o.out_valid && mem_rsp_i.out_ready) begin
       obuf_d     = {32'd0, obuf_q[3:1]};
       obuf_cnt_d = obuf_cnt_q - 3'd1;
     end
@@ -582,7 +565,7 @@ module couplet_aes
     q_cnt_d = q_cnt_q + QCntW'(core_in_fire) - QCntW'(core_out_fire);
 
     // A DMA abort ends the job: partial input, queued output and blocks in the core go away.
-    if (dma_abort_i) begin
+    if (mem_rsp_i.job_abort) begin
       col_cnt_d   = '0;
       blk_valid_d = 1'b0;
       obuf_cnt_d  = '0;
@@ -659,10 +642,10 @@ module couplet_aes
     end
   end
 
-  assign job_o       = job_q;
-  assign in_ready_o  = (col_cnt_q != 2'd3) || !blk_valid_q;
-  assign out_valid_o = obuf_cnt_q != '0;
-  assign out_data_o  = obuf_q[0];
+  assign mem_req_o.job       = job_q;
+  assign mem_req_o.in_ready  = (col_cnt_q != 2'd3) || !blk_valid_q;
+  assign mem_req_o.out_valid = obuf_cnt_q != '0;
+  assign mem_req_o.out_data  = obuf_q[0];
 
   couplet_accel_frontend #(
     .StickyLo       (StickyLo),
@@ -671,17 +654,20 @@ module couplet_aes
     .DoneBit        (AES_STATUS_DONE_BIT)
   ) u_frontend (
     .clk_i, .rst_ni,
-    .cmd_valid_i, .cmd_ready_o, .hold_i(cmd_hold), .cmd_i,
+    .cmd_req_i, .cmd_ready_o, .cmd_rsp_o,
+    .hold_i(cmd_hold),
     .slot_o(unused_slot), .slot_index_o(slot_index), .slot_data_o(slot_data),  // wr says which
     .slot_bad_i(slot_bad), .slot_guard_i(slot_guard), .busy_i(busy), .wr_o(wr),
-    .refused_o(wr_refused), .rd_o(rd_fire), .exec_o(exec_fire), .rsp_valid_o, .rsp_ready_i, .rsp_o,
+    .refused_o(wr_refused), .rd_o(rd_fire), .exec_o(exec_fire),
     .rd_data_i(rd_data), .rd_bad_i(rd_bad), .rd_later_i(rd_later),
     .exec_data_i(exec_data), .exec_bad_i(exec_bad), .exec_later_i(exec_later),
     .late_i(late), .late_data_i(late_data),
-    .job_valid_o, .job_ready_i, .job_i(job_q), .job_offer_i(mem_go), .job_done_i,
+    .job_valid_o(mem_req_o.job_valid), .job_ready_i(mem_rsp_i.job_ready), .job_i(job_q),
+    .job_offer_i(mem_go), .job_done_i(mem_rsp_i.job_done),
     .job_wait_i(mem_busy_q),
     .job_end_o(job_end),
-    .irq_o, .irq_enable_i(ctrl_q.irq_enable), .sticky_set_i(sticky_set), .sticky_o(sticky_q)
+    .irq_o, .irq_enable_i(ctrl_q.irq_enable),
+    .sticky_set_i(sticky_set), .sticky_o(sticky_q)
   );
 
 endmodule

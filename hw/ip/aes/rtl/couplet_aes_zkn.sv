@@ -16,16 +16,11 @@ module couplet_aes_zkn
   import couplet_accel_pkg::*;
   import couplet_aes_pkg::*;
 (
-  input  logic       clk_i,
-  input  logic       rst_ni,
-
-  input  logic       cmd_valid_i,
-  output logic       cmd_ready_o,
-  input  accel_cmd_t cmd_i,
-
-  output logic       rsp_valid_o,
-  input  logic       rsp_ready_i,
-  output accel_rsp_t rsp_o
+  input  logic           clk_i,
+  input  logic           rst_ni,
+  input  accel_cmd_req_t cmd_req_i,
+  output logic           cmd_ready_o,
+  output accel_cmd_rsp_t cmd_rsp_o
 );
 
   // funct7[4:0] of the four instructions; funct7[6:5] is bs.
@@ -44,8 +39,8 @@ module couplet_aes_zkn
     known   = 1'b0;
     decrypt = 1'b0;
     mix     = 1'b0;
-    if (cmd_i.op == 3'b000) begin
-      unique case (cmd_i.index[4:0])
+    if (cmd_req_i.cmd.op == 3'b000) begin
+      unique case (cmd_req_i.cmd.index[4:0])
         Funct5Esi:  known = 1'b1;
         Funct5Esmi: begin known = 1'b1; mix = 1'b1; end
         Funct5Dsi:  begin known = 1'b1; decrypt = 1'b1; end
@@ -55,8 +50,8 @@ module couplet_aes_zkn
     end
   end
 
-  assign bs      = cmd_i.index[6:5];
-  assign sbox_in = cmd_i.op_b[8*bs +: 8];
+  assign bs      = cmd_req_i.cmd.index[6:5];
+  assign sbox_in = cmd_req_i.cmd.op_b[8*bs +: 8];
 
   couplet_aes_sbox u_sbox (
     .inv_i (decrypt),
@@ -90,13 +85,13 @@ module couplet_aes_zkn
   accel_rsp_t rsp_d;
 
   // Unknown encodings answer data 0 rather than a partial result.
-  assign rsp_d = known ? '{data: cmd_i.op_a ^ rotated, err: 1'b0}
+  assign rsp_d = known ? '{data: cmd_req_i.cmd.op_a ^ rotated, err: 1'b0}
                        : '{data: 32'h0, err: 1'b1};
 
   // Registered, one command at a time (couplet_accel_responder also checks the port's rules).
   couplet_accel_responder u_rsp (
-    .clk_i, .rst_ni, .hold_i(1'b0), .cmd_valid_i, .cmd_ready_o, .cmd_i,
-    .ans_valid_i(cmd_valid_i && cmd_ready_o), .ans_i(rsp_d), .rsp_valid_o, .rsp_ready_i, .rsp_o
+    .clk_i, .rst_ni, .cmd_req_i, .cmd_ready_o, .cmd_rsp_o, .hold_i(1'b0),
+    .ans_valid_i(cmd_req_i.valid && cmd_ready_o), .ans_i(rsp_d)
   );
 
 endmodule

@@ -34,6 +34,7 @@ from couplet.tools.cocotb_run import run_cocotb
 from testsupport.accel_port_bfm import (OP_EXEC, OP_READ, OP_WRITE, OP_WRITE2, AccelRegsTb, StreamSink, StreamSource,
                                         from_words, to_words)
 from testsupport.dma_job_bfm import DmaJobModel, Job
+from testsupport.struct_port import assert_values
 
 ARCH_ENV = "COUPLET_AES_ARCH"  # the build's Arch, passed from the pytest side
 # The engine's build parameter Arch, as hw/ip/aes/data/aes.toml describes it.
@@ -139,8 +140,8 @@ class AesTb(AccelRegsTb):
 
     async def start(self) -> None:
         await self.reset()
-        for name in ("rsp_valid_o", "job_valid_o", "out_valid_o", "irq_o"):
-            assert int(getattr(self.dut, name).value) == 0, f"{name} after reset"
+        assert_values(self.dut, {"cmd_rsp_o.rsp_valid": 0, "mem_req_o.job_valid": 0, "mem_req_o.out_valid": 0,
+                                 "irq_o": 0})
 
     @classmethod
     async def started(cls, dut: object) -> AesTb:

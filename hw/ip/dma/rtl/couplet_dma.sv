@@ -2,18 +2,18 @@
 //
 // One engine (couplet_dma_engine) serves two sources of jobs:
 //   - the job port, driven by an accelerator that accesses memory itself (coprocessor with
-//     memory access); job_done_o / job_err_o answer each of its jobs;
+//     memory access); accel_rsp_o.job_done / job_err answer each of its jobs;
 //   - two descriptor slots in the registers (couplet_dma_regs), armed by software (loose
 //     coupling with double buffering); their end sets STATUS bits and may raise irq_o.
 // Jobs run one at a time. When the engine is free and both sources wait, the source that did
 // not run the previous job goes first, so neither can starve the other; a source that waits
 // alone starts at once. The next job is taken in the cycle after the previous one ended.
 //
-// abort_o is a one-cycle pulse telling the accelerator to drop everything of the current job:
-// a partially received input block, computation in flight and output words not yet taken. It
-// comes with the end of any job that ended with an error (bus error or ABORT), and when
+// accel_rsp_o.job_abort is a one-cycle pulse telling the accelerator to drop everything of the
+// current job: a partially received input block, computation in flight and output words not yet
+// taken. It comes with the end of any job that ended with an error (bus error or ABORT), and when
 // software writes ABORT while no job runs, so ABORT also serves as a soft reset of the stream
-// state. After abort_o the next job starts with empty streams on both sides.
+// state. After the abort pulse the next job starts with empty streams on both sides.
 module couplet_dma
   import couplet_accel_pkg::*;
   import couplet_obi_pkg::*;
@@ -22,34 +22,22 @@ module couplet_dma
   parameter int unsigned OutFifoDepth   = 2,
   parameter int unsigned MaxOutstanding = 4
 ) (
-  input  logic        clk_i,
-  input  logic        rst_ni,
+  input  logic           clk_i,
+  input  logic           rst_ni,
 
   // OBI slave: registers.
-  input  obi_req_t    obi_req_i,
-  output obi_rsp_t    obi_rsp_o,
+  input  obi_req_t       obi_req_i,
+  output obi_rsp_t       obi_rsp_o,
 
   // OBI master: memory.
-  output obi_req_t    m_req_o,
-  input  obi_rsp_t    m_rsp_i,
+  output obi_req_t       m_req_o,
+  input  obi_rsp_t       m_rsp_i,
 
-  // Job port (the accelerator drives it).
-  input  logic        job_valid_i,
-  output logic        job_ready_o,
-  input  dma_job_t    job_i,
-  output logic        job_done_o,
-  output logic        job_err_o,
+  // The accelerator's memory side: its jobs and the word streams (its mem_req_o / mem_rsp_i).
+  input  accel_mem_req_t accel_req_i,
+  output accel_mem_rsp_t accel_rsp_o,
 
-  // Word streams (mirrored accelerator view).
-  output logic        in_valid_o,
-  input  logic        in_ready_i,
-  output logic [31:0] in_data_o,
-  input  logic        out_valid_i,
-  output logic        out_ready_o,
-  input  logic [31:0] out_data_i,
-
-  output logic        abort_o,
-  output logic        irq_o
+  output logic           irq_o
 );
 
   logic     slot_valid, slot_start, slot_end, abort_req;
@@ -75,19 +63,19 @@ module couplet_dma
   );
 
   // The job port is ready when the engine is free, unless a slot waits and the job port ran
-  // the previous job; ready therefore never depends on job_valid_i. No job starts in the cycle
+  // the previous job; ready therefore never depends on job_valid. No job starts in the cycle
   // ABORT takes effect.
-  assign job_ready_o = !eng_busy && !abort_req && !(slot_valid && last_port_q);
-  assign take_port   = job_valid_i && job_ready_o;
-  assign slot_start  = !eng_busy && !abort_req && slot_valid && !take_port;
-  assign eng_start   = take_port || slot_start;
-  assign eng_job     = take_port ? job_i : slot_job;
+  assign accel_rsp_o.job_ready = !eng_busy && !abort_req && !(slot_valid && last_port_q);
+  assign take_port  = accel_req_i.job_valid && accel_rsp_o.job_ready;
+  assign slot_start = !eng_busy && !abort_req && slot_valid && !take_port;
+  assign eng_start  = take_port || slot_start;
+  assign eng_job    = take_port ? accel_req_i.job : slot_job;
 
-  assign slot_end   = eng_done && !run_port_q;
-  assign job_done_o = eng_done && run_port_q;
-  assign job_err_o  = job_done_o && eng_err;
+  assign slot_end             = eng_done && !run_port_q;
+  assign accel_rsp_o.job_done = eng_done && run_port_q;
+  assign accel_rsp_o.job_err  = eng_done && run_port_q && eng_err;
   // An abort written in the cycle a job ends without error still reaches the accelerator.
-  assign abort_o    = (eng_done && eng_err) || (abort_req && (!eng_busy || eng_done));
+  assign accel_rsp_o.job_abort    = (eng_done && eng_err) || (abort_req && (!eng_busy || eng_done));
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -114,12 +102,12 @@ module couplet_dma
     .err_o       (eng_err),
     .m_req_o     (m_req_o),
     .m_rsp_i     (m_rsp_i),
-    .in_valid_o  (in_valid_o),
-    .in_ready_i  (in_ready_i),
-    .in_data_o   (in_data_o),
-    .out_valid_i (out_valid_i),
-    .out_ready_o (out_ready_o),
-    .out_data_i  (out_data_i)
+    .in_valid_o  (accel_rsp_o.in_valid),
+    .in_ready_i  (accel_req_i.in_ready),
+    .in_data_o   (accel_rsp_o.in_data),
+    .out_valid_i (accel_req_i.out_valid),
+    .out_ready_o (accel_rsp_o.out_ready),
+    .out_data_i  (accel_req_i.out_data)
   );
 
 endmodule

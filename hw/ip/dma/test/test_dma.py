@@ -8,7 +8,7 @@ a Python model (`StreamAccel`) in one of two modes:
   previous block's computation and output (like a pipelined cipher);
 - "emit": logs every word it takes and offers words the test queued, so input and output
   lengths are independent (absorb-only and generate-only jobs).
-It drops everything on abort_o. The golden model is a second MemoryModel: each job, in the order
+It drops everything on job_abort. The golden model is a second MemoryModel: each job, in the order
 it ran, reads its input words from it and writes the accelerator's function of them back; the
 words the accelerator received and the final memory are compared with it.
 
@@ -38,6 +38,11 @@ from testsupport.obi_bfm import (
     assert_values,
     read,
 )
+from testsupport.accel_port_bfm import MEM_REQ, MEM_RSP
+from testsupport.struct_port import PORT_LAYOUTS, StructPort
+
+# The DMA's side of an accelerator's memory side: it takes accel_mem_req_t, gives accel_mem_rsp_t.
+PORT_LAYOUTS.update({"accel_req_i": MEM_REQ, "accel_rsp_o": MEM_RSP})
 
 # Build parameters (the defaults of couplet_dma).
 IN_FIFO_DEPTH = 8
@@ -106,6 +111,8 @@ class StreamAccel:
     def __init__(self, dut, rng, *, mode: str = "block", latency: int = 5, capacity: int = 2,
                  in_ready_prob: float = 1.0, out_valid_prob: float = 1.0) -> None:
         self.dut = dut
+        self.req = StructPort(dut, "accel_req_i", MEM_REQ)
+        self.rsp = StructPort(dut, "accel_rsp_o", MEM_RSP)
         self.rng = rng
         self.mode = mode
         self.latency = latency
@@ -118,7 +125,7 @@ class StreamAccel:
         self.cur: list[int] = []
         self.pipe: deque[tuple[int, list[int]]] = deque()
         self.outq: deque[int] = deque()
-        self.aborts: list[int] = []       # cycles of abort_o
+        self.aborts: list[int] = []       # cycles of job_abort
         self._in_ready = 0
         self._out_valid = 0
 
@@ -129,9 +136,8 @@ class StreamAccel:
         self.emit.clear()
 
     def reset_values(self) -> None:
-        self.dut.in_ready_i.value = 0
-        self.dut.out_valid_i.value = 0
-        self.dut.out_data_i.value = 0
+        for name in ("in_ready", "out_valid", "out_data"):
+            self.req[name].value = 0
 
     def _blocks_held(self) -> int:
         return len(self.pipe) + -(-len(self.outq) // 4)
@@ -141,32 +147,32 @@ class StreamAccel:
             self.outq.extend(self.pipe.popleft()[1])
         room = self.mode == "emit" or self._blocks_held() < self.capacity
         self._in_ready = int(room and self.rng.random() < self.in_ready_prob)
-        self.dut.in_ready_i.value = self._in_ready
+        self.req.in_ready.value = self._in_ready
         source = self.outq if self.mode == "block" else self.emit
-        # Valid, once raised, stays up with the same word until taken (or until abort_o).
+        # Valid, once raised, stays up with the same word until taken (or until job_abort).
         if source and (self._out_valid or self.rng.random() < self.out_valid_prob):
             self._out_valid = 1
-            self.dut.out_data_i.value = source[0]
+            self.req.out_data.value = source[0]
         else:
             self._out_valid = 0
-            self.dut.out_data_i.value = self.rng.getrandbits(32)
-        self.dut.out_valid_i.value = self._out_valid
+            self.req.out_data.value = self.rng.getrandbits(32)
+        self.req.out_valid.value = self._out_valid
 
     def sample(self, cycle: int) -> None:
-        dut = self.dut
-        if self._in_ready and read(dut.in_valid_o):
-            word = read(dut.in_data_o)
+        rsp = self.rsp
+        if self._in_ready and rsp.in_valid.value:
+            word = rsp.in_data.value
             self.taken.append(word)
             if self.mode == "block":
                 self.cur.append(word)
                 if len(self.cur) == 4:
                     self.pipe.append((cycle + self.latency, transform(self.cur)))
                     self.cur = []
-        if self._out_valid and read(dut.out_ready_o):
+        if self._out_valid and rsp.out_ready.value:
             source = self.outq if self.mode == "block" else self.emit
             self.given.append(source.popleft())
             self._out_valid = 0 if not source else self._out_valid
-        if read(dut.abort_o):
+        if rsp.job_abort.value:
             self.aborts.append(cycle)
             self.flush()
             self._out_valid = 0
@@ -195,6 +201,8 @@ class JobPort:
 
     def __init__(self, dut, rng, accel: StreamAccel) -> None:
         self.dut = dut
+        self.req = accel.req
+        self.rsp = accel.rsp
         self.rng = rng
         self.accel = accel
         self.queue: deque[Job] = deque()
@@ -202,31 +210,31 @@ class JobPort:
         self.running: deque[Job] = deque()
 
     def reset_values(self) -> None:
-        self.dut.job_valid_i.value = 0
-        self.dut.job_i.value = 0
+        self.req.job_valid.value = 0
+        self.req.job.value = 0
 
     def drive(self, cycle: int) -> None:
         if self.current is None and self.queue:
             self.current = self.queue.popleft()
         if self.current is None:
-            self.dut.job_valid_i.value = 0
-            self.dut.job_i.value = self.rng.getrandbits(128)
+            self.req.job_valid.value = 0
+            self.req.job.value = self.rng.getrandbits(128)
         else:
-            self.dut.job_valid_i.value = 1
-            self.dut.job_i.value = self.current.packed()
+            self.req.job_valid.value = 1
+            self.req.job.value = self.current.packed()
 
     def sample(self, cycle: int) -> None:
-        dut = self.dut
-        if read(dut.job_err_o):
-            assert read(dut.job_done_o), f"cycle {cycle}: job_err_o without job_done_o"
-        if read(dut.job_done_o):
-            assert self.running, f"cycle {cycle}: job_done_o with no job from the port running"
+        rsp = self.rsp
+        if rsp.job_err.value:
+            assert rsp.job_done.value, f"cycle {cycle}: job_err without job_done"
+        if rsp.job_done.value:
+            assert self.running, f"cycle {cycle}: job_done with no job from the port running"
             job = self.running.popleft()
             job.done_cycle = cycle
-            job.err = bool(read(dut.job_err_o))
+            job.err = bool(rsp.job_err.value)
             job.taken = (job.taken[0], len(self.accel.taken))
             job.done.set()
-        if self.current is not None and read(dut.job_valid_i) and read(dut.job_ready_o):
+        if self.current is not None and self.req.job_valid.value and rsp.job_ready.value:
             job = self.current
             job.start_cycle = cycle
             job.taken = (len(self.accel.taken), 0)
@@ -260,18 +268,19 @@ class DmaTb(ClockedTb):
         assert self.mem.outstanding <= MAX_OUTSTANDING, f"cycle {cycle}: {self.mem.outstanding} accesses in flight"
         self.busy_cycles += read(self.mem.port.req) and read(self.mem.port.gnt)
         # Input stream: a word offered and not taken stays offered, unless the job ends in error.
-        valid, data = read(dut.in_valid_o), read(dut.in_data_o)
+        valid, data = self.accel.rsp.in_valid.value, self.accel.rsp.in_data.value
         if self.strict_streams and self._last_in is not None:
             assert valid and data == self._last_in[1], (
-                f"cycle {cycle}: in_valid_o/in_data_o dropped or changed before in_ready_i"
+                f"cycle {cycle}: in_valid/in_data dropped or changed before in_ready"
             )
         taken = valid and self.accel._in_ready
         self._last_in = (valid, data) if valid and not taken else None
 
     async def start(self) -> None:
         await self.reset()
-        assert_values(self.dut, {"m_req_o.req": 0, "in_valid_o": 0, "out_ready_o": 0, "job_done_o": 0,
-                                 "irq_o": 0, "abort_o": 0, "obi_rsp_o.rvalid": 0})
+        assert_values(self.dut, {"m_req_o.req": 0, "accel_rsp_o.in_valid": 0, "accel_rsp_o.out_ready": 0,
+                                 "accel_rsp_o.job_done": 0, "irq_o": 0, "accel_rsp_o.job_abort": 0,
+                                 "obi_rsp_o.rvalid": 0})
 
     async def write(self, addr: int, value: int, be: int = 0xF) -> None:
         txn = await self.regs.write(addr, value, be)
@@ -660,7 +669,7 @@ async def dma_refused_and_arbitration(dut):
 
 @cocotb.test()
 async def dma_bus_errors(dut):
-    """An err response ends the job promptly with an error and abort_o; later jobs are unaffected."""
+    """An err response ends the job promptly with an error and job_abort; later jobs are unaffected."""
     tb = DmaTb(dut, gnt_prob=0.7, latency=(1, 4), mode="block", in_ready_prob=0.8, strict_streams=False)
     slots = SlotMonitor(tb)
     tb.add(slots)
@@ -686,8 +695,8 @@ async def dma_bus_errors(dut):
         assert job.err, f"trial {trial}: {side} error window not reported"
         assert job.done_cycle - job.start_cycle < 20 * words + 100
         await tb.cycles(2)
-        assert len(tb.accel.aborts) == aborts + 1, "no abort_o pulse (or more than one)"
-        assert tb.accel.aborts[-1] == job.done_cycle, "abort_o not in the cycle the job ended"
+        assert len(tb.accel.aborts) == aborts + 1, "no job_abort pulse (or more than one)"
+        assert tb.accel.aborts[-1] == job.done_cycle, "job_abort not in the cycle the job ended"
         if use_slot:
             status = await tb.read(STATUS)
             assert status == st(job.slot, DONE | ERR), f"STATUS 0x{status:05x}"
@@ -723,7 +732,7 @@ async def dma_bus_errors(dut):
     await tb.cycles(3)
     assert await tb.read(STATUS) == st(0, DONE | ERR), "slot 1 still armed after ABORT"
     assert len(tb.accel.aborts) == aborts + 1
-    # ABORT while idle: just the abort_o pulse, the soft reset of the accelerator's stream state.
+    # ABORT while idle: just the job_abort pulse, the soft reset of the accelerator's stream state.
     await tb.write(CTRL, CTRL_ABORT)
     await tb.cycles(3)
     assert len(tb.accel.aborts) == aborts + 2

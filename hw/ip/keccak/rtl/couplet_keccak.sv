@@ -12,7 +12,7 @@
 //
 // A PERMUTE command starts the core in the cycle the command is taken (a control path only: the
 // data comes from registers). A stream block instead starts in the cycle after its last word, so
-// that no path runs from in_data_i through the rounds.
+// that no path runs from the input words through the rounds.
 //
 // Command timing: a command is taken when the response register is free (or drained in the same
 // cycle) and answered in the next cycle, except ABSORB (answered after its job and its last
@@ -26,31 +26,14 @@ module couplet_keccak
 #(
   parameter int unsigned RoundsPerCycle = 1
 ) (
-  input  logic        clk_i,
-  input  logic        rst_ni,
-
-  input  logic        cmd_valid_i,
-  output logic        cmd_ready_o,
-  input  accel_cmd_t  cmd_i,
-  output logic        rsp_valid_o,
-  input  logic        rsp_ready_i,
-  output accel_rsp_t  rsp_o,
-
-  output logic        job_valid_o,
-  input  logic        job_ready_i,
-  output dma_job_t    job_o,
-  input  logic        job_done_i,
-  input  logic        job_err_i,
-  input  logic        dma_abort_i,
-
-  input  logic        in_valid_i,
-  output logic        in_ready_o,
-  input  logic [31:0] in_data_i,
-  output logic        out_valid_o,
-  input  logic        out_ready_i,
-  output logic [31:0] out_data_o,
-
-  output logic        irq_o
+  input  logic           clk_i,
+  input  logic           rst_ni,
+  input  accel_cmd_req_t cmd_req_i,
+  output logic           cmd_ready_o,
+  output accel_cmd_rsp_t cmd_rsp_o,
+  output accel_mem_req_t mem_req_o,
+  input  accel_mem_rsp_t mem_rsp_i,
+  output logic           irq_o
 );
 
   // ---------------------------------------------------------------- register map
@@ -145,7 +128,7 @@ module couplet_keccak
   logic perm_run, rate_ok, stream_active, busy;
   assign perm_run      = core_busy || pend_q;
   assign rate_ok       = (ctrl_q.rate != 6'd0) && (ctrl_q.rate <= KECCAK_MAX_RATE);
-  assign stream_active = (count_q != 6'd0) || in_valid_i;
+  assign stream_active = (count_q != 6'd0) || mem_rsp_i.in_valid;
   assign busy          = perm_run || (abs_q != AbsIdle) || stream_active;
 
   // ---------------------------------------------------------------- commands
@@ -166,13 +149,13 @@ module couplet_keccak
     reg_e kind;
     touches_state = 1'b0;
     kind          = RegNone;
-    unique case (cmd_i.op)
+    unique case (cmd_req_i.cmd.op)
       AccelOpRead: begin
-        kind          = decode_kind({1'b0, cmd_i.index});
+        kind          = decode_kind({1'b0, cmd_req_i.cmd.index});
         touches_state = (kind == RegState) || (kind == RegStateXor);
       end
-      AccelOpExec: touches_state = (cmd_i.index == KeccakActionZeroize) ||
-                                 (cmd_i.index == KeccakActionAbsorb);
+      AccelOpExec: touches_state = (cmd_req_i.cmd.index == KeccakActionZeroize) ||
+                                 (cmd_req_i.cmd.index == KeccakActionAbsorb);
       default: begin
         for (int unsigned s = 0; s < 2; s++) begin
           kind = decode_kind(slot_index[s]);
@@ -202,7 +185,7 @@ module couplet_keccak
     end
   end
 
-  // The answers to a READ and an EXEC of cmd_i.index and the registers a write's slots address,
+  // The answers to a READ and an EXEC of the command's index and the registers its slots address,
   // before the command is taken. CTRL and LEN refuse writes while busy.
   logic        rd_bad, exec_bad, exec_later;
   logic [31:0] rd_data, exec_data;
@@ -210,9 +193,9 @@ module couplet_keccak
     reg_e kind;
     rd_bad  = 1'b0;
     rd_data = '0;
-    kind    = decode_kind({1'b0, cmd_i.index});
+    kind    = decode_kind({1'b0, cmd_req_i.cmd.index});
     unique case (kind)
-      RegState, RegStateXor: rd_data = st_cur[state_word({1'b0, cmd_i.index})];
+      RegState, RegStateXor: rd_data = st_cur[state_word({1'b0, cmd_req_i.cmd.index})];
       RegCtrl:               rd_data = 32'(ctrl_q);
       RegStatus:             rd_data = status_word;
       RegLen:                rd_data = len_q;
@@ -221,8 +204,8 @@ module couplet_keccak
     endcase
 
     exec_bad   = 1'b0;
-    exec_later = (cmd_i.index == KeccakActionAbsorb) && (absorb_res == KeccakResultOk);
-    unique case (cmd_i.index)
+    exec_later = (cmd_req_i.cmd.index == KeccakActionAbsorb) && (absorb_res == KeccakResultOk);
+    unique case (cmd_req_i.cmd.index)
       KeccakActionPermute: exec_data = permute_res;
       KeccakActionZeroize: exec_data = KeccakResultOk;
       KeccakActionAbsorb:  exec_data = absorb_res;
@@ -284,7 +267,7 @@ module couplet_keccak
       end
     end
     if (exec_fire) begin
-      unique case (cmd_i.index)
+      unique case (cmd_req_i.cmd.index)
         KeccakActionPermute: act_permute = 1'b1;
         KeccakActionZeroize: act_zeroize = 1'b1;
         KeccakActionAbsorb:  act_absorb  = 1'b1;
@@ -314,8 +297,8 @@ module couplet_keccak
   // Words are taken whenever no permutation runs; with an illegal rate they are dropped (and
   // flagged), so a DMA job never hangs. ZEROIZE or an abort in the same cycle drops the word.
   logic in_fire, word_take, block_end;
-  assign in_fire   = in_valid_i && in_ready_o;
-  assign word_take = in_fire && rate_ok && !zeroize_go && !dma_abort_i;
+  assign in_fire   = mem_rsp_i.in_valid && mem_req_o.in_ready;
+  assign word_take = in_fire && rate_ok && !zeroize_go && !mem_rsp_i.job_abort;
   assign block_end = count_q == ctrl_q.rate - 6'd1;
 
   // ---------------------------------------------------------------- ABSORB
@@ -352,7 +335,7 @@ module couplet_keccak
 
     // Input stream: XOR word count_q of the block, start the permutation after the last one.
     if (word_take) begin
-      state_d[32*count_q +: 32] = st_cmd[count_q] ^ in_data_i;
+      state_d[32*count_q +: 32] = st_cmd[count_q] ^ mem_rsp_i.in_data;
       if (block_end) begin
         count_d = '0;
         pend_d  = 1'b1;
@@ -360,7 +343,7 @@ module couplet_keccak
         count_d = count_q + 6'd1;
       end
     end
-    if (zeroize_go || dma_abort_i) count_d = '0;
+    if (zeroize_go || mem_rsp_i.job_abort) count_d = '0;
 
     // ABSORB: (LEN / 4) mod rate, one bit per cycle from the top; then the job; then the answer
     // once the last block's permutation is over.
@@ -370,7 +353,7 @@ module couplet_keccak
           abs_d      = AbsCheck;
           mod_bit_d  = 5'(LenWordBits - 1);
           mod_rem_d  = '0;
-          job_d      = '{src: cmd_i.op_a, dst: 32'd0, in_len: len_q, out_len: 32'd0};
+          job_d      = '{src: cmd_req_i.cmd.op_a, dst: 32'd0, in_len: len_q, out_len: 32'd0};
         end
       end
       AbsCheck: begin
@@ -389,7 +372,7 @@ module couplet_keccak
       AbsJob: begin
         if (job_end) begin
           abs_d      = AbsAnswer;
-          abs_code_d = job_err_i ? KeccakResultBusError : KeccakResultOk;
+          abs_code_d = mem_rsp_i.job_err ? KeccakResultBusError : KeccakResultOk;
         end
       end
       AbsAnswer: begin
@@ -432,12 +415,12 @@ module couplet_keccak
 
   // The accelerator only absorbs: digests are read from the STATE registers.
   logic unused_out_ready;
-  assign unused_out_ready = out_ready_i;
+  assign unused_out_ready = mem_rsp_i.out_ready;
 
-  assign job_o       = job_q;
-  assign in_ready_o  = !perm_run;
-  assign out_valid_o = 1'b0;
-  assign out_data_o  = '0;
+  assign mem_req_o.job       = job_q;
+  assign mem_req_o.in_ready  = !perm_run;
+  assign mem_req_o.out_valid = 1'b0;
+  assign mem_req_o.out_data  = '0;
 
   couplet_accel_frontend #(
     .StickyLo       (StickyLo),
@@ -446,19 +429,20 @@ module couplet_keccak
     .DoneBit        (KECCAK_STATUS_DONE_BIT)
   ) u_frontend (
     .clk_i, .rst_ni,
-    .cmd_valid_i, .cmd_ready_o, .hold_i((abs_q != AbsIdle) || (perm_run && touches_state)),
-    .cmd_i,
+    .cmd_req_i, .cmd_ready_o, .cmd_rsp_o,
+    .hold_i((abs_q != AbsIdle) || (perm_run && touches_state)),
     .slot_o(slot), .slot_index_o(slot_index), .slot_data_o(slot_data),
     .slot_bad_i(slot_bad), .slot_guard_i(slot_guard), .busy_i(busy), .wr_o(wr),
     .refused_o(wr_refused), .rd_o(unused_rd_fire), .exec_o(exec_fire),
-    .rsp_valid_o, .rsp_ready_i, .rsp_o,
     .rd_data_i(rd_data), .rd_bad_i(rd_bad), .rd_later_i(1'b0),
     .exec_data_i(exec_data), .exec_bad_i(exec_bad), .exec_later_i(exec_later),
     .late_i(late), .late_data_i(abs_code_q),
-    .job_valid_o, .job_ready_i, .job_i(job_q), .job_offer_i(job_offer), .job_done_i,
+    .job_valid_o(mem_req_o.job_valid), .job_ready_i(mem_rsp_i.job_ready), .job_i(job_q),
+    .job_offer_i(job_offer), .job_done_i(mem_rsp_i.job_done),
     .job_wait_i(abs_q == AbsJob),
     .job_end_o(job_end),
-    .irq_o, .irq_enable_i(ctrl_q.irq_enable), .sticky_set_i(sticky_set), .sticky_o(sticky_q)
+    .irq_o, .irq_enable_i(ctrl_q.irq_enable),
+    .sticky_set_i(sticky_set), .sticky_o(sticky_q)
   );
 
 endmodule

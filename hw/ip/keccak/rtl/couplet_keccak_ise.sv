@@ -20,16 +20,11 @@
 module couplet_keccak_ise
   import couplet_accel_pkg::*;
 (
-  input  logic       clk_i,
-  input  logic       rst_ni,
-
-  input  logic       cmd_valid_i,
-  output logic       cmd_ready_o,
-  input  accel_cmd_t cmd_i,
-
-  output logic       rsp_valid_o,
-  input  logic       rsp_ready_i,
-  output accel_rsp_t rsp_o
+  input  logic           clk_i,
+  input  logic           rst_ni,
+  input  accel_cmd_req_t cmd_req_i,
+  output logic           cmd_ready_o,
+  output accel_cmd_rsp_t cmd_rsp_o
 );
 
   localparam logic [2:0] Funct3Xrol  = 3'b000;
@@ -42,10 +37,10 @@ module couplet_keccak_ise
   logic [6:0]  funct7;
   logic [31:0] rs1, rs2;
 
-  assign funct3 = cmd_i.op;
-  assign funct7 = cmd_i.index;
-  assign rs1    = cmd_i.op_a;
-  assign rs2    = cmd_i.op_b;
+  assign funct3 = cmd_req_i.cmd.op;
+  assign funct7 = cmd_req_i.cmd.index;
+  assign rs1    = cmd_req_i.cmd.op_a;
+  assign rs2    = cmd_req_i.cmd.op_b;
 
   // One rotator serves both rotate forms: xrol rotates the XOR, rolx XORs after rotating.
   // A shift by 32 (n = 0) gives zero, so n = 0 needs no special case.
@@ -112,8 +107,8 @@ module couplet_keccak_ise
 
   // Registered, one command at a time (couplet_accel_responder also checks the port's rules).
   couplet_accel_responder u_rsp (
-    .clk_i, .rst_ni, .hold_i(1'b0), .cmd_valid_i, .cmd_ready_o, .cmd_i,
-    .ans_valid_i(cmd_valid_i && cmd_ready_o), .ans_i(rsp_d), .rsp_valid_o, .rsp_ready_i, .rsp_o
+    .clk_i, .rst_ni, .cmd_req_i, .cmd_ready_o, .cmd_rsp_o, .hold_i(1'b0),
+    .ans_valid_i(cmd_req_i.valid && cmd_ready_o), .ans_i(rsp_d)
   );
 
 endmodule

@@ -29,31 +29,14 @@ module couplet_rtos
   parameter int unsigned QueueDepth    = 4,
   parameter int unsigned PrioInherit   = 1
 ) (
-  input  logic        clk_i,
-  input  logic        rst_ni,
-
-  input  logic        cmd_valid_i,
-  output logic        cmd_ready_o,
-  input  accel_cmd_t  cmd_i,
-  output logic        rsp_valid_o,
-  input  logic        rsp_ready_i,
-  output accel_rsp_t  rsp_o,
-
-  output logic        job_valid_o,
-  input  logic        job_ready_i,
-  output dma_job_t    job_o,
-  input  logic        job_done_i,
-  input  logic        job_err_i,
-  input  logic        dma_abort_i,
-
-  input  logic        in_valid_i,
-  output logic        in_ready_o,
-  input  logic [31:0] in_data_i,
-  output logic        out_valid_o,
-  input  logic        out_ready_i,
-  output logic [31:0] out_data_o,
-
-  output logic        irq_o
+  input  logic           clk_i,
+  input  logic           rst_ni,
+  input  accel_cmd_req_t cmd_req_i,
+  output logic           cmd_ready_o,
+  output accel_cmd_rsp_t cmd_rsp_o,
+  output accel_mem_req_t mem_req_o,
+  input  accel_mem_rsp_t mem_rsp_i,
+  output logic           irq_o
 );
 
   // ---------------------------------------------------------------- parameters
@@ -291,15 +274,8 @@ module couplet_rtos
     .msg_o        (q_msg),
     .copy_busy_o  (copy_busy),
     .copy_err_o   (copy_err),
-    .job_valid_o  (job_valid_o),
-    .job_ready_i  (job_ready_i),
-    .job_o        (job_o),
-    .job_done_i   (job_done_i),
-    .job_err_i    (job_err_i),
-    .dma_abort_i  (dma_abort_i),
-    .out_valid_o  (out_valid_o),
-    .out_ready_i  (out_ready_i),
-    .out_data_o   (out_data_o)
+    .mem_req_o    (mem_req_o),
+    .mem_rsp_i    (mem_rsp_i)
   );
 
   always_comb begin
@@ -393,11 +369,11 @@ module couplet_rtos
   end
 
   // ---------------------------------------------------------------- command port
-  assign cmd_ready_o = !cmd_v_q && !walk_busy && (!rsp_valid_q || rsp_ready_i);
-  assign cmd_v_d     = cmd_valid_i && cmd_ready_o;
-  assign cmd_d       = cmd_v_d ? cmd_i : cmd_q;
+  assign cmd_ready_o = !cmd_v_q && !walk_busy && (!rsp_valid_q || cmd_req_i.rsp_ready);
+  assign cmd_v_d     = cmd_req_i.valid && cmd_ready_o;
+  assign cmd_d       = cmd_v_d ? cmd_req_i.cmd : cmd_q;
   // The response is ready in the cycle after the action, or after the walk it starts.
-  assign rsp_valid_d = (rsp_valid_q && !rsp_ready_i) || (run && !walk_start) || walk_done;
+  assign rsp_valid_d = (rsp_valid_q && !cmd_req_i.rsp_ready) || (run && !walk_start) || walk_done;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -423,16 +399,11 @@ module couplet_rtos
 
   // ---------------------------------------------------------------- outputs
   always_comb begin
-    rsp_o = rsp_q;
-    if (rsp_pre_q) rsp_o.data[5] = preempt;
+    cmd_rsp_o.rsp = rsp_q;
+    if (rsp_pre_q) cmd_rsp_o.rsp.data[5] = preempt;
   end
-  assign rsp_valid_o = rsp_valid_q;
-  assign irq_o       = copy_err;
-
-  // Jobs read nothing (in_len = 0): stray input words are drained so a job can never hang.
-  assign in_ready_o = 1'b1;
-  logic unused_in;
-  assign unused_in = ^{in_valid_i, in_data_i};
+  assign cmd_rsp_o.rsp_valid = rsp_valid_q;
+  assign irq_o           = copy_err;
 
 `ifndef SYNTHESIS
   // No command is taken while a walk runs (cmd_ready_o), so run never drops one.
@@ -447,8 +418,7 @@ module couplet_rtos
   // netlist (a kept, empty instance still changed how Yosys mapped the RTOS engine).
   // The command port's rules, checked in every simulation (couplet_accel_port_assert).
   couplet_accel_port_assert #(.MaxOutstanding(1)) u_port_assert (
-    .clk_i, .rst_ni, .cmd_valid_i, .cmd_ready_i(cmd_ready_o), .cmd_i,
-    .rsp_valid_i(rsp_valid_o), .rsp_ready_i, .rsp_i(rsp_o)
+    .clk_i, .rst_ni, .req_i(cmd_req_i), .ready_i(cmd_ready_o), .rsp_i(cmd_rsp_o)
   );
 `endif
 

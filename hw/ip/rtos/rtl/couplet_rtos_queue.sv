@@ -29,15 +29,9 @@ module couplet_rtos_queue
   output logic                      copy_busy_o,
   output logic                      copy_err_o,
 
-  output logic                      job_valid_o,
-  input  logic                      job_ready_i,
-  output dma_job_t                  job_o,
-  input  logic                      job_done_i,
-  input  logic                      job_err_i,
-  input  logic                      dma_abort_i,
-  output logic                      out_valid_o,
-  input  logic                      out_ready_i,
-  output logic [31:0]               out_data_o
+  // The engine's memory side: jobs that write messages (out stream), no input.
+  output accel_mem_req_t            mem_req_o,
+  input  accel_mem_rsp_t            mem_rsp_i
 );
 
   localparam int unsigned QIdW    = (NumQueue > 1) ? $clog2(NumQueue) : 1;
@@ -190,19 +184,20 @@ module couplet_rtos_queue
   // are offered only once the DMA has taken the job. An abort before that belongs to another
   // job and is ignored.
   logic out_fire, copy_end;
-  assign out_valid_o = copy_q.busy && !copy_q.job_valid && copy_q.idx < copy_q.words;
-  assign out_data_o  = copy_q.msg[copy_q.idx[WordW-1:0]];
-  assign out_fire    = out_valid_o && out_ready_i;
-  assign copy_end    = copy_q.busy && !copy_q.job_valid && (job_done_i || dma_abort_i);
+  assign mem_req_o.out_valid = copy_q.busy && !copy_q.job_valid && copy_q.idx < copy_q.words;
+  assign mem_req_o.out_data  = copy_q.msg[copy_q.idx[WordW-1:0]];
+  assign out_fire    = mem_req_o.out_valid && mem_rsp_i.out_ready;
+  assign copy_end    = copy_q.busy && !copy_q.job_valid &&
+                       (mem_rsp_i.job_done || mem_rsp_i.job_abort);
 
   always_comb begin
     copy_d           = copy_q;
     copy_d.err       = copy_q.err && !status_rd_i;
-    copy_d.job_valid = copy_q.job_valid && !job_ready_i;
+    copy_d.job_valid = copy_q.job_valid && !mem_rsp_i.job_ready;
     if (out_fire) copy_d.idx = copy_q.idx + 5'd1;
     if (copy_end) begin
       copy_d.busy = 1'b0;
-      if (dma_abort_i || job_err_i) copy_d.err = 1'b1;
+      if (mem_rsp_i.job_abort || mem_rsp_i.job_err) copy_d.err = 1'b1;
     end
     if (copy_go) begin
       copy_d = '{busy:      1'b1,
@@ -235,8 +230,13 @@ module couplet_rtos_queue
 
   assign copy_busy_o = copy_q.busy;
   assign copy_err_o  = copy_q.err;
-  assign job_valid_o = copy_q.job_valid;
-  assign job_o       = copy_q.job;
+  assign mem_req_o.job_valid = copy_q.job_valid;
+  assign mem_req_o.job       = copy_q.job;
+
+  // Jobs read nothing (in_len = 0): stray input words are drained so a job can never hang.
+  assign mem_req_o.in_ready = 1'b1;
+  logic unused_in;
+  assign unused_in = ^{mem_rsp_i.in_valid, mem_rsp_i.in_data};
 
 `ifndef SYNTHESIS
   // A queue holds at most its depth and reads within it; a job is offered only while its copy

@@ -41,8 +41,9 @@ import pytest
 
 from couplet.model import rtl
 from couplet.tools.cocotb_run import run_cocotb
-from testsupport.accel_port_bfm import CmdPort
+from testsupport.accel_port_bfm import MEM_REQ, MEM_RSP, CmdPort
 from testsupport.obi_bfm import MASK32, ClockedTb
+from testsupport.struct_port import StructPort
 from hw.ip.rtos.test.rtos_model import (
     ADD_READY, ARG_A, ARG_B, BLOCK, CALL0, CONFIG, FRONT, MSG0, NONE, OP_EXEC, OP_READ, OP_WRITE, OP_WRITE2, PEEK,
     STATUS, Act, Params, RtosModel, State, Status, Unspecified, decode_result,
@@ -99,6 +100,8 @@ class CopyDma:
 
     def __init__(self, dut: object, rng: random.Random) -> None:
         self.dut = dut
+        self.mem_req = StructPort(dut, "mem_req_o", MEM_REQ)
+        self.mem_rsp = StructPort(dut, "mem_rsp_i", MEM_RSP)
         self.rng = rng
         self.job_ready_prob = 0.5
         self.out_ready_prob = 0.6
@@ -113,25 +116,24 @@ class CopyDma:
         self._held: int | None = None
 
     def reset_values(self) -> None:
-        for name in ("job_ready_i", "job_done_i", "job_err_i", "dma_abort_i", "out_ready_i", "in_valid_i"):
-            getattr(self.dut, name).value = 0
-        self.dut.in_data_i.value = 0
+        for name in ("job_ready", "job_done", "job_err", "job_abort", "out_ready", "in_valid", "in_data"):
+            self.mem_rsp[name].value = 0
 
     def drive(self, cycle: int) -> None:
         dut = self.dut
         self._ready = int(self.active is None and self.rng.random() < self.job_ready_prob)
-        dut.job_ready_i.value = self._ready
+        self.mem_rsp.job_ready.value = self._ready
         stopped = self._pulse != (0, 0, 0) or self.active is None
         self._out_ready = int(not stopped and self.rng.random() < self.out_ready_prob)
-        dut.out_ready_i.value = self._out_ready
+        self.mem_rsp.out_ready.value = self._out_ready
         done, err, abort = self._pulse
         if self.active is None and not self._ready and self.rng.random() < self.stray_abort_prob:
             abort = 1  # another job's abort (README: ignored while no copy job was taken)
-        dut.job_done_i.value = done
-        dut.job_err_i.value = err if done else self.rng.getrandbits(1)  # only meaningful with done
-        dut.dma_abort_i.value = abort
-        dut.in_valid_i.value = 0
-        dut.in_data_i.value = self.rng.getrandbits(32)
+        self.mem_rsp.job_done.value = done
+        self.mem_rsp.job_err.value = err if done else self.rng.getrandbits(1)  # only meaningful with done
+        self.mem_rsp.job_abort.value = abort
+        self.mem_rsp.in_valid.value = 0
+        self.mem_rsp.in_data.value = self.rng.getrandbits(32)
         if done:
             assert self.active is not None
             self.active.done_cycle = cycle
@@ -142,9 +144,9 @@ class CopyDma:
     def sample(self, cycle: int) -> None:
         dut = self.dut
         job = self.active
-        if job is not None and self._out_ready and int(dut.out_valid_o.value):
+        if job is not None and self._out_ready and int(self.mem_req.out_valid.value):
             assert len(job.words) < job.out_len // 4, f"cycle {cycle}: more words than out_len {job.out_len}"
-            word = int(dut.out_data_o.value)
+            word = int(self.mem_req.out_data.value)
             self.memory[(job.dst + 4 * len(job.words)) & MASK32] = word
             job.words.append(word)
         if job is not None and self.end_request is not None and self._pulse == (0, 0, 0):
@@ -155,8 +157,8 @@ class CopyDma:
             elif not err and len(job.words) == job.out_len // 4:
                 self._pulse = (1, 0, 0)
                 self.end_request = None
-        if int(dut.job_valid_o.value):
-            value = int(dut.job_o.value)
+        if int(self.mem_req.job_valid.value):
+            value = int(self.mem_req.job.value)
             assert self._held is None or value == self._held, f"cycle {cycle}: job_o changed while waiting"
             self._held = None if self._ready else value
             if self._ready:
@@ -196,8 +198,8 @@ class RtosTb(ClockedTb):
     def expect_quiet(self, what: str) -> None:
         """No copy in flight (by the model): no job offered, no word on the output stream."""
         if self.model.copy is None and self.dma.active is None:
-            for name in ("job_valid_o", "out_valid_o"):
-                assert int(getattr(self.dut, name).value) == 0, f"{name} high {what} with no copy in flight"
+            for name in ("job_valid", "out_valid"):
+                assert self.dma.mem_req[name].value == 0, f"{name} high {what} with no copy in flight"
 
     def fail(self, text: str) -> None:
         trail = "\n  ".join(self.history)
