@@ -64,6 +64,7 @@ def enum(name: str, width: int, *values: tuple[str, int]) -> str:
 
 
 MODE = enum("mode", 2, ("ecb", 0), ("cbc", 1))
+ACTION = enum("action", 2, ("go", 0), ("stop", 1), ("load", 2))
 
 
 def test_fields_and_value_sets_reach_every_output(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -111,12 +112,31 @@ def test_fields_and_value_sets_reach_every_output(tmp_path: Path, monkeypatch: p
         (enum("mode", 2, ("ecb", 0), ("ecb", 1)) + reg("ctrl", 0), "value ecb is defined twice"),
         (enum("mode", 2, ("ecb", 0), ("cbc", 0)) + reg("ctrl", 0), "value number 0 is defined twice"),
         (enum("Mode", 2, ("ecb", 0)) + reg("ctrl", 0), "must be lower_snake_case"),
+        (reg("cmd", 0) + field("go", "0", 'action = "go"\n'), "there is no value set named action"),
+        (ACTION + reg("cmd", 0) + field("go", "0", 'action = "run"\n'), "no action named run"),
+        (ACTION + reg("cmd", 0) + field("stop", "0", 'action = "stop"\n'), "must be bit 1"),
+        (ACTION + reg("cmd", 0) + field("stop", "2:1", 'action = "stop"\n'), "must be bit 1"),
+        (enum("action", 2, ("go", 0), ("stop", 2)) + reg("cmd", 0) + field("go", "0", 'action = "go"\n'),
+         "numbered 0..1"),
     ],
 )
 def test_malformed_fields_and_value_sets_are_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                      body: str, message: str) -> None:
     with pytest.raises(regs.RegsError, match=message):
         load(tmp_path, monkeypatch, HEAD + body)
+
+
+def test_action_fields_reach_the_package(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A CMD field that runs an action: its bit is the action's value, the package gives the
+    register's action bits and one struct bit per action (what couplet_accel_frontend decodes)."""
+    toy = load(tmp_path, monkeypatch, HEAD + ACTION + reg("cmd", 0) + field("go", "0", 'action = "go"\n')
+               + field("stop", "1", 'action = "stop"\n') + field("x", "5"))
+    assert toy.field("cmd", "stop").action == "stop" and toy.field("cmd", "x").action is None
+    package = generate.sv_reg_package(toy)
+    assert "localparam logic [31:0] TOY_CMD_ACTIONS = 32'h3;" in package
+    actions = package[package.index("typedef struct packed {\n    logic load;"):]
+    assert actions.index("logic load;") < actions.index("logic stop;") < actions.index("logic go;")
+    assert "} toy_actions_t;" in actions
 
 
 def test_a_read_only_register_holds_no_writable_field(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -594,6 +594,11 @@ def sv_reg_package(regs: IpRegs) -> str:
         name = f"{ip}_PARAM_{param.name.upper()}"
         lines += [f"  localparam int unsigned {name}_MIN = {param.low};",
                   f"  localparam int unsigned {name}_MAX = {param.high};"]
+    acting = [r for r in with_fields if any(f.action for f in r.fields)]
+    for reg in acting:
+        mask = sum(f.mask for f in reg.fields if f.action)
+        lines += [f"  // {reg.name.upper()}'s fields that run an action: bit i runs action i.",
+                  f"  localparam logic [31:0] {ip}_{reg.name.upper()}_ACTIONS = 32'h{mask:X};"]
     if with_fields:
         lines.append("  // Field positions: _BIT of a one-bit field, _LSB and _WIDTH of a wider one.")
         for reg in with_fields:
@@ -618,6 +623,12 @@ def sv_reg_package(regs: IpRegs) -> str:
         if bit >= 0:
             lines.append(f"    logic [{bit}:0] rsvd0;")
         lines.append(f"  }} {regs.ip}_{reg.name}_reg_t;")
+    if acting:
+        actions = regs.enum("action")
+        lines += ["", "  // The actions a command asks for, one bit each at its value (bit i: action i).",
+                  "  typedef struct packed {"]
+        lines += [f"    logic {v.name};" for v in sorted(actions.values, key=lambda v: -v.value)]
+        lines.append(f"  }} {regs.ip}_actions_t;")
     if regs.params:
         lines += ["", "  // Build parameters of the engine, as a SoC configuration sets them ([[param]]).",
                   "  typedef struct packed {"]

@@ -36,7 +36,7 @@ _BITS = re.compile(r"(\d+)(?::(\d+))?")
 
 _IP_KEYS = {"name", "description", "span"}
 _REG_KEYS = {"name", "offset", "access", "description", "count", "field"}
-_FIELD_KEYS = {"name", "bits", "access", "reset", "description", "enum"}
+_FIELD_KEYS = {"name", "bits", "access", "reset", "description", "enum", "action"}
 _ENUM_KEYS = {"name", "width", "description", "value"}
 _VALUE_KEYS = {"name", "value", "description"}
 _CONST_KEYS = {"name", "value", "width", "description"}
@@ -169,6 +169,7 @@ class Field:
     reset: int
     description: str
     enum: str | None = None
+    action: str | None = None  # writing 1 runs this action (a value of the action set)
 
     @property
     def msb(self) -> int:
@@ -281,6 +282,7 @@ def _parse(ip: str, doc: dict[str, Any]) -> IpRegs:
         if reg.offset % 4 or reg.end > span:
             raise RegsError(f"{where}: offset 0x{reg.offset:x} unaligned or beyond span")
         _unique([f.name for f in fields], f"{where}: field")
+        _check_actions(fields, where, enums)
         taken = 0
         for f in sorted(fields, key=lambda f: f.lsb):
             if taken & f.mask:
@@ -294,6 +296,27 @@ def _parse(ip: str, doc: dict[str, Any]) -> IpRegs:
     if head.get("name") != ip or not regs:
         raise RegsError(f"[ip].name must be '{ip}' and at least one [[reg]] is needed")
     return IpRegs(ip, head.get("description", ""), span, tuple(regs), enums, consts, params)
+
+
+def _check_actions(fields: tuple[Field, ...], where: str, enums: tuple[Enum, ...]) -> None:
+    """A field with an action runs it when written with 1. The engines decode such a register
+    generically (couplet_accel_frontend: bit i runs action i, the highest set bit wins), so each
+    such field is one bit at the position of its action's value, and the actions are 0..N-1."""
+    acting = [f for f in fields if f.action is not None]
+    if not acting:
+        return
+    actions = next((e for e in enums if e.name == "action"), None)
+    if actions is None:
+        raise RegsError(f"{where}: fields name actions but there is no value set named action")
+    values = sorted(v.value for v in actions.values)
+    if values != list(range(len(values))):
+        raise RegsError(f"{where}: the actions a register runs must be numbered 0..{len(values) - 1}")
+    for f in acting:
+        value = next((v.value for v in actions.values if v.name == f.action), None)
+        if value is None:
+            raise RegsError(f"{where}: field {f.name}: no action named {f.action}")
+        if f.width != 1 or f.lsb != value:
+            raise RegsError(f"{where}: field {f.name} runs action {f.action} ({value}), so it must be bit {value}")
 
 
 def _parse_enum(entry: dict[str, Any]) -> Enum:
@@ -384,7 +407,7 @@ def _parse_field(entry: dict[str, Any], reg_where: str, reg_access: str, enum_wi
             raise RegsError(f"{where}: no value set named {enum}")
         if enum_widths[enum] != width:
             raise RegsError(f"{where}: value set {enum} is {enum_widths[enum]} bits wide, the field {width}")
-    return Field(name, lsb, width, access, reset, _get(entry, "description", where), enum)
+    return Field(name, lsb, width, access, reset, _get(entry, "description", where), enum, entry.get("action"))
 
 
 def _name(entry: dict[str, Any], what: str) -> str:

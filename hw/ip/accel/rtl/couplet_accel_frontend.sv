@@ -11,6 +11,10 @@
 // - Nothing of a command takes effect unless it is taken: the engine writes a register only on
 //   wr_o, runs an action only on exec_o and takes a read's side effects only on rd_o (all false
 //   in a cycle the command is not taken).
+// - Actions (act_o, one bit per action): EXEC <index> asks for action index, a write to the
+//   command register (CmdIndex) for the action of its highest set bit among CmdActions (the
+//   register's bit i runs action i: the action keys of the IP's description, which the generator
+//   checks). The engine decides whether each runs or is refused.
 // - Busy refusal: a write to a register the engine marks as guarded is refused while busy_i (not
 //   written, refused_o for the engine's STATUS.refused_busy, still answered 0). Actions have their
 //   own refusal order (for example no key before busy), so the engine decides those.
@@ -30,7 +34,12 @@ module couplet_accel_frontend
   parameter int unsigned StickyLo    = 1,
   parameter int unsigned StickyHi    = 1,
   parameter logic [7:0]  StatusIndex = 8'd0,
-  parameter int unsigned DoneBit     = 1
+  parameter int unsigned DoneBit     = 1,
+  // The actions (<ip>_actions_t), the command register's index and its bits that run them
+  // (<IP>_CMD_ACTIONS).
+  parameter int unsigned NumActions  = 1,
+  parameter logic [7:0]  CmdIndex    = 8'd0,
+  parameter logic [31:0] CmdActions  = '0
 ) (
   input  logic                     clk_i,
   input  logic                     rst_ni,
@@ -51,6 +60,7 @@ module couplet_accel_frontend
   output logic                     refused_o,     // a guarded write was refused: a sticky event
   output logic                     rd_o,          // a READ is taken now
   output logic                     exec_o,        // run the action cmd.index now
+  output logic [NumActions-1:0]    act_o,         // the actions the command asks for now
 
   input  logic [31:0]              rd_data_i,     // READ cmd.index: the register
   input  logic                     rd_bad_i,      // no readable register there
@@ -112,6 +122,26 @@ module couplet_accel_frontend
   assign refused_o = cmd_fire && !cmd_err && |(slot_o & slot_guard_i) && busy_i;
   assign rd_o    = cmd_fire && (cmd.op == AccelOpRead);
   assign exec_o  = cmd_fire && (cmd.op == AccelOpExec);
+
+  typedef logic [NumActions-1:0] actions_t;
+
+  // The highest set bit of bits, alone.
+  function automatic actions_t highest_one(actions_t bits);
+    for (int i = NumActions - 1; i >= 0; i--) begin
+      if (bits[i]) return actions_t'(1) << i;
+    end
+    return '0;
+  endfunction
+
+  always_comb begin
+    act_o = '0;
+    for (int unsigned s = 0; s < 2; s++) begin
+      if (wr_o[s] && slot_index_o[s] == CmdIndex) begin
+        act_o |= highest_one(slot_data_o[s][NumActions-1:0] & CmdActions[NumActions-1:0]);
+      end
+    end
+    if (exec_o && 32'(cmd.index) < NumActions) act_o |= actions_t'(1) << cmd.index;
+  end
 
   // The answer in the cycle after the command, or the engine's late one.
   assign ans_now  = cmd_fire && !cmd_later;

@@ -258,7 +258,7 @@ module couplet_aes
   // ---------------------------------------------------------------- commands
   // The command port, STATUS's sticky bits, the interrupt and the job port
   // (couplet_accel_frontend); what each register and action does is decoded here.
-  logic                     cmd_hold, rd_fire, exec_fire, wr_refused;
+  logic                     cmd_hold, rd_fire, unused_exec_fire, wr_refused;
   logic [1:0]               unused_slot, slot_bad, slot_guard, wr;
   logic [1:0][7:0]          slot_index;
   logic [1:0][31:0]         slot_data;
@@ -344,10 +344,10 @@ module couplet_aes
     end
   end
 
-  // What a command does once taken: register writes (wr) and actions (exec_fire, or a write of
-  // DIN3 or CMD). A refused action only sets its STATUS bit.
-  logic        refuse_busy, refuse_nokey, bad_len;
-  logic        act_start, act_expand, act_zeroize, act_mem;
+  // What a command does once taken: register writes (wr) and actions (the front end's act_req
+  // for EXEC and CMD, or a write of DIN3). A refused action only sets its STATUS bit.
+  logic         refuse_busy, refuse_nokey, bad_len;
+  aes_actions_t act_req, act;
   logic        expand_go, zeroize_go, mem_go;
   logic        iv_wr;
   logic [3:0][31:0] iv_wdata;
@@ -358,10 +358,7 @@ module couplet_aes
     refuse_busy  = 1'b0;
     refuse_nokey = 1'b0;
     bad_len      = 1'b0;
-    act_start    = 1'b0;
-    act_expand   = 1'b0;
-    act_zeroize  = 1'b0;
-    act_mem      = 1'b0;
+    act          = act_req;
     issue_din    = 1'b0;
     expand_go    = 1'b0;
     zeroize_go   = 1'b0;
@@ -389,7 +386,7 @@ module couplet_aes
           end
           RegDin: begin
             din_d[sel.sub[1:0]] = slot_data[s];
-            if (sel.sub[1:0] == 2'd3) act_start = 1'b1;
+            if (sel.sub[1:0] == 2'd3) act.start = 1'b1;
           end
           RegCtrl: begin
             ctrl_d = ctrl_legalize(aes_ctrl_reg_t'(slot_data[s][$bits(aes_ctrl_reg_t)-1:0]),
@@ -397,45 +394,27 @@ module couplet_aes
             if (ctrl_d.key_len != ctrl_q.key_len) key_set_d = 1'b0;
           end
           RegLen: len_d = slot_data[s];
-          RegCmd: begin
-            if (slot_data[s][AES_CMD_ZEROIZE_BIT]) begin
-              act_zeroize = 1'b1;
-            end else if (slot_data[s][AES_CMD_EXPAND_BIT]) begin
-              act_expand = 1'b1;
-            end else if (slot_data[s][AES_CMD_START_BIT]) begin
-              act_start = 1'b1;
-            end
-          end
-          default: ;
+          default: ;  // CMD: the front end's act_req
         endcase
       end
     end
-    if (exec_fire) begin
-      unique case (cmd_req_i.cmd.index)
-        AesActionStart:   act_start   = 1'b1;
-        AesActionExpand:  act_expand  = 1'b1;
-        AesActionZeroize: act_zeroize = 1'b1;
-        AesActionMem:     act_mem     = 1'b1;
-        default: ;
-      endcase
-    end
 
-    if (act_start) begin
+    if (act.start) begin
       unique case (start_res)
         AesResultNoKey: refuse_nokey = 1'b1;
         AesResultBusy:  refuse_busy  = 1'b1;
         default:        issue_din    = 1'b1;
       endcase
     end
-    if (act_expand || act_zeroize) begin
+    if (act.expand || act.zeroize) begin
       if (idle_res == AesResultBusy) begin
         refuse_busy = 1'b1;
       end else begin
-        expand_go  = act_expand;
-        zeroize_go = act_zeroize;
+        expand_go  = act.expand;
+        zeroize_go = act.zeroize;
       end
     end
-    if (act_mem) begin
+    if (act.mem) begin
       unique case (mem_res)
         AesResultBadLen: bad_len      = 1'b1;
         AesResultNoKey:  refuse_nokey = 1'b1;
@@ -651,14 +630,18 @@ module couplet_aes
     .StickyLo       (StickyLo),
     .StickyHi       (StickyHi),
     .StatusIndex    (reg_index(AES_STATUS_OFFSET)),
-    .DoneBit        (AES_STATUS_DONE_BIT)
+    .DoneBit        (AES_STATUS_DONE_BIT),
+    .NumActions     ($bits(aes_actions_t)),
+    .CmdIndex       (reg_index(AES_CMD_OFFSET)),
+    .CmdActions     (AES_CMD_ACTIONS)
   ) u_frontend (
     .clk_i, .rst_ni,
     .cmd_req_i, .cmd_ready_o, .cmd_rsp_o,
     .hold_i(cmd_hold),
     .slot_o(unused_slot), .slot_index_o(slot_index), .slot_data_o(slot_data),  // wr says which
     .slot_bad_i(slot_bad), .slot_guard_i(slot_guard), .busy_i(busy), .wr_o(wr),
-    .refused_o(wr_refused), .rd_o(rd_fire), .exec_o(exec_fire),
+    .refused_o(wr_refused), .rd_o(rd_fire), .exec_o(unused_exec_fire),
+    .act_o(act_req),
     .rd_data_i(rd_data), .rd_bad_i(rd_bad), .rd_later_i(rd_later),
     .exec_data_i(exec_data), .exec_bad_i(exec_bad), .exec_later_i(exec_later),
     .late_i(late), .late_data_i(late_data),

@@ -135,7 +135,7 @@ module couplet_keccak
   // The command port, STATUS's sticky bits, the interrupt and the job port
   // (couplet_accel_frontend); what each register and action does is decoded here.
   logic                     unused_rd_fire;  // a READ has no side effect here
-  logic                     exec_fire, wr_refused;
+  logic                     unused_exec_fire, wr_refused;
   logic [1:0]               slot, slot_bad, slot_guard, wr;
   logic [1:0][7:0]          slot_index;
   logic [1:0][31:0]         slot_data;
@@ -222,10 +222,10 @@ module couplet_keccak
     end
   end
 
-  // What a command does once taken: register writes (wr) and actions (exec_fire, or a write of
-  // CMD). A refused action only sets its STATUS bit.
+  // What a command does once taken: register writes (wr) and actions (the front end's act_req
+  // for EXEC and CMD). A refused action only sets its STATUS bit.
   logic                        refuse_busy, bad_len;
-  logic                        act_permute, act_zeroize, act_absorb;
+  keccak_actions_t             act_req, act;
   logic                        permute_go, zeroize_go, absorb_go;
   logic [StateWords-1:0][31:0] st_cmd;  // st_cur with this cycle's command applied
 
@@ -235,9 +235,7 @@ module couplet_keccak
 
     refuse_busy = 1'b0;
     bad_len     = 1'b0;
-    act_permute = 1'b0;
-    act_zeroize = 1'b0;
-    act_absorb  = 1'b0;
+    act         = act_req;
     permute_go  = 1'b0;
     zeroize_go  = 1'b0;
     absorb_go   = 1'b0;
@@ -255,32 +253,17 @@ module couplet_keccak
           RegStateXor: st_cmd[word] = st_cmd[word] ^ slot_data[s];
           RegCtrl:     ctrl_d = keccak_ctrl_reg_t'(slot_data[s][$bits(keccak_ctrl_reg_t)-1:0]);
           RegLen:      len_d = slot_data[s];
-          RegCmd: begin
-            if (slot_data[s][KECCAK_CMD_ZEROIZE_BIT]) begin
-              act_zeroize = 1'b1;
-            end else if (slot_data[s][KECCAK_CMD_PERMUTE_BIT]) begin
-              act_permute = 1'b1;
-            end
-          end
-          default: ;
+          default: ;  // CMD: the front end's act_req
         endcase
       end
     end
-    if (exec_fire) begin
-      unique case (cmd_req_i.cmd.index)
-        KeccakActionPermute: act_permute = 1'b1;
-        KeccakActionZeroize: act_zeroize = 1'b1;
-        KeccakActionAbsorb:  act_absorb  = 1'b1;
-        default: ;
-      endcase
-    end
 
-    if (act_permute) begin
+    if (act.permute) begin
       if (permute_res == KeccakResultBusy) refuse_busy = 1'b1;
       else                                 permute_go  = 1'b1;
     end
-    zeroize_go = act_zeroize;
-    if (act_absorb) begin
+    zeroize_go = act.zeroize;
+    if (act.absorb) begin
       unique case (absorb_res)
         KeccakResultBadLen: bad_len     = 1'b1;
         KeccakResultBusy:   refuse_busy = 1'b1;
@@ -426,14 +409,18 @@ module couplet_keccak
     .StickyLo       (StickyLo),
     .StickyHi       (StickyHi),
     .StatusIndex    (IdxStatus),
-    .DoneBit        (KECCAK_STATUS_DONE_BIT)
+    .DoneBit        (KECCAK_STATUS_DONE_BIT),
+    .NumActions     ($bits(keccak_actions_t)),
+    .CmdIndex       (IdxCmd),
+    .CmdActions     (KECCAK_CMD_ACTIONS)
   ) u_frontend (
     .clk_i, .rst_ni,
     .cmd_req_i, .cmd_ready_o, .cmd_rsp_o,
     .hold_i((abs_q != AbsIdle) || (perm_run && touches_state)),
     .slot_o(slot), .slot_index_o(slot_index), .slot_data_o(slot_data),
     .slot_bad_i(slot_bad), .slot_guard_i(slot_guard), .busy_i(busy), .wr_o(wr),
-    .refused_o(wr_refused), .rd_o(unused_rd_fire), .exec_o(exec_fire),
+    .refused_o(wr_refused), .rd_o(unused_rd_fire), .exec_o(unused_exec_fire),
+    .act_o(act_req),
     .rd_data_i(rd_data), .rd_bad_i(rd_bad), .rd_later_i(1'b0),
     .exec_data_i(exec_data), .exec_bad_i(exec_bad), .exec_later_i(exec_later),
     .late_i(late), .late_data_i(abs_code_q),

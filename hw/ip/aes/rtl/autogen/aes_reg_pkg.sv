@@ -89,6 +89,8 @@ package aes_reg_pkg;
   /* verilator lint_off UNUSEDPARAM */
   // The longest memory job (LEN, MEM action): 1 MiB.
   localparam logic [31:0] AES_MAX_JOB_BYTES = 32'h100000;
+  // CMD's fields that run an action: bit i runs action i.
+  localparam logic [31:0] AES_CMD_ACTIONS = 32'h7;
   // Field positions: _BIT of a one-bit field, _LSB and _WIDTH of a wider one.
   localparam int unsigned AES_CTRL_MODE_LSB = 0;
   localparam int unsigned AES_CTRL_MODE_WIDTH = 3;
@@ -135,6 +137,14 @@ package aes_reg_pkg;
     logic expand;  // [1]
     logic start;  // [0]
   } aes_cmd_reg_t;
+
+  // The actions a command asks for, one bit each at its value (bit i: action i).
+  typedef struct packed {
+    logic mem;
+    logic zeroize;
+    logic expand;
+    logic start;
+  } aes_actions_t;
 
   // Build parameters of the engine, as a SoC configuration sets them ([[param]]).
   typedef struct packed {

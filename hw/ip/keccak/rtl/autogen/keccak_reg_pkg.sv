@@ -37,6 +37,8 @@ package keccak_reg_pkg;
   localparam logic [31:0] KECCAK_MAX_JOB_BYTES = 32'h100000;
   // The largest legal CTRL.rate in words: SHAKE128's, the largest of FIPS 202 (the field could hold 63).
   localparam logic [5:0] KECCAK_MAX_RATE = 6'h2A;
+  // CMD's fields that run an action: bit i runs action i.
+  localparam logic [31:0] KECCAK_CMD_ACTIONS = 32'h3;
   // Field positions: _BIT of a one-bit field, _LSB and _WIDTH of a wider one.
   localparam int unsigned KECCAK_CTRL_RATE_LSB = 0;
   localparam int unsigned KECCAK_CTRL_RATE_WIDTH = 6;
@@ -70,6 +72,13 @@ package keccak_reg_pkg;
     logic zeroize;  // [1]
     logic permute;  // [0]
   } keccak_cmd_reg_t;
+
+  // The actions a command asks for, one bit each at its value (bit i: action i).
+  typedef struct packed {
+    logic absorb;
+    logic zeroize;
+    logic permute;
+  } keccak_actions_t;
 
   // Build parameters of the engine, as a SoC configuration sets them ([[param]]).
   typedef struct packed {
