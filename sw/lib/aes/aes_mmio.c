@@ -168,23 +168,11 @@ static couplet_status_t mmio_irq_crypt(couplet_aes_ctx_t *ctx, couplet_aes_mode_
   return status != COUPLET_OK ? status : end;
 }
 
-const couplet_aes_backend_t couplet_aes_backend_mmio = {
-    .id = COUPLET_AES_BACKEND_MMIO,
-    .name = "mmio",
-    .uses_accelerator = true,
-    .set_key = aes_mmio_set_key,
-    .crypt = mmio_crypt,
-    .zeroize = aes_mmio_zeroize,
-};
+const couplet_aes_backend_t couplet_aes_backend_mmio =
+    AES_BACKEND_TABLE(MMIO, "mmio", true, aes_mmio_set_key, mmio_crypt, aes_mmio_zeroize);
 
-const couplet_aes_backend_t couplet_aes_backend_mmio_irq = {
-    .id = COUPLET_AES_BACKEND_MMIO_IRQ,
-    .name = "mmio_irq",
-    .uses_accelerator = true,
-    .set_key = aes_mmio_set_key,
-    .crypt = mmio_irq_crypt,
-    .zeroize = aes_mmio_zeroize,
-};
+const couplet_aes_backend_t couplet_aes_backend_mmio_irq =
+    AES_BACKEND_TABLE(MMIO_IRQ, "mmio_irq", true, aes_mmio_set_key, mmio_irq_crypt, aes_mmio_zeroize);
 
 #else
 // ISO C forbids an empty translation unit.

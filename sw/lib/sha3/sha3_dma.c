@@ -138,12 +138,7 @@ couplet_status_t couplet_sha3_hash_dma(uint32_t rate, uint32_t pad, const uint8_
   return sha3_mmio_hash(rate, pad, data, len, out, out_len, release_lock, dma_runs);
 }
 
-const couplet_sha3_backend_t couplet_sha3_backend_dma = {
-    .id = COUPLET_SHA3_BACKEND_DMA,
-    .name = "dma",
-    .absorb = dma_absorb,
-    SHA3_MMIO_BACKEND_OPS,
-};
+const couplet_sha3_backend_t couplet_sha3_backend_dma = SHA3_MMIO_BACKEND_TABLE(DMA, "dma", dma_absorb);
 
 #else
 // ISO C forbids an empty translation unit.

@@ -289,10 +289,10 @@ couplet_status_t sha3_xif_absorb_last(couplet_sha3_ctx_t *ctx, const uint8_t *ta
 couplet_status_t sha3_xif_permute(couplet_sha3_ctx_t *ctx);
 couplet_status_t sha3_xif_extract(couplet_sha3_ctx_t *ctx, uint8_t *out, size_t len);
 couplet_status_t sha3_xif_release(couplet_sha3_ctx_t *ctx, bool keep);
-// The part of a couplet_sha3_backend_t the tight and mem backends share: all but absorb.
-#define SHA3_XIF_BACKEND_OPS \
-  .uses_accelerator = true, .absorb_part = sha3_xif_absorb_part, .absorb_last = sha3_xif_absorb_last, \
-  .permute = sha3_xif_permute, .extract = sha3_xif_extract, .release = sha3_xif_release
+// The table of the tight or mem backend: they share all operations but absorb.
+#define SHA3_XIF_BACKEND_TABLE(ID, name_, absorb_)                                                           \
+  SHA3_BACKEND_TABLE(ID, name_, true, absorb_, sha3_xif_absorb_part, sha3_xif_absorb_last, sha3_xif_permute, \
+                     sha3_xif_extract, sha3_xif_release)
 // The whole hash's flags (one word rather than two bools: the hot path has no register to spare).
 #define SHA3_XIF_RELEASE_LOCK 1u   // give the accelerator lock back at the end (= release_lock)
 #define SHA3_XIF_JOBS 2u           // runs of whole blocks by ABSORB jobs (mem)
@@ -310,10 +310,10 @@ couplet_status_t sha3_mmio_absorb_last(couplet_sha3_ctx_t *ctx, const uint8_t *t
 couplet_status_t sha3_mmio_permute(couplet_sha3_ctx_t *ctx);
 couplet_status_t sha3_mmio_extract(couplet_sha3_ctx_t *ctx, uint8_t *out, size_t len);
 couplet_status_t sha3_mmio_release(couplet_sha3_ctx_t *ctx, bool keep);
-// The part of a couplet_sha3_backend_t the mmio and dma backends share: all but absorb.
-#define SHA3_MMIO_BACKEND_OPS \
-  .uses_accelerator = true, .absorb_part = sha3_mmio_absorb_part, .absorb_last = sha3_mmio_absorb_last, \
-  .permute = sha3_mmio_permute, .extract = sha3_mmio_extract, .release = sha3_mmio_release
+// The table of the mmio or dma backend: they share all operations but absorb.
+#define SHA3_MMIO_BACKEND_TABLE(ID, name_, absorb_)                                                             \
+  SHA3_BACKEND_TABLE(ID, name_, true, absorb_, sha3_mmio_absorb_part, sha3_mmio_absorb_last, sha3_mmio_permute, \
+                     sha3_mmio_extract, sha3_mmio_release)
 // Loads ctx's state into the accelerator unless it is there.
 void sha3_mmio_begin(couplet_sha3_ctx_t *ctx);
 // The whole hash through the register window, in three steps so that the dma backend can send

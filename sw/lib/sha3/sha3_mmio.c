@@ -328,12 +328,7 @@ couplet_status_t couplet_sha3_hash_mmio(uint32_t rate, uint32_t pad, const uint8
   return sha3_mmio_hash(rate, pad, data, len, out, out_len, release_lock, NULL);
 }
 
-const couplet_sha3_backend_t couplet_sha3_backend_mmio = {
-    .id = COUPLET_SHA3_BACKEND_MMIO,
-    .name = "mmio",
-    .absorb = sha3_mmio_absorb,
-    SHA3_MMIO_BACKEND_OPS,
-};
+const couplet_sha3_backend_t couplet_sha3_backend_mmio = SHA3_MMIO_BACKEND_TABLE(MMIO, "mmio", sha3_mmio_absorb);
 #endif
 
 #else
