@@ -176,6 +176,33 @@ SHA3_HW_INLINE bool sha3_hw_pad_pair_is_last(size_t n, uint32_t rate) {
   L##2 : __attribute__((unused)) R2(out, 1u, al); \
   L##0 : __attribute__((unused));
 
+// The `n` (< rate) bytes at the word-aligned `data` XORed into the start of the state by
+// CHAIN(p, k, lo, hi) (xif_xor_chain or mmio_xor_chain: (lo, hi) into state pair k, and the
+// pairs k-1 .. 0 from p), without a permutation (an update's part that does not fill a block):
+// the pair of the last bytes, if the part ends inside one, and the whole pairs before it.
+#define SHA3_XOR_PART(CHAIN, data, n)                                          \
+  do {                                                                         \
+    const uint32_t q_ = (uint32_t)(n) >> 3;                                    \
+    if (((n) & 7u) != 0u) {                                                    \
+      const sha3_hw_pair_t pair_ = sha3_hw_pad_pair(data, n, true, 0u, false); \
+      CHAIN(data, q_, pair_.lo, pair_.hi);                                     \
+    } else if (q_ != 0u) {                                                     \
+      CHAIN(data, q_ - 1u, couplet_load_le32_as((data) + 8u * q_ - 8u, true),  \
+            couplet_load_le32_as((data) + 8u * q_ - 4u, true));                \
+    }                                                                          \
+  } while (0)
+
+// The 50 state words into `s` (an update's state kept for the next call) by
+// READ2(index0, &v0, index1, &v1) (xif_read2 or mmio_read2): two reads, then their two stores,
+// so that no store waits for its read.
+#define SHA3_STORE_STATE(READ2, s)                                                         \
+  do {                                                                                     \
+    _Pragma("GCC unroll 25")                                                               \
+    for (uint32_t w_ = 0; w_ < COUPLET_SHA3_STATE_WORDS; w_ += 2u) {                       \
+      READ2(KECCAK_REG_STATE0 + w_, &(s)[w_], KECCAK_REG_STATE0 + w_ + 1u, &(s)[w_ + 1u]); \
+    }                                                                                      \
+  } while (0)
+
 // Enters SHA3_READ_CHAIN L for n (0..42) words (an odd count reads its top word first with R1;
 // the index masked to the table, the counts beyond 42 go to `bad`).
 #define SHA3_READ_GOTO(L, R1, n, out, al, bad) \

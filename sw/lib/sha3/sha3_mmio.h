@@ -106,24 +106,12 @@ SHA3_INLINE void mmio_xor_chain_permute(const uint8_t *p, uint32_t k, uint32_t l
                    : "memory");
 }
 
-// As xif_xor_part (sha3_xif.h), by stores into STATE_XOR.
 SHA3_INLINE void mmio_xor_part(const uint8_t *data, size_t n) {
-  const uint32_t q = (uint32_t)n >> 3;
-  if ((n & 7u) != 0u) {
-    const sha3_hw_pair_t pair = sha3_hw_pad_pair(data, n, true, 0u, false);
-    mmio_xor_chain(data, q, pair.lo, pair.hi);
-  } else if (q != 0u) {
-    mmio_xor_chain(data, q - 1u, couplet_load_le32_as(data + 8u * q - 8u, true),
-                   couplet_load_le32_as(data + 8u * q - 4u, true));
-  }
+  SHA3_XOR_PART(mmio_xor_chain, data, n);
 }
 
-// The 50 state words into `s`, two loads before their two stores.
 SHA3_INLINE void mmio_store_state(uint32_t *s) {
-#pragma GCC unroll 25
-  for (uint32_t w = 0; w < COUPLET_SHA3_STATE_WORDS; w += 2u) {
-    mmio_read2(KECCAK_REG_STATE0 + w, &s[w], KECCAK_REG_STATE0 + w + 1u, &s[w + 1u]);
-  }
+  SHA3_STORE_STATE(mmio_read2, s);
 }
 
 #endif  // COUPLET_SHA3_MMIO_H_

@@ -177,27 +177,12 @@ SHA3_INLINE uint32_t xif_write_pair_inline(uint32_t k, uint32_t a, uint32_t b) {
   }
 }
 
-// The `n` (< rate) bytes at the word-aligned `data` XORed into the start of the state, without
-// a permutation (an update's part that does not fill a block): the pair of the last bytes, if
-// the part ends inside one, and the whole pairs before it.
 SHA3_INLINE void xif_xor_part(const uint8_t *data, size_t n) {
-  const uint32_t q = (uint32_t)n >> 3;
-  if ((n & 7u) != 0u) {
-    const sha3_hw_pair_t pair = sha3_hw_pad_pair(data, n, true, 0u, false);
-    xif_xor_chain(data, q, pair.lo, pair.hi);
-  } else if (q != 0u) {
-    xif_xor_chain(data, q - 1u, couplet_load_le32_as(data + 8u * q - 8u, true),
-                  couplet_load_le32_as(data + 8u * q - 4u, true));
-  }
+  SHA3_XOR_PART(xif_xor_chain, data, n);
 }
 
-// The 50 state words into `s` (an update's state kept for the next call): two READs, then their
-// two stores, so that no store waits for its READ.
 SHA3_INLINE void xif_store_state(uint32_t *s) {
-#pragma GCC unroll 25
-  for (uint32_t w = 0; w < COUPLET_SHA3_STATE_WORDS; w += 2u) {
-    xif_read2(KECCAK_REG_STATE0 + w, &s[w], KECCAK_REG_STATE0 + w + 1u, &s[w + 1u]);
-  }
+  SHA3_STORE_STATE(xif_read2, s);
 }
 
 #endif  // COUPLET_SHA3_XIF_H_
