@@ -16,18 +16,6 @@
 #include <couplet/mmio.h>
 #include <couplet/soc_config.h>
 
-// Register indexes (the command port's `index`; byte offset = 4 * index when memory-mapped).
-enum {
-  AES_REG_KEY0 = AES_KEY0_OFFSET / 4u,
-  AES_REG_IV0 = AES_IV0_OFFSET / 4u,
-  AES_REG_DIN0 = AES_DIN0_OFFSET / 4u,
-  AES_REG_DOUT0 = AES_DOUT0_OFFSET / 4u,
-  AES_REG_CTRL = AES_CTRL_OFFSET / 4u,
-  AES_REG_STATUS = AES_STATUS_OFFSET / 4u,
-  AES_REG_LEN = AES_LEN_OFFSET / 4u,
-  AES_REG_CMD = AES_CMD_OFFSET / 4u,
-};
-
 // The sticky STATUS bits that make a call fail; DONE is sticky too but only says a block finished.
 #define AES_STATUS_REFUSALS                                                              \
   (AES_STATUS_REFUSED_BUSY_MASK | AES_STATUS_REFUSED_NO_KEY_MASK | AES_STATUS_JOB_ERROR_MASK | \
@@ -79,26 +67,26 @@ typedef uint32_t __attribute__((may_alias)) couplet_aes_word_t;
     return result;                                                                             \
   }
 
-COUPLET_AES_XIF_REG(couplet_aes_xif_write2_key0, 2, AES_REG_KEY0)
-COUPLET_AES_XIF_REG(couplet_aes_xif_write2_key2, 2, AES_REG_KEY0 + 2)
-COUPLET_AES_XIF_REG(couplet_aes_xif_write2_key4, 2, AES_REG_KEY0 + 4)
-COUPLET_AES_XIF_REG(couplet_aes_xif_write2_key6, 2, AES_REG_KEY0 + 6)
-COUPLET_AES_XIF_REG(couplet_aes_xif_write2_iv0, 2, AES_REG_IV0)
-COUPLET_AES_XIF_REG(couplet_aes_xif_write2_iv2, 2, AES_REG_IV0 + 2)
-COUPLET_AES_XIF_REG(couplet_aes_xif_write2_din0, 2, AES_REG_DIN0)
-COUPLET_AES_XIF_REG(couplet_aes_xif_write2_din2, 2, AES_REG_DIN0 + 2)  // DIN3 is written last: starts the block
-COUPLET_AES_XIF_REG(couplet_aes_xif_read_iv0, 0, AES_REG_IV0)
-COUPLET_AES_XIF_REG(couplet_aes_xif_read_iv1, 0, AES_REG_IV0 + 1)
-COUPLET_AES_XIF_REG(couplet_aes_xif_read_iv2, 0, AES_REG_IV0 + 2)
-COUPLET_AES_XIF_REG(couplet_aes_xif_read_iv3, 0, AES_REG_IV0 + 3)
-COUPLET_AES_XIF_REG(couplet_aes_xif_read_dout0, 0, AES_REG_DOUT0)  // answered when the block is done
-COUPLET_AES_XIF_REG(couplet_aes_xif_read_dout1, 0, AES_REG_DOUT0 + 1)
-COUPLET_AES_XIF_REG(couplet_aes_xif_read_dout2, 0, AES_REG_DOUT0 + 2)
-COUPLET_AES_XIF_REG(couplet_aes_xif_read_dout3, 0, AES_REG_DOUT0 + 3)
-COUPLET_AES_XIF_REG(couplet_aes_xif_write_ctrl, 1, AES_REG_CTRL)
-COUPLET_AES_XIF_REG(couplet_aes_xif_read_status, 0, AES_REG_STATUS)
-COUPLET_AES_XIF_REG(couplet_aes_xif_write_status, 1, AES_REG_STATUS)
-COUPLET_AES_XIF_REG(couplet_aes_xif_write_len, 1, AES_REG_LEN)
+COUPLET_AES_XIF_REG(couplet_aes_xif_write2_key0, 2, AES_KEY0_INDEX)
+COUPLET_AES_XIF_REG(couplet_aes_xif_write2_key2, 2, AES_KEY0_INDEX + 2)
+COUPLET_AES_XIF_REG(couplet_aes_xif_write2_key4, 2, AES_KEY0_INDEX + 4)
+COUPLET_AES_XIF_REG(couplet_aes_xif_write2_key6, 2, AES_KEY0_INDEX + 6)
+COUPLET_AES_XIF_REG(couplet_aes_xif_write2_iv0, 2, AES_IV0_INDEX)
+COUPLET_AES_XIF_REG(couplet_aes_xif_write2_iv2, 2, AES_IV0_INDEX + 2)
+COUPLET_AES_XIF_REG(couplet_aes_xif_write2_din0, 2, AES_DIN0_INDEX)
+COUPLET_AES_XIF_REG(couplet_aes_xif_write2_din2, 2, AES_DIN0_INDEX + 2)  // DIN3 is written last: starts the block
+COUPLET_AES_XIF_REG(couplet_aes_xif_read_iv0, 0, AES_IV0_INDEX)
+COUPLET_AES_XIF_REG(couplet_aes_xif_read_iv1, 0, AES_IV0_INDEX + 1)
+COUPLET_AES_XIF_REG(couplet_aes_xif_read_iv2, 0, AES_IV0_INDEX + 2)
+COUPLET_AES_XIF_REG(couplet_aes_xif_read_iv3, 0, AES_IV0_INDEX + 3)
+COUPLET_AES_XIF_REG(couplet_aes_xif_read_dout0, 0, AES_DOUT0_INDEX)  // answered when the block is done
+COUPLET_AES_XIF_REG(couplet_aes_xif_read_dout1, 0, AES_DOUT0_INDEX + 1)
+COUPLET_AES_XIF_REG(couplet_aes_xif_read_dout2, 0, AES_DOUT0_INDEX + 2)
+COUPLET_AES_XIF_REG(couplet_aes_xif_read_dout3, 0, AES_DOUT0_INDEX + 3)
+COUPLET_AES_XIF_REG(couplet_aes_xif_write_ctrl, 1, AES_CTRL_INDEX)
+COUPLET_AES_XIF_REG(couplet_aes_xif_read_status, 0, AES_STATUS_INDEX)
+COUPLET_AES_XIF_REG(couplet_aes_xif_write_status, 1, AES_STATUS_INDEX)
+COUPLET_AES_XIF_REG(couplet_aes_xif_write_len, 1, AES_LEN_INDEX)
 COUPLET_AES_XIF_REG(couplet_aes_xif_expand, 3, AES_ACTION_EXPAND)
 COUPLET_AES_XIF_MEM(couplet_aes_xif_zeroize, 3, AES_ACTION_ZEROIZE)
 COUPLET_AES_XIF_MEM(couplet_aes_xif_mem, 3, AES_ACTION_MEM)
@@ -171,29 +159,29 @@ static inline uint32_t couplet_aes_reg_read(uint32_t index) {
 static inline __attribute__((always_inline)) void couplet_aes_mmio_block(const couplet_aes_word_t *in,
                                                                          couplet_aes_word_t *out) {
   const uint32_t w0 = in[0], w1 = in[1], w2 = in[2], w3 = in[3];
-  couplet_aes_reg_write(AES_REG_DIN0, w0);
-  couplet_aes_reg_write(AES_REG_DIN0 + 1u, w1);
-  couplet_aes_reg_write(AES_REG_DIN0 + 2u, w2);
-  couplet_aes_reg_write(AES_REG_DIN0 + 3u, w3);
-  const uint32_t r0 = couplet_aes_reg_read(AES_REG_DOUT0);
-  const uint32_t r1 = couplet_aes_reg_read(AES_REG_DOUT0 + 1u);
+  couplet_aes_reg_write(AES_DIN0_INDEX, w0);
+  couplet_aes_reg_write(AES_DIN0_INDEX + 1u, w1);
+  couplet_aes_reg_write(AES_DIN0_INDEX + 2u, w2);
+  couplet_aes_reg_write(AES_DIN0_INDEX + 3u, w3);
+  const uint32_t r0 = couplet_aes_reg_read(AES_DOUT0_INDEX);
+  const uint32_t r1 = couplet_aes_reg_read(AES_DOUT0_INDEX + 1u);
   out[0] = r0;
-  const uint32_t r2 = couplet_aes_reg_read(AES_REG_DOUT0 + 2u);
+  const uint32_t r2 = couplet_aes_reg_read(AES_DOUT0_INDEX + 2u);
   out[1] = r1;
-  const uint32_t r3 = couplet_aes_reg_read(AES_REG_DOUT0 + 3u);
+  const uint32_t r3 = couplet_aes_reg_read(AES_DOUT0_INDEX + 3u);
   out[2] = r2;
   out[3] = r3;
 }
 
 static inline __attribute__((always_inline)) void couplet_aes_mmio_write_iv(const couplet_aes_word_t *iv) {
   for (uint32_t i = 0; i < 4u; i++) {
-    couplet_aes_reg_write(AES_REG_IV0 + i, iv[i]);
+    couplet_aes_reg_write(AES_IV0_INDEX + i, iv[i]);
   }
 }
 
 static inline __attribute__((always_inline)) void couplet_aes_mmio_read_iv(couplet_aes_word_t *iv) {
   for (uint32_t i = 0; i < 4u; i++) {
-    iv[i] = couplet_aes_reg_read(AES_REG_IV0 + i);
+    iv[i] = couplet_aes_reg_read(AES_IV0_INDEX + i);
   }
 }
 

@@ -158,7 +158,7 @@ static inline __attribute__((always_inline)) uint32_t aes_xif_job(uint32_t ctrl,
 static inline __attribute__((always_inline)) void aes_mmio_blocks(uint32_t ctrl, uint8_t *iv,
                                                                   const uint8_t *in, uint8_t *out,
                                                                   size_t len) {
-  couplet_aes_reg_write(AES_REG_CTRL, ctrl);
+  couplet_aes_reg_write(AES_CTRL_INDEX, ctrl);
   if (iv != NULL) {
     couplet_aes_mmio_write_iv((const couplet_aes_word_t *)(const void *)iv);
   }

@@ -35,16 +35,6 @@
 #include "../word_access.h"
 #include "sha3_backend.h"
 
-// Register indexes (the command port's `index`; byte offset 4 * index when memory-mapped),
-// from the generated register map (hw/ip/keccak/data/keccak.toml).
-enum {
-  KECCAK_REG_STATE0 = KECCAK_STATE_OFFSET / 4u,
-  KECCAK_REG_CTRL = KECCAK_CTRL_OFFSET / 4u,
-  KECCAK_REG_STATUS = KECCAK_STATUS_OFFSET / 4u,
-  KECCAK_REG_LEN = KECCAK_LEN_OFFSET / 4u,
-  KECCAK_REG_CMD = KECCAK_CMD_OFFSET / 4u,
-  KECCAK_REG_STATE_XOR0 = KECCAK_STATE_XOR_OFFSET / 4u,
-};
 _Static_assert(KECCAK_STATE_COUNT == COUPLET_SHA3_STATE_WORDS, "the state is 50 words");
 _Static_assert(KECCAK_STATE_XOR_COUNT == COUPLET_SHA3_STATE_WORDS, "STATE_XOR covers the state");
 
@@ -199,7 +189,7 @@ SHA3_HW_INLINE bool sha3_hw_pad_pair_is_last(size_t n, uint32_t rate) {
   do {                                                                                     \
     _Pragma("GCC unroll 25")                                                               \
     for (uint32_t w_ = 0; w_ < COUPLET_SHA3_STATE_WORDS; w_ += 2u) {                       \
-      READ2(KECCAK_REG_STATE0 + w_, &(s)[w_], KECCAK_REG_STATE0 + w_ + 1u, &(s)[w_ + 1u]); \
+      READ2(KECCAK_STATE_INDEX + w_, &(s)[w_], KECCAK_STATE_INDEX + w_ + 1u, &(s)[w_ + 1u]); \
     }                                                                                      \
   } while (0)
 
