@@ -77,7 +77,8 @@ couplet_status_t couplet_sha3_hash_dma(uint32_t rate, uint32_t pad, const uint8_
   return sha3_mmio_hash(rate, pad, data, len, out, out_len, release_lock, dma_runs);
 }
 
-const couplet_sha3_backend_t couplet_sha3_backend_dma = SHA3_MMIO_BACKEND_TABLE(DMA, "dma", dma_absorb);
+const couplet_sha3_backend_t couplet_sha3_backend_dma =
+    SHA3_HW_BACKEND_TABLE(DMA, "dma", dma_absorb, sha3_mmio);
 
 #else
 // ISO C forbids an empty translation unit.

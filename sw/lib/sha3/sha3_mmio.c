@@ -328,7 +328,8 @@ couplet_status_t couplet_sha3_hash_mmio(uint32_t rate, uint32_t pad, const uint8
   return sha3_mmio_hash(rate, pad, data, len, out, out_len, release_lock, NULL);
 }
 
-const couplet_sha3_backend_t couplet_sha3_backend_mmio = SHA3_MMIO_BACKEND_TABLE(MMIO, "mmio", sha3_mmio_absorb);
+const couplet_sha3_backend_t couplet_sha3_backend_mmio =
+    SHA3_HW_BACKEND_TABLE(MMIO, "mmio", sha3_mmio_absorb, sha3_mmio);
 #endif
 
 #else

@@ -44,15 +44,8 @@ SHA3_INLINE void mmio_read2(uint32_t index0, uint32_t *v0, uint32_t index1, uint
   *v0 = r0;
   *v1 = r1;
 }
-#define MMIO_ST(out, w, v, al) couplet_store_le32_as((out) + 4u * (w), v, al)
-#define MMIO_R2(out, k, al)                                                                  \
-  do {                                                                                       \
-    uint32_t v1_, v0_;                                                                       \
-    mmio_read2(KECCAK_STATE_INDEX + (k), &v1_, KECCAK_STATE_INDEX + (k) - 1u, &v0_);           \
-    MMIO_ST(out, k, v1_, al);                                                                \
-    MMIO_ST(out, (k) - 1u, v0_, al);                                                         \
-  } while (0)
-#define MMIO_R1(out, k, al) MMIO_ST(out, k, reg_read(KECCAK_STATE_INDEX + (k)), al)
+#define MMIO_R2(out, k, al) SHA3_R2(mmio_read2, out, k, al)
+#define MMIO_R1(out, k, al) SHA3_ST(out, k, reg_read(KECCAK_STATE_INDEX + (k)), al)
 
 // The hot path's pairs: stores (lo, hi) into STATE_XOR pair k (0..20) and the word pairs k-1 .. 0
 // from the word-aligned p (as xif_xor_chain in sha3_tight.c, whose comment says why this is

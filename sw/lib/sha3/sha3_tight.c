@@ -446,7 +446,8 @@ couplet_status_t couplet_sha3_hash_tight(uint32_t rate, uint32_t pad, const uint
   return xif_hash(rate, pad, data, len, out, out_len, (uint32_t)release_lock);
 }
 
-const couplet_sha3_backend_t couplet_sha3_backend_tight = SHA3_XIF_BACKEND_TABLE(TIGHT, "tight", sha3_xif_absorb);
+const couplet_sha3_backend_t couplet_sha3_backend_tight =
+    SHA3_HW_BACKEND_TABLE(TIGHT, "tight", sha3_xif_absorb, sha3_xif);
 #endif
 
 #else

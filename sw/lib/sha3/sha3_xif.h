@@ -94,15 +94,8 @@ SHA3_INLINE uint32_t xif_permute(void) {
 
 // READs of state words two at a time, then their two stores (SHA3_READ_CHAIN, sha3_hw.h).
 #define XIF_RD(w) xif(XIF_READ, KECCAK_STATE_INDEX + (w), 0u, 0u)
-#define XIF_ST(out, w, v, al) couplet_store_le32_as((out) + 4u * (w), v, al)
-#define XIF_R2(out, k, al)                                                                            \
-  do {                                                                                                \
-    uint32_t v1_, v0_;                                                                                \
-    xif_read2(KECCAK_STATE_INDEX + (k), &v1_, KECCAK_STATE_INDEX + (k) - 1u, &v0_);                     \
-    XIF_ST(out, k, v1_, al);                                                                          \
-    XIF_ST(out, (k) - 1u, v0_, al);                                                                   \
-  } while (0)
-#define XIF_R1(out, k, al) XIF_ST(out, k, XIF_RD(k), al)
+#define XIF_R2(out, k, al) SHA3_R2(xif_read2, out, k, al)
+#define XIF_R1(out, k, al) SHA3_ST(out, k, XIF_RD(k), al)
 
 // The hot path's pairs: XORs (lo, hi) into state pair k (0..20) and the word pairs k-1 .. 0 from
 // the word-aligned p. With (lo, hi) the last pair of a message (its last bytes and padding, k
