@@ -1,11 +1,16 @@
 // AES backend "dma": the key, mode and chaining value go through the accelerator's registers
-// (aes_mmio.c), the data through the DMA engine's descriptor slots in chunks that alternate
-// between the two (ping, pong: ../dma_slots.h), and the CPU waits for the DMA's completion
-// interrupt.
+// (aes_mmio.c), the data through the DMA engine's descriptor slots, and the CPU waits for
+// the DMA's completion interrupt (couplet_irq_wait).
+//
+// A message is cut into chunks that alternate between the two slots (ping, pong): while the
+// engine works on one chunk, the CPU takes the completion of the other and re-arms its slot
+// with the next chunk, so the engine never waits for the CPU between chunks.
 
 #include <couplet/soc_config.h>
 
 #if COUPLET_AES_HAS_DMA
+
+#include <couplet/mmio.h>
 
 #include "../dma_slots.h"
 #include "aes_hw.h"
@@ -20,6 +25,41 @@
 // interrupt of the other slot ends a wait at once.
 #define DMA_WAIT_LIMIT 100000u
 
+static inline void dma_write(uint32_t offset, uint32_t value) {
+  couplet_mmio_write32(COUPLET_DMA_BASE + offset, value);
+}
+
+static inline uint32_t dma_read(uint32_t offset) {
+  return couplet_mmio_read32(COUPLET_DMA_BASE + offset);
+}
+
+static void dma_arm(uint32_t slot, const uint8_t *in, uint8_t *out, uint32_t len) {
+  uint32_t base = slot * DMA_SLOT_STRIDE;
+  dma_write(base + DMA_SLOT0_SRC_OFFSET, (uint32_t)(uintptr_t)in);
+  dma_write(base + DMA_SLOT0_DST_OFFSET, (uint32_t)(uintptr_t)out);
+  dma_write(base + DMA_SLOT0_LEN_OFFSET, len);
+  dma_write(DMA_CTRL_OFFSET, DMA_CTRL_GO0_MASK << slot);
+}
+
+// Waits for slot `slot` to finish and acknowledges it.
+static couplet_status_t dma_wait(uint32_t slot) {
+  uint32_t done = DMA_STATUS_DONE << (DMA_STATUS_STRIDE * slot);
+  couplet_status_t status = COUPLET_ERR_TIMEOUT;
+  for (uint32_t i = 0; i < DMA_WAIT_LIMIT; i++) {
+    uint32_t s = dma_read(DMA_STATUS_OFFSET);
+    if (s & done) {
+      uint32_t sticky = DMA_STATUS_STICKY << (DMA_STATUS_STRIDE * slot);
+      dma_write(DMA_STATUS_OFFSET, s & sticky);
+      return (s & (DMA_STATUS_FAILED << (DMA_STATUS_STRIDE * slot))) ? COUPLET_ERR_HW : COUPLET_OK;
+    }
+    status = couplet_irq_wait(COUPLET_IRQ_DMA);
+    if (status != COUPLET_OK) {
+      return status;
+    }
+  }
+  return status;
+}
+
 static couplet_status_t dma_crypt(couplet_aes_ctx_t *ctx, couplet_aes_mode_t mode, bool decrypt,
                                   uint8_t *iv, const uint8_t *in, uint8_t *out, size_t blocks) {
   if (!aes_hw_is_aligned(in) || !aes_hw_is_aligned(out)) {
@@ -30,8 +70,29 @@ static couplet_status_t dma_crypt(couplet_aes_ctx_t *ctx, couplet_aes_mode_t mod
   if (status != COUPLET_OK) {
     return status;
   }
-  status = dma_slots_run(COUPLET_DMA_BASE, COUPLET_IRQ_DMA, DMA_WAIT_LIMIT, DMA_CHUNK_BYTES, in, out, true,
-                         blocks * 16u);
+  const uint32_t mstatus = couplet_irq_wait_claim(COUPLET_IRQ_DMA);
+  dma_write(DMA_IRQ_ENABLE_OFFSET, DMA_IRQ_ENABLE_BOTH);
+  __asm__ volatile("fence" ::: "memory");  // the engine must see the CPU's stores to `in`
+  size_t remaining = blocks * 16u;
+  uint32_t slot = 0, in_flight = 0;
+  status = COUPLET_OK;
+  while (status == COUPLET_OK && (remaining > 0u || in_flight > 0u)) {
+    // Keep both slots busy: arm the next chunk before waiting for the oldest one.
+    if (remaining > 0u && in_flight < 2u) {
+      uint32_t len = remaining > DMA_CHUNK_BYTES ? DMA_CHUNK_BYTES : (uint32_t)remaining;
+      dma_arm((slot + in_flight) % 2u, in, out, len);
+      in += len;
+      out += len;
+      remaining -= len;
+      in_flight++;
+      continue;
+    }
+    status = dma_wait(slot);
+    slot ^= 1u;
+    in_flight--;
+  }
+  dma_write(DMA_IRQ_ENABLE_OFFSET, 0u);
+  couplet_irq_wait_release(COUPLET_IRQ_DMA, mstatus);
   couplet_status_t end = aes_mmio_end(iv);
   return status != COUPLET_OK ? status : end;
 }

@@ -38,9 +38,70 @@
 // loop only repeats when the interrupt came from the other slot).
 #define DMA_WAIT_LIMIT 16u
 
+static inline void dma_write(uint32_t offset, uint32_t value) {
+  couplet_mmio_write32(COUPLET_KECCAK_DMA_BASE + offset, value);
+}
+
+static inline uint32_t dma_read(uint32_t offset) {
+  return couplet_mmio_read32(COUPLET_KECCAK_DMA_BASE + offset);
+}
+
+static void dma_arm(uint32_t slot, const uint8_t *src, uint32_t len) {
+  const uint32_t base = slot * DMA_SLOT_STRIDE;
+  dma_write(base + DMA_SLOT0_SRC_OFFSET, (uint32_t)(uintptr_t)src);
+  dma_write(base + DMA_SLOT0_DST_OFFSET, 0u);
+  dma_write(base + DMA_SLOT0_LEN_OFFSET, len);
+  dma_write(base + DMA_SLOT0_OUT_LEN_OFFSET, 0u);  // after LEN, which also sets OUT_LEN
+  dma_write(DMA_CTRL_OFFSET, DMA_CTRL_GO0_MASK << slot);
+}
+
+// Waits for slot `slot` to end and acknowledges it.
+static couplet_status_t dma_wait(uint32_t slot) {
+  const uint32_t shift = DMA_STATUS_STRIDE * slot;
+  for (uint32_t i = 0; i < DMA_WAIT_LIMIT; i++) {
+    const uint32_t s = dma_read(DMA_STATUS_OFFSET);
+    if (s & (DMA_STATUS_DONE << shift)) {
+      dma_write(DMA_STATUS_OFFSET, s & (DMA_STATUS_STICKY << shift));
+      return (s & (DMA_STATUS_FAILED << shift)) ? COUPLET_ERR_HW : COUPLET_OK;
+    }
+    couplet_status_t status = couplet_irq_wait(COUPLET_IRQ_KECCAK_DMA);
+    if (status != COUPLET_OK) {
+      return status;
+    }
+  }
+  return COUPLET_ERR_TIMEOUT;
+}
+
 static couplet_status_t dma_blocks(uint32_t rate, const uint8_t *src, size_t nblocks) {
-  return dma_slots_run(COUPLET_KECCAK_DMA_BASE, COUPLET_IRQ_KECCAK_DMA, DMA_WAIT_LIMIT,
-                       (uint32_t)(DMA_CHUNK_BYTES / rate * rate), src, NULL, false, nblocks * rate);
+  const uint32_t chunk_max = (uint32_t)(DMA_CHUNK_BYTES / rate * rate);
+  size_t remaining = nblocks * rate;
+  uint32_t slot = 0u, in_flight = 0u;
+  couplet_status_t status = COUPLET_OK;
+  const uint32_t mstatus = couplet_irq_wait_claim(COUPLET_IRQ_KECCAK_DMA);
+  dma_write(DMA_IRQ_ENABLE_OFFSET, DMA_IRQ_ENABLE_BOTH);
+  __asm__ volatile("fence" ::: "memory");  // the engine must see the CPU's stores to `src`
+  while (status == COUPLET_OK && (remaining > 0u || in_flight > 0u)) {
+    // Keep both slots busy: arm the next chunk before waiting for the oldest one.
+    if (remaining > 0u && in_flight < 2u) {
+      const uint32_t len = remaining > chunk_max ? chunk_max : (uint32_t)remaining;
+      dma_arm((slot + in_flight) % 2u, src, len);
+      src += len;
+      remaining -= len;
+      in_flight++;
+      continue;
+    }
+    status = dma_wait(slot);
+    slot ^= 1u;
+    in_flight--;
+  }
+  if (status != COUPLET_OK) {
+    // Stop whatever still runs or is armed, and forget its status.
+    dma_write(DMA_CTRL_OFFSET, DMA_CTRL_ABORT_ALL_MASK);
+    dma_write(DMA_STATUS_OFFSET, DMA_STATUS_STICKY | DMA_STATUS_STICKY << DMA_STATUS_STRIDE);
+  }
+  dma_write(DMA_IRQ_ENABLE_OFFSET, 0u);
+  couplet_irq_wait_release(COUPLET_IRQ_KECCAK_DMA, mstatus);
+  return status;
 }
 
 static couplet_status_t dma_absorb(couplet_sha3_ctx_t *ctx, const uint8_t *blocks, size_t nblocks) {
