@@ -91,6 +91,22 @@ COUPLET_AES_XIF_REG(couplet_aes_xif_expand, 3, AES_ACTION_EXPAND)
 COUPLET_AES_XIF_MEM(couplet_aes_xif_zeroize, 3, AES_ACTION_ZEROIZE)
 COUPLET_AES_XIF_MEM(couplet_aes_xif_mem, 3, AES_ACTION_MEM)
 
+// Four words into out[0..3], read by READ(0) .. READ(3) (a READ or a load of a 4-word
+// register): each stored one read later, so that no store waits for its read.
+#define COUPLET_AES_READ4(out, READ) \
+  do {                               \
+    const uint32_t r0_ = READ(0);    \
+    const uint32_t r1_ = READ(1);    \
+    (out)[0] = r0_;                  \
+    const uint32_t r2_ = READ(2);    \
+    (out)[1] = r1_;                  \
+    const uint32_t r3_ = READ(3);    \
+    (out)[2] = r2_;                  \
+    (out)[3] = r3_;                  \
+  } while (0)
+#define COUPLET_AES_XIF_READ_DOUT(k) couplet_aes_xif_read_dout##k(0, 0)
+#define COUPLET_AES_XIF_READ_IV(k) couplet_aes_xif_read_iv##k(0, 0)
+
 // One block through registers: 2 WRITE2 in (the second starts the block), 4 READ out (the first
 // waits for the engine). The four loads come first (the empty asm makes the words registers
 // there: left alone, the compiler loads each pair just before its WRITE2, which then waits on
@@ -102,14 +118,7 @@ static inline __attribute__((always_inline)) void couplet_aes_tight_block(const 
   __asm__("" : "+r"(w0), "+r"(w1), "+r"(w2), "+r"(w3));
   (void)couplet_aes_xif_write2_din0(w0, w1);
   (void)couplet_aes_xif_write2_din2(w2, w3);
-  const uint32_t r0 = couplet_aes_xif_read_dout0(0, 0);
-  const uint32_t r1 = couplet_aes_xif_read_dout1(0, 0);
-  out[0] = r0;
-  const uint32_t r2 = couplet_aes_xif_read_dout2(0, 0);
-  out[1] = r1;
-  const uint32_t r3 = couplet_aes_xif_read_dout3(0, 0);
-  out[2] = r2;
-  out[3] = r3;
+  COUPLET_AES_READ4(out, COUPLET_AES_XIF_READ_DOUT);
 }
 
 // The chaining value in and out (two WRITE2, four READ).
@@ -119,14 +128,7 @@ static inline __attribute__((always_inline)) void couplet_aes_tight_write_iv(con
 }
 
 static inline __attribute__((always_inline)) void couplet_aes_tight_read_iv(couplet_aes_word_t *iv) {
-  const uint32_t v0 = couplet_aes_xif_read_iv0(0, 0);
-  const uint32_t v1 = couplet_aes_xif_read_iv1(0, 0);
-  iv[0] = v0;
-  const uint32_t v2 = couplet_aes_xif_read_iv2(0, 0);
-  iv[1] = v1;
-  const uint32_t v3 = couplet_aes_xif_read_iv3(0, 0);
-  iv[2] = v2;
-  iv[3] = v3;
+  COUPLET_AES_READ4(iv, COUPLET_AES_XIF_READ_IV);
 }
 
 #if defined(COUPLET_AES_HAS_MEM) && COUPLET_AES_HAS_MEM
@@ -163,14 +165,9 @@ static inline __attribute__((always_inline)) void couplet_aes_mmio_block(const c
   couplet_aes_reg_write(AES_DIN0_INDEX + 1u, w1);
   couplet_aes_reg_write(AES_DIN0_INDEX + 2u, w2);
   couplet_aes_reg_write(AES_DIN0_INDEX + 3u, w3);
-  const uint32_t r0 = couplet_aes_reg_read(AES_DOUT0_INDEX);
-  const uint32_t r1 = couplet_aes_reg_read(AES_DOUT0_INDEX + 1u);
-  out[0] = r0;
-  const uint32_t r2 = couplet_aes_reg_read(AES_DOUT0_INDEX + 2u);
-  out[1] = r1;
-  const uint32_t r3 = couplet_aes_reg_read(AES_DOUT0_INDEX + 3u);
-  out[2] = r2;
-  out[3] = r3;
+#define COUPLET_AES_MMIO_READ_DOUT(k) couplet_aes_reg_read(AES_DOUT0_INDEX + (k))
+  COUPLET_AES_READ4(out, COUPLET_AES_MMIO_READ_DOUT);
+#undef COUPLET_AES_MMIO_READ_DOUT
 }
 
 static inline __attribute__((always_inline)) void couplet_aes_mmio_write_iv(const couplet_aes_word_t *iv) {
