@@ -31,7 +31,6 @@
 #include <stdint.h>
 
 #include <couplet/sha3.h>
-#include <couplet/wipe.h>
 
 // The accelerator lock (sha3.c): held for the length of every call into a backend that drives
 // the accelerator, and from couplet_sha3_hold to couplet_sha3_release. A try-lock, never a spin
@@ -153,41 +152,6 @@ static inline void sha3_xor_bytes(uint32_t *state, const uint8_t *src, size_t n)
 static inline void sha3_xor_padding(uint32_t *state, size_t n, uint32_t pad, uint32_t rate) {
   state[n / 4u] ^= pad << (8u * (n % 4u));
   state[rate / 4u - 1u] ^= SHA3_PAD_LAST_BIT;
-}
-
-// What the same backends share but the permutation (the state plain in ctx->state between
-// operations). A fresh hash's state is zero and not yet in ctx->state (see above): begin zeroes
-// it at the first operation.
-static inline __attribute__((always_inline)) void sha3_plain_begin(couplet_sha3_ctx_t *ctx) {
-  if (ctx->state_tag == 0u) {
-    couplet_wipe_words(ctx->state, COUPLET_SHA3_STATE_WORDS);
-    ctx->state_tag = 1u;
-  }
-}
-
-// Their absorb_part: a part of a block is a plain XOR.
-static inline couplet_status_t sha3_plain_absorb_part(couplet_sha3_ctx_t *ctx, const uint8_t *data, size_t n) {
-  sha3_plain_begin(ctx);
-  sha3_xor_bytes(ctx->state, data, n);
-  return COUPLET_OK;
-}
-
-// Their absorb_last up to its permutation: the tail (if not in the state already) and the
-// padding XORed in.
-static inline __attribute__((always_inline)) void sha3_plain_pad(couplet_sha3_ctx_t *ctx, const uint8_t *tail,
-                                                                 size_t n, uint32_t pad) {
-  sha3_plain_begin(ctx);
-  if (tail != NULL) {
-    sha3_xor_bytes(ctx->state, tail, n);
-  }
-  sha3_xor_padding(ctx->state, n, pad, ctx->rate);
-}
-
-// Their extract: the bytes come straight from the state.
-static inline couplet_status_t sha3_plain_extract(couplet_sha3_ctx_t *ctx, uint8_t *out, size_t len) {
-  sha3_plain_begin(ctx);
-  sha3_words_to_bytes(out, ctx->state, len);
-  return COUPLET_OK;
 }
 
 typedef struct couplet_sha3_backend {

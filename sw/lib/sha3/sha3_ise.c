@@ -136,9 +136,18 @@ static uint32_t kc_load_le32(const uint8_t *p) {
   return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
+// A fresh hash's state is zero and not yet in ctx->state (sha3_backend.h): zero it at the
+// first operation.
+static void ise_begin(couplet_sha3_ctx_t *ctx) {
+  if (ctx->state_tag == 0u) {
+    couplet_wipe_words(ctx->state, KC_STATE_WORDS);
+    ctx->state_tag = 1u;
+  }
+}
+
 static couplet_status_t ise_absorb(couplet_sha3_ctx_t *ctx, const uint8_t *blocks, size_t nblocks) {
   uint32_t tmp[KC_STATE_WORDS];
-  sha3_plain_begin(ctx);
+  ise_begin(ctx);
   uint32_t *state = ctx->state;
   const unsigned lanes = ctx->rate / 8u;
   kc_interleave(state);
@@ -174,21 +183,38 @@ static void ise_permute_plain(couplet_sha3_ctx_t *ctx) {
 }
 
 // ctx->state is plain between operations: a part of a block and the padding are plain XORs.
+static couplet_status_t ise_absorb_part(couplet_sha3_ctx_t *ctx, const uint8_t *data, size_t n) {
+  ise_begin(ctx);
+  sha3_xor_bytes(ctx->state, data, n);
+  return COUPLET_OK;
+}
+
 static couplet_status_t ise_absorb_last(couplet_sha3_ctx_t *ctx, const uint8_t *tail, size_t n, uint32_t pad) {
-  sha3_plain_pad(ctx, tail, n, pad);
+  ise_begin(ctx);
+  if (tail != NULL) {
+    sha3_xor_bytes(ctx->state, tail, n);
+  }
+  sha3_xor_padding(ctx->state, n, pad, ctx->rate);
   ise_permute_plain(ctx);
   return COUPLET_OK;
 }
 
 static couplet_status_t ise_permute(couplet_sha3_ctx_t *ctx) {
-  sha3_plain_begin(ctx);
+  ise_begin(ctx);
   ise_permute_plain(ctx);
   return COUPLET_OK;
 }
 
+// ctx->state is plain between operations: the bytes come straight from it.
+static couplet_status_t ise_extract(couplet_sha3_ctx_t *ctx, uint8_t *out, size_t len) {
+  ise_begin(ctx);
+  sha3_words_to_bytes(out, ctx->state, len);
+  return COUPLET_OK;
+}
+
 const couplet_sha3_backend_t couplet_sha3_backend_ise =
-    SHA3_BACKEND_TABLE(ISE, "ise", false, ise_absorb, sha3_plain_absorb_part, ise_absorb_last, ise_permute,
-                       sha3_plain_extract, NULL);
+    SHA3_BACKEND_TABLE(ISE, "ise", false, ise_absorb, ise_absorb_part, ise_absorb_last, ise_permute, ise_extract,
+                       NULL);
 
 #else
 // ISO C forbids an empty translation unit.

@@ -163,10 +163,19 @@ SOFT_INLINE uint32_t load_le32(const uint8_t *p) {
   return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
+// A fresh hash's state is zero and not yet in ctx->state (sha3_backend.h): zero it at the
+// first operation.
+SOFT_INLINE void soft_begin(couplet_sha3_ctx_t *ctx) {
+  if (ctx->state_tag == 0u) {
+    couplet_wipe_words(ctx->state, STATE_WORDS);
+    ctx->state_tag = 1u;
+  }
+}
+
 static couplet_status_t soft_absorb(couplet_sha3_ctx_t *ctx, const uint8_t *blocks,
                                     size_t nblocks) {
   uint32_t tmp[STATE_WORDS];
-  sha3_plain_begin(ctx);
+  soft_begin(ctx);
   uint32_t *state = ctx->state;
   const size_t words = ctx->rate / 4u;  // even: every rate is a whole number of lanes
   const bool aligned = sha3_word_aligned(blocks);
@@ -189,9 +198,19 @@ static couplet_status_t soft_absorb(couplet_sha3_ctx_t *ctx, const uint8_t *bloc
   return COUPLET_OK;
 }
 
+static couplet_status_t soft_absorb_part(couplet_sha3_ctx_t *ctx, const uint8_t *data, size_t n) {
+  soft_begin(ctx);
+  sha3_xor_bytes(ctx->state, data, n);
+  return COUPLET_OK;
+}
+
 static couplet_status_t soft_absorb_last(couplet_sha3_ctx_t *ctx, const uint8_t *tail, size_t n, uint32_t pad) {
   uint32_t tmp[STATE_WORDS];
-  sha3_plain_pad(ctx, tail, n, pad);
+  soft_begin(ctx);
+  if (tail != NULL) {
+    sha3_xor_bytes(ctx->state, tail, n);
+  }
+  sha3_xor_padding(ctx->state, n, pad, ctx->rate);
   keccak_f1600(ctx->state, tmp);
   couplet_wipe_words(tmp, STATE_WORDS);
   return COUPLET_OK;
@@ -199,12 +218,18 @@ static couplet_status_t soft_absorb_last(couplet_sha3_ctx_t *ctx, const uint8_t 
 
 static couplet_status_t soft_permute(couplet_sha3_ctx_t *ctx) {
   uint32_t tmp[STATE_WORDS];
-  sha3_plain_begin(ctx);
+  soft_begin(ctx);
   keccak_f1600(ctx->state, tmp);
   couplet_wipe_words(tmp, STATE_WORDS);
   return COUPLET_OK;
 }
 
+static couplet_status_t soft_extract(couplet_sha3_ctx_t *ctx, uint8_t *out, size_t len) {
+  soft_begin(ctx);
+  sha3_words_to_bytes(out, ctx->state, len);
+  return COUPLET_OK;
+}
+
 const couplet_sha3_backend_t couplet_sha3_backend_soft =
-    SHA3_BACKEND_TABLE(SOFT, "soft", false, soft_absorb, sha3_plain_absorb_part, soft_absorb_last, soft_permute,
-                       sha3_plain_extract, NULL);
+    SHA3_BACKEND_TABLE(SOFT, "soft", false, soft_absorb, soft_absorb_part, soft_absorb_last, soft_permute,
+                       soft_extract, NULL);
