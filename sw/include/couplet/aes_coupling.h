@@ -47,25 +47,17 @@ typedef uint32_t __attribute__((may_alias)) couplet_aes_word_t;
 // Register moves have no memory clobber, so the compiler may schedule the caller's loads and
 // stores around them; actions that make the accelerator touch memory have one. An operand that
 // is 0 is x0 ("rJ", %z), so that no register is set to zero for it.
-#define COUPLET_AES_XIF_REG(name, op, index)                                                   \
-  static inline uint32_t name(uint32_t a, uint32_t b) {                                       \
-    uint32_t result;                                                                           \
-    __asm__ volatile(".insn r " COUPLET_AES_STR(COUPLET_AES_CUSTOM_OPCODE) ", " #op           \
-                     ", %3, %0, %z1, %z2"                                                      \
-                     : "=r"(result)                                                            \
-                     : "rJ"(a), "rJ"(b), "i"(index));                                          \
-    return result;                                                                             \
+#define COUPLET_AES_XIF_(name, op, index, clobbers)                                 \
+  static inline uint32_t name(uint32_t a, uint32_t b) {                             \
+    uint32_t result;                                                                \
+    __asm__ volatile(".insn r " COUPLET_AES_STR(COUPLET_AES_CUSTOM_OPCODE) ", " #op \
+                     ", %3, %0, %z1, %z2"                                           \
+                     : "=r"(result)                                                 \
+                     : "rJ"(a), "rJ"(b), "i"(index) clobbers);                      \
+    return result;                                                                  \
   }
-#define COUPLET_AES_XIF_MEM(name, op, index)                                                   \
-  static inline uint32_t name(uint32_t a, uint32_t b) {                                       \
-    uint32_t result;                                                                           \
-    __asm__ volatile(".insn r " COUPLET_AES_STR(COUPLET_AES_CUSTOM_OPCODE) ", " #op           \
-                     ", %3, %0, %z1, %z2"                                                      \
-                     : "=r"(result)                                                            \
-                     : "rJ"(a), "rJ"(b), "i"(index)                                            \
-                     : "memory");                                                              \
-    return result;                                                                             \
-  }
+#define COUPLET_AES_XIF_REG(name, op, index) COUPLET_AES_XIF_(name, op, index, )
+#define COUPLET_AES_XIF_MEM(name, op, index) COUPLET_AES_XIF_(name, op, index, : "memory")
 
 COUPLET_AES_XIF_REG(couplet_aes_xif_write2_key0, 2, AES_KEY0_INDEX)
 COUPLET_AES_XIF_REG(couplet_aes_xif_write2_key2, 2, AES_KEY0_INDEX + 2)
