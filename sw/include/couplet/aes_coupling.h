@@ -33,6 +33,20 @@ static inline uint32_t couplet_aes_ctrl_key_len(uint32_t key_len) {
 // makes reading bytes as words well defined (GCC).
 typedef uint32_t __attribute__((may_alias)) couplet_aes_word_t;
 
+// Four words into out[0..3], read by READ(0) .. READ(3) (a READ or a load of a 4-word
+// register): each stored one read later, so that no store waits for its read.
+#define COUPLET_AES_READ4(out, READ) \
+  do {                               \
+    const uint32_t r0_ = READ(0);    \
+    const uint32_t r1_ = READ(1);    \
+    (out)[0] = r0_;                  \
+    const uint32_t r2_ = READ(2);    \
+    (out)[1] = r1_;                  \
+    const uint32_t r3_ = READ(3);    \
+    (out)[2] = r2_;                  \
+    (out)[3] = r3_;                  \
+  } while (0)
+
 // Each section needs the generated configuration of a SoC that has the coupling (host builds
 // of the front end have neither).
 #if defined(COUPLET_AES_CUSTOM_OPCODE) && defined(COUPLET_AES_HAS_TIGHT) && COUPLET_AES_HAS_TIGHT
@@ -83,19 +97,6 @@ COUPLET_AES_XIF_REG(couplet_aes_xif_expand, 3, AES_ACTION_EXPAND)
 COUPLET_AES_XIF_MEM(couplet_aes_xif_zeroize, 3, AES_ACTION_ZEROIZE)
 COUPLET_AES_XIF_MEM(couplet_aes_xif_mem, 3, AES_ACTION_MEM)
 
-// Four words into out[0..3], read by READ(0) .. READ(3) (a READ or a load of a 4-word
-// register): each stored one read later, so that no store waits for its read.
-#define COUPLET_AES_READ4(out, READ) \
-  do {                               \
-    const uint32_t r0_ = READ(0);    \
-    const uint32_t r1_ = READ(1);    \
-    (out)[0] = r0_;                  \
-    const uint32_t r2_ = READ(2);    \
-    (out)[1] = r1_;                  \
-    const uint32_t r3_ = READ(3);    \
-    (out)[2] = r2_;                  \
-    (out)[3] = r3_;                  \
-  } while (0)
 #define COUPLET_AES_XIF_READ_DOUT(k) couplet_aes_xif_read_dout##k(0, 0)
 #define COUPLET_AES_XIF_READ_IV(k) couplet_aes_xif_read_iv##k(0, 0)
 
