@@ -34,6 +34,7 @@ def test_array_offsets_and_generated_constants(tmp_path: Path, monkeypatch: pyte
     assert "TOY_CTRL_COUNT" not in package
     header = generate.c_reg_header(toy)
     assert "#define TOY_DATA_COUNT 4u" in header and "#define TOY_CTRL_OFFSET 0x0010u" in header
+    assert "#define TOY_DATA_INDEX 0u" in header and "#define TOY_CTRL_INDEX 4u" in header
     assert "`DATA0`..`DATA3` | `0x0000`-`0x000C`" in generate.reg_doc(toy)
 
 

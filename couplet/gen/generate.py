@@ -659,8 +659,12 @@ def c_reg_header(regs: IpRegs) -> str:
             lines.append(f"// {comment}")
         lines.append(f"#define {name} {value}")
 
+    lines.append("")
+    lines.append("// _OFFSET: the byte offset in the register window; _INDEX: the word index, offset / 4 (the")
+    lines.append("// command port's `index`, by which the custom instructions name a register).")
     for reg in regs.regs:
         define(f"{ip}_{reg.name.upper()}_OFFSET", f"0x{reg.offset:04X}u")
+        define(f"{ip}_{reg.name.upper()}_INDEX", f"{reg.offset // 4}u")
         if reg.count > 1:
             define(f"{ip}_{reg.name.upper()}_COUNT", f"{reg.count}u")
     if regs.consts:

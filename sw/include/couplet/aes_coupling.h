@@ -16,18 +16,6 @@
 #include <couplet/mmio.h>
 #include <couplet/soc_config.h>
 
-// Register indexes (the command port's `index`; byte offset = 4 * index when memory-mapped).
-enum {
-  AES_REG_KEY0 = AES_KEY0_OFFSET / 4u,
-  AES_REG_IV0 = AES_IV0_OFFSET / 4u,
-  AES_REG_DIN0 = AES_DIN0_OFFSET / 4u,
-  AES_REG_DOUT0 = AES_DOUT0_OFFSET / 4u,
-  AES_REG_CTRL = AES_CTRL_OFFSET / 4u,
-  AES_REG_STATUS = AES_STATUS_OFFSET / 4u,
-  AES_REG_LEN = AES_LEN_OFFSET / 4u,
-  AES_REG_CMD = AES_CMD_OFFSET / 4u,
-};
-
 // The sticky STATUS bits that make a call fail; DONE is sticky too but only says a block finished.
 #define AES_STATUS_REFUSALS                                                              \
   (AES_STATUS_REFUSED_BUSY_MASK | AES_STATUS_REFUSED_NO_KEY_MASK | AES_STATUS_JOB_ERROR_MASK | \
@@ -45,6 +33,20 @@ static inline uint32_t couplet_aes_ctrl_key_len(uint32_t key_len) {
 // makes reading bytes as words well defined (GCC).
 typedef uint32_t __attribute__((may_alias)) couplet_aes_word_t;
 
+// Four words into out[0..3], read by READ(0) .. READ(3) (a READ or a load of a 4-word
+// register): each stored one read later, so that no store waits for its read.
+#define COUPLET_AES_READ4(out, READ) \
+  do {                               \
+    const uint32_t r0_ = READ(0);    \
+    const uint32_t r1_ = READ(1);    \
+    (out)[0] = r0_;                  \
+    const uint32_t r2_ = READ(2);    \
+    (out)[1] = r1_;                  \
+    const uint32_t r3_ = READ(3);    \
+    (out)[2] = r2_;                  \
+    (out)[3] = r3_;                  \
+  } while (0)
+
 // Each section needs the generated configuration of a SoC that has the coupling (host builds
 // of the front end have neither).
 #if defined(COUPLET_AES_CUSTOM_OPCODE) && defined(COUPLET_AES_HAS_TIGHT) && COUPLET_AES_HAS_TIGHT
@@ -59,49 +61,44 @@ typedef uint32_t __attribute__((may_alias)) couplet_aes_word_t;
 // Register moves have no memory clobber, so the compiler may schedule the caller's loads and
 // stores around them; actions that make the accelerator touch memory have one. An operand that
 // is 0 is x0 ("rJ", %z), so that no register is set to zero for it.
-#define COUPLET_AES_XIF_REG(name, op, index)                                                   \
-  static inline uint32_t name(uint32_t a, uint32_t b) {                                       \
-    uint32_t result;                                                                           \
-    __asm__ volatile(".insn r " COUPLET_AES_STR(COUPLET_AES_CUSTOM_OPCODE) ", " #op           \
-                     ", %3, %0, %z1, %z2"                                                      \
-                     : "=r"(result)                                                            \
-                     : "rJ"(a), "rJ"(b), "i"(index));                                          \
-    return result;                                                                             \
+#define COUPLET_AES_XIF_(name, op, index, clobbers)                                 \
+  static inline uint32_t name(uint32_t a, uint32_t b) {                             \
+    uint32_t result;                                                                \
+    __asm__ volatile(".insn r " COUPLET_AES_STR(COUPLET_AES_CUSTOM_OPCODE) ", " #op \
+                     ", %3, %0, %z1, %z2"                                           \
+                     : "=r"(result)                                                 \
+                     : "rJ"(a), "rJ"(b), "i"(index) clobbers);                      \
+    return result;                                                                  \
   }
-#define COUPLET_AES_XIF_MEM(name, op, index)                                                   \
-  static inline uint32_t name(uint32_t a, uint32_t b) {                                       \
-    uint32_t result;                                                                           \
-    __asm__ volatile(".insn r " COUPLET_AES_STR(COUPLET_AES_CUSTOM_OPCODE) ", " #op           \
-                     ", %3, %0, %z1, %z2"                                                      \
-                     : "=r"(result)                                                            \
-                     : "rJ"(a), "rJ"(b), "i"(index)                                            \
-                     : "memory");                                                              \
-    return result;                                                                             \
-  }
+#define COUPLET_AES_XIF_REG(name, op, index) COUPLET_AES_XIF_(name, op, index, )
+#define COUPLET_AES_XIF_MEM(name, op, index) COUPLET_AES_XIF_(name, op, index, : "memory")
 
-COUPLET_AES_XIF_REG(couplet_aes_xif_write2_key0, 2, AES_REG_KEY0)
-COUPLET_AES_XIF_REG(couplet_aes_xif_write2_key2, 2, AES_REG_KEY0 + 2)
-COUPLET_AES_XIF_REG(couplet_aes_xif_write2_key4, 2, AES_REG_KEY0 + 4)
-COUPLET_AES_XIF_REG(couplet_aes_xif_write2_key6, 2, AES_REG_KEY0 + 6)
-COUPLET_AES_XIF_REG(couplet_aes_xif_write2_iv0, 2, AES_REG_IV0)
-COUPLET_AES_XIF_REG(couplet_aes_xif_write2_iv2, 2, AES_REG_IV0 + 2)
-COUPLET_AES_XIF_REG(couplet_aes_xif_write2_din0, 2, AES_REG_DIN0)
-COUPLET_AES_XIF_REG(couplet_aes_xif_write2_din2, 2, AES_REG_DIN0 + 2)  // DIN3 is written last: starts the block
-COUPLET_AES_XIF_REG(couplet_aes_xif_read_iv0, 0, AES_REG_IV0)
-COUPLET_AES_XIF_REG(couplet_aes_xif_read_iv1, 0, AES_REG_IV0 + 1)
-COUPLET_AES_XIF_REG(couplet_aes_xif_read_iv2, 0, AES_REG_IV0 + 2)
-COUPLET_AES_XIF_REG(couplet_aes_xif_read_iv3, 0, AES_REG_IV0 + 3)
-COUPLET_AES_XIF_REG(couplet_aes_xif_read_dout0, 0, AES_REG_DOUT0)  // answered when the block is done
-COUPLET_AES_XIF_REG(couplet_aes_xif_read_dout1, 0, AES_REG_DOUT0 + 1)
-COUPLET_AES_XIF_REG(couplet_aes_xif_read_dout2, 0, AES_REG_DOUT0 + 2)
-COUPLET_AES_XIF_REG(couplet_aes_xif_read_dout3, 0, AES_REG_DOUT0 + 3)
-COUPLET_AES_XIF_REG(couplet_aes_xif_write_ctrl, 1, AES_REG_CTRL)
-COUPLET_AES_XIF_REG(couplet_aes_xif_read_status, 0, AES_REG_STATUS)
-COUPLET_AES_XIF_REG(couplet_aes_xif_write_status, 1, AES_REG_STATUS)
-COUPLET_AES_XIF_REG(couplet_aes_xif_write_len, 1, AES_REG_LEN)
+COUPLET_AES_XIF_REG(couplet_aes_xif_write2_key0, 2, AES_KEY0_INDEX)
+COUPLET_AES_XIF_REG(couplet_aes_xif_write2_key2, 2, AES_KEY0_INDEX + 2)
+COUPLET_AES_XIF_REG(couplet_aes_xif_write2_key4, 2, AES_KEY0_INDEX + 4)
+COUPLET_AES_XIF_REG(couplet_aes_xif_write2_key6, 2, AES_KEY0_INDEX + 6)
+COUPLET_AES_XIF_REG(couplet_aes_xif_write2_iv0, 2, AES_IV0_INDEX)
+COUPLET_AES_XIF_REG(couplet_aes_xif_write2_iv2, 2, AES_IV0_INDEX + 2)
+COUPLET_AES_XIF_REG(couplet_aes_xif_write2_din0, 2, AES_DIN0_INDEX)
+COUPLET_AES_XIF_REG(couplet_aes_xif_write2_din2, 2, AES_DIN0_INDEX + 2)  // DIN3 is written last: starts the block
+COUPLET_AES_XIF_REG(couplet_aes_xif_read_iv0, 0, AES_IV0_INDEX)
+COUPLET_AES_XIF_REG(couplet_aes_xif_read_iv1, 0, AES_IV0_INDEX + 1)
+COUPLET_AES_XIF_REG(couplet_aes_xif_read_iv2, 0, AES_IV0_INDEX + 2)
+COUPLET_AES_XIF_REG(couplet_aes_xif_read_iv3, 0, AES_IV0_INDEX + 3)
+COUPLET_AES_XIF_REG(couplet_aes_xif_read_dout0, 0, AES_DOUT0_INDEX)  // answered when the block is done
+COUPLET_AES_XIF_REG(couplet_aes_xif_read_dout1, 0, AES_DOUT0_INDEX + 1)
+COUPLET_AES_XIF_REG(couplet_aes_xif_read_dout2, 0, AES_DOUT0_INDEX + 2)
+COUPLET_AES_XIF_REG(couplet_aes_xif_read_dout3, 0, AES_DOUT0_INDEX + 3)
+COUPLET_AES_XIF_REG(couplet_aes_xif_write_ctrl, 1, AES_CTRL_INDEX)
+COUPLET_AES_XIF_REG(couplet_aes_xif_read_status, 0, AES_STATUS_INDEX)
+COUPLET_AES_XIF_REG(couplet_aes_xif_write_status, 1, AES_STATUS_INDEX)
+COUPLET_AES_XIF_REG(couplet_aes_xif_write_len, 1, AES_LEN_INDEX)
 COUPLET_AES_XIF_REG(couplet_aes_xif_expand, 3, AES_ACTION_EXPAND)
 COUPLET_AES_XIF_MEM(couplet_aes_xif_zeroize, 3, AES_ACTION_ZEROIZE)
 COUPLET_AES_XIF_MEM(couplet_aes_xif_mem, 3, AES_ACTION_MEM)
+
+#define COUPLET_AES_XIF_READ_DOUT(k) couplet_aes_xif_read_dout##k(0, 0)
+#define COUPLET_AES_XIF_READ_IV(k) couplet_aes_xif_read_iv##k(0, 0)
 
 // One block through registers: 2 WRITE2 in (the second starts the block), 4 READ out (the first
 // waits for the engine). The four loads come first (the empty asm makes the words registers
@@ -114,14 +111,7 @@ static inline __attribute__((always_inline)) void couplet_aes_tight_block(const 
   __asm__("" : "+r"(w0), "+r"(w1), "+r"(w2), "+r"(w3));
   (void)couplet_aes_xif_write2_din0(w0, w1);
   (void)couplet_aes_xif_write2_din2(w2, w3);
-  const uint32_t r0 = couplet_aes_xif_read_dout0(0, 0);
-  const uint32_t r1 = couplet_aes_xif_read_dout1(0, 0);
-  out[0] = r0;
-  const uint32_t r2 = couplet_aes_xif_read_dout2(0, 0);
-  out[1] = r1;
-  const uint32_t r3 = couplet_aes_xif_read_dout3(0, 0);
-  out[2] = r2;
-  out[3] = r3;
+  COUPLET_AES_READ4(out, COUPLET_AES_XIF_READ_DOUT);
 }
 
 // The chaining value in and out (two WRITE2, four READ).
@@ -131,14 +121,7 @@ static inline __attribute__((always_inline)) void couplet_aes_tight_write_iv(con
 }
 
 static inline __attribute__((always_inline)) void couplet_aes_tight_read_iv(couplet_aes_word_t *iv) {
-  const uint32_t v0 = couplet_aes_xif_read_iv0(0, 0);
-  const uint32_t v1 = couplet_aes_xif_read_iv1(0, 0);
-  iv[0] = v0;
-  const uint32_t v2 = couplet_aes_xif_read_iv2(0, 0);
-  iv[1] = v1;
-  const uint32_t v3 = couplet_aes_xif_read_iv3(0, 0);
-  iv[2] = v2;
-  iv[3] = v3;
+  COUPLET_AES_READ4(iv, COUPLET_AES_XIF_READ_IV);
 }
 
 #if defined(COUPLET_AES_HAS_MEM) && COUPLET_AES_HAS_MEM
@@ -171,29 +154,24 @@ static inline uint32_t couplet_aes_reg_read(uint32_t index) {
 static inline __attribute__((always_inline)) void couplet_aes_mmio_block(const couplet_aes_word_t *in,
                                                                          couplet_aes_word_t *out) {
   const uint32_t w0 = in[0], w1 = in[1], w2 = in[2], w3 = in[3];
-  couplet_aes_reg_write(AES_REG_DIN0, w0);
-  couplet_aes_reg_write(AES_REG_DIN0 + 1u, w1);
-  couplet_aes_reg_write(AES_REG_DIN0 + 2u, w2);
-  couplet_aes_reg_write(AES_REG_DIN0 + 3u, w3);
-  const uint32_t r0 = couplet_aes_reg_read(AES_REG_DOUT0);
-  const uint32_t r1 = couplet_aes_reg_read(AES_REG_DOUT0 + 1u);
-  out[0] = r0;
-  const uint32_t r2 = couplet_aes_reg_read(AES_REG_DOUT0 + 2u);
-  out[1] = r1;
-  const uint32_t r3 = couplet_aes_reg_read(AES_REG_DOUT0 + 3u);
-  out[2] = r2;
-  out[3] = r3;
+  couplet_aes_reg_write(AES_DIN0_INDEX, w0);
+  couplet_aes_reg_write(AES_DIN0_INDEX + 1u, w1);
+  couplet_aes_reg_write(AES_DIN0_INDEX + 2u, w2);
+  couplet_aes_reg_write(AES_DIN0_INDEX + 3u, w3);
+#define COUPLET_AES_MMIO_READ_DOUT(k) couplet_aes_reg_read(AES_DOUT0_INDEX + (k))
+  COUPLET_AES_READ4(out, COUPLET_AES_MMIO_READ_DOUT);
+#undef COUPLET_AES_MMIO_READ_DOUT
 }
 
 static inline __attribute__((always_inline)) void couplet_aes_mmio_write_iv(const couplet_aes_word_t *iv) {
   for (uint32_t i = 0; i < 4u; i++) {
-    couplet_aes_reg_write(AES_REG_IV0 + i, iv[i]);
+    couplet_aes_reg_write(AES_IV0_INDEX + i, iv[i]);
   }
 }
 
 static inline __attribute__((always_inline)) void couplet_aes_mmio_read_iv(couplet_aes_word_t *iv) {
   for (uint32_t i = 0; i < 4u; i++) {
-    iv[i] = couplet_aes_reg_read(AES_REG_IV0 + i);
+    iv[i] = couplet_aes_reg_read(AES_IV0_INDEX + i);
   }
 }
 

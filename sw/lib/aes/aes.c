@@ -696,7 +696,7 @@ couplet_status_t couplet_aes_hold(couplet_aes_held_t *held, couplet_aes_ctx_t *c
 #endif
 #if INLINE_MMIO
       if (status == COUPLET_OK && ctx->backend_id == COUPLET_AES_BACKEND_MMIO) {
-        couplet_aes_reg_write(AES_REG_CTRL, ctrl);
+        couplet_aes_reg_write(AES_CTRL_INDEX, ctrl);
         couplet_aes_mmio_write_iv(held->iv);
       }
 #endif
@@ -791,7 +791,7 @@ couplet_status_t couplet_aes_release(couplet_aes_held_t *held, uint8_t iv[16]) {
 #if INLINE_MMIO
     if (held->backend_id == COUPLET_AES_BACKEND_MMIO) {
       couplet_aes_mmio_read_iv(held->iv);
-      const uint32_t flags = couplet_aes_reg_read(AES_REG_STATUS);
+      const uint32_t flags = couplet_aes_reg_read(AES_STATUS_INDEX);
       status = (flags & AES_STATUS_REFUSALS) == 0u ? COUPLET_OK : aes_mmio_refused(flags);
     }
 #endif

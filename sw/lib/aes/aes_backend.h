@@ -25,6 +25,12 @@ typedef struct couplet_aes_backend {
   couplet_status_t (*zeroize)(couplet_aes_ctx_t *ctx);
 } couplet_aes_backend_t;
 
+// A backend's table, written in one place for every backend: `ID` names its id
+// (COUPLET_AES_BACKEND_<ID>), then come its name and the fields above in their order.
+#define AES_BACKEND_TABLE(ID, name_, uses_accelerator_, set_key_, crypt_, zeroize_)          \
+  {.id = COUPLET_AES_BACKEND_##ID, .name = (name_), .uses_accelerator = (uses_accelerator_), \
+   .set_key = (set_key_), .crypt = (crypt_), .zeroize = (zeroize_)}
+
 // One per backend; a hardware backend is linked only when the SoC configuration has it.
 extern const couplet_aes_backend_t couplet_aes_backend_soft;
 extern const couplet_aes_backend_t couplet_aes_backend_tight;

@@ -97,14 +97,8 @@ static couplet_status_t dma_crypt(couplet_aes_ctx_t *ctx, couplet_aes_mode_t mod
   return status != COUPLET_OK ? status : end;
 }
 
-const couplet_aes_backend_t couplet_aes_backend_dma = {
-    .id = COUPLET_AES_BACKEND_DMA,
-    .name = "dma",
-    .uses_accelerator = true,
-    .set_key = aes_mmio_set_key,
-    .crypt = dma_crypt,
-    .zeroize = aes_mmio_zeroize,
-};
+const couplet_aes_backend_t couplet_aes_backend_dma =
+    AES_BACKEND_TABLE(DMA, "dma", true, aes_mmio_set_key, dma_crypt, aes_mmio_zeroize);
 
 #else
 // ISO C forbids an empty translation unit.

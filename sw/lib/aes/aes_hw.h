@@ -108,13 +108,25 @@ static inline __attribute__((always_inline)) couplet_status_t aes_xif_load_key(c
 // chaining value (iv NULL for ECB), the blocks of word-aligned buffers (len a nonzero multiple
 // of 16), the chaining value back.
 #if defined(COUPLET_AES_HAS_TIGHT) && COUPLET_AES_HAS_TIGHT
-static inline __attribute__((always_inline)) void aes_xif_blocks(uint32_t ctrl, uint8_t *iv,
-                                                                 const uint8_t *in, uint8_t *out,
-                                                                 size_t len) {
+// CTRL and the chaining value, before the blocks or the job.
+static inline __attribute__((always_inline)) void aes_xif_begin(uint32_t ctrl, const uint8_t *iv) {
   (void)couplet_aes_xif_write_ctrl(ctrl, 0);
   if (iv != NULL) {
     couplet_aes_tight_write_iv((const couplet_aes_word_t *)(const void *)iv);
   }
+}
+
+// The chaining value back, after them.
+static inline __attribute__((always_inline)) void aes_xif_end(uint8_t *iv) {
+  if (iv != NULL) {
+    couplet_aes_tight_read_iv((couplet_aes_word_t *)(void *)iv);
+  }
+}
+
+static inline __attribute__((always_inline)) void aes_xif_blocks(uint32_t ctrl, uint8_t *iv,
+                                                                 const uint8_t *in, uint8_t *out,
+                                                                 size_t len) {
+  aes_xif_begin(ctrl, iv);
   const couplet_aes_word_t *src = (const couplet_aes_word_t *)(const void *)in;
   couplet_aes_word_t *dst = (couplet_aes_word_t *)(void *)out;
   couplet_aes_tight_block(src, dst);
@@ -126,9 +138,7 @@ static inline __attribute__((always_inline)) void aes_xif_blocks(uint32_t ctrl, 
       couplet_aes_tight_block(src, dst);
     } while (src + 4 != end);
   }
-  if (iv != NULL) {
-    couplet_aes_tight_read_iv((couplet_aes_word_t *)(void *)iv);
-  }
+  aes_xif_end(iv);
 }
 
 #if defined(COUPLET_AES_HAS_MEM) && COUPLET_AES_HAS_MEM
@@ -136,14 +146,9 @@ static inline __attribute__((always_inline)) void aes_xif_blocks(uint32_t ctrl, 
 static inline __attribute__((always_inline)) uint32_t aes_xif_job(uint32_t ctrl, uint8_t *iv,
                                                                   const uint8_t *in, uint8_t *out,
                                                                   size_t len) {
-  (void)couplet_aes_xif_write_ctrl(ctrl, 0);
-  if (iv != NULL) {
-    couplet_aes_tight_write_iv((const couplet_aes_word_t *)(const void *)iv);
-  }
+  aes_xif_begin(ctrl, iv);
   const uint32_t code = couplet_aes_mem_job(in, out, (uint32_t)len);
-  if (iv != NULL) {
-    couplet_aes_tight_read_iv((couplet_aes_word_t *)(void *)iv);
-  }
+  aes_xif_end(iv);
   return code;
 }
 #endif
@@ -153,7 +158,7 @@ static inline __attribute__((always_inline)) uint32_t aes_xif_job(uint32_t ctrl,
 static inline __attribute__((always_inline)) void aes_mmio_blocks(uint32_t ctrl, uint8_t *iv,
                                                                   const uint8_t *in, uint8_t *out,
                                                                   size_t len) {
-  couplet_aes_reg_write(AES_REG_CTRL, ctrl);
+  couplet_aes_reg_write(AES_CTRL_INDEX, ctrl);
   if (iv != NULL) {
     couplet_aes_mmio_write_iv((const couplet_aes_word_t *)(const void *)iv);
   }

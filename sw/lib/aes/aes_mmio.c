@@ -22,24 +22,24 @@ static inline uint32_t reg_read(uint32_t index) {
 }
 
 couplet_status_t aes_mmio_refused(uint32_t status) {
-  reg_write(AES_REG_STATUS, status & AES_STATUS_STICKY);
+  reg_write(AES_STATUS_INDEX, status & AES_STATUS_STICKY);
   return aes_hw_refusal(status);
 }
 
 // Reads STATUS and reports a refusal recorded since the last check (clearing it).
 static inline couplet_status_t mmio_check_status(void) {
-  const uint32_t status = reg_read(AES_REG_STATUS);
+  const uint32_t status = reg_read(AES_STATUS_INDEX);
   return (status & AES_STATUS_REFUSALS) == 0u ? COUPLET_OK : aes_mmio_refused(status);
 }
 
 static __attribute__((noinline)) couplet_status_t mmio_load_key(couplet_aes_ctx_t *ctx) {
   for (uint32_t i = 0; i < ctx->key_len / 4u; i++) {
-    reg_write(AES_REG_KEY0 + i, ctx->key[i]);
+    reg_write(AES_KEY0_INDEX + i, ctx->key[i]);
   }
-  reg_write(AES_REG_CTRL, aes_hw_ctrl(ctx, COUPLET_AES_ECB, false));
-  reg_write(AES_REG_CMD, AES_CMD_EXPAND_MASK);
+  reg_write(AES_CTRL_INDEX, aes_hw_ctrl(ctx, COUPLET_AES_ECB, false));
+  reg_write(AES_CMD_INDEX, AES_CMD_EXPAND_MASK);
   for (uint32_t i = 0; i < AES_POLL_LIMIT; i++) {
-    uint32_t status = reg_read(AES_REG_STATUS);
+    uint32_t status = reg_read(AES_STATUS_INDEX);
     if (status & AES_STATUS_KEY_READY_MASK) {
       couplet_aes_accel.resident_key = ctx->key_id;
       return COUPLET_OK;
@@ -60,7 +60,7 @@ couplet_status_t aes_mmio_zeroize(couplet_aes_ctx_t *ctx) {
     return COUPLET_OK;
   }
   couplet_aes_accel.resident_key = COUPLET_AES_NO_RESIDENT_KEY;
-  reg_write(AES_REG_CMD, AES_CMD_ZEROIZE_MASK);
+  reg_write(AES_CMD_INDEX, AES_CMD_ZEROIZE_MASK);
   return mmio_check_status();
 }
 
@@ -69,17 +69,17 @@ couplet_status_t aes_mmio_zeroize(couplet_aes_ctx_t *ctx) {
 // done, so polling is only the bus wait itself. Always inlined: with a constant `aligned` a
 // loop has no per-word alignment test (see couplet_load_le32_as).
 static inline __attribute__((always_inline)) void write_block(const uint8_t *in, bool aligned) {
-  reg_write(AES_REG_DIN0, couplet_load_le32_as(in, aligned));
-  reg_write(AES_REG_DIN0 + 1u, couplet_load_le32_as(in + 4, aligned));
-  reg_write(AES_REG_DIN0 + 2u, couplet_load_le32_as(in + 8, aligned));
-  reg_write(AES_REG_DIN0 + 3u, couplet_load_le32_as(in + 12, aligned));  // starts the block
+  reg_write(AES_DIN0_INDEX, couplet_load_le32_as(in, aligned));
+  reg_write(AES_DIN0_INDEX + 1u, couplet_load_le32_as(in + 4, aligned));
+  reg_write(AES_DIN0_INDEX + 2u, couplet_load_le32_as(in + 8, aligned));
+  reg_write(AES_DIN0_INDEX + 3u, couplet_load_le32_as(in + 12, aligned));  // starts the block
 }
 
 static inline __attribute__((always_inline)) void read_block(uint8_t *out, bool aligned) {
-  couplet_store_le32_as(out, reg_read(AES_REG_DOUT0), aligned);
-  couplet_store_le32_as(out + 4, reg_read(AES_REG_DOUT0 + 1u), aligned);
-  couplet_store_le32_as(out + 8, reg_read(AES_REG_DOUT0 + 2u), aligned);
-  couplet_store_le32_as(out + 12, reg_read(AES_REG_DOUT0 + 3u), aligned);
+  couplet_store_le32_as(out, reg_read(AES_DOUT0_INDEX), aligned);
+  couplet_store_le32_as(out + 4, reg_read(AES_DOUT0_INDEX + 1u), aligned);
+  couplet_store_le32_as(out + 8, reg_read(AES_DOUT0_INDEX + 2u), aligned);
+  couplet_store_le32_as(out + 12, reg_read(AES_DOUT0_INDEX + 3u), aligned);
 }
 
 // CTRL and the chaining value, with ctx's key already loaded.
@@ -87,10 +87,10 @@ static inline __attribute__((always_inline)) void mmio_setup(const couplet_aes_c
                                                              couplet_aes_mode_t mode, bool decrypt,
                                                              const uint8_t *iv,
                                                              uint32_t ctrl_extra) {
-  reg_write(AES_REG_CTRL, aes_hw_ctrl(ctx, mode, decrypt) | ctrl_extra);
+  reg_write(AES_CTRL_INDEX, aes_hw_ctrl(ctx, mode, decrypt) | ctrl_extra);
   if (iv != NULL) {
     for (uint32_t i = 0; i < 4u; i++) {
-      reg_write(AES_REG_IV0 + i, aes_hw_load(iv + 4u * i));
+      reg_write(AES_IV0_INDEX + i, aes_hw_load(iv + 4u * i));
     }
   }
 }
@@ -98,7 +98,7 @@ static inline __attribute__((always_inline)) void mmio_setup(const couplet_aes_c
 static inline __attribute__((always_inline)) couplet_status_t mmio_finish(uint8_t *iv) {
   if (iv != NULL) {
     for (uint32_t i = 0; i < 4u; i++) {
-      aes_hw_store(iv + 4u * i, reg_read(AES_REG_IV0 + i));
+      aes_hw_store(iv + 4u * i, reg_read(AES_IV0_INDEX + i));
     }
   }
   return mmio_check_status();
@@ -149,7 +149,7 @@ static couplet_status_t mmio_irq_crypt(couplet_aes_ctx_t *ctx, couplet_aes_mode_
                                        size_t blocks) {
   // The common calls leave STATUS.done of their last block set: cleared here, before the
   // interrupt is enabled, so that the first wait is for this call's block.
-  reg_write(AES_REG_STATUS, AES_STATUS_DONE_MASK);
+  reg_write(AES_STATUS_INDEX, AES_STATUS_DONE_MASK);
   couplet_status_t status = aes_mmio_begin(ctx, mode, decrypt, iv, AES_CTRL_IRQ_ENABLE_MASK);
   if (status != COUPLET_OK) {
     return status;
@@ -159,32 +159,20 @@ static couplet_status_t mmio_irq_crypt(couplet_aes_ctx_t *ctx, couplet_aes_mode_
   for (size_t b = 0; b < blocks && status == COUPLET_OK; b++, in += 16, out += 16) {
     write_block(in, aligned);
     status = couplet_irq_wait(COUPLET_IRQ_AES);
-    reg_write(AES_REG_STATUS, AES_STATUS_DONE_MASK);
+    reg_write(AES_STATUS_INDEX, AES_STATUS_DONE_MASK);
     read_block(out, aligned);
   }
-  reg_write(AES_REG_CTRL, aes_hw_ctrl(ctx, mode, decrypt));
+  reg_write(AES_CTRL_INDEX, aes_hw_ctrl(ctx, mode, decrypt));
   couplet_irq_wait_release(COUPLET_IRQ_AES, mstatus);
   couplet_status_t end = aes_mmio_end(iv);
   return status != COUPLET_OK ? status : end;
 }
 
-const couplet_aes_backend_t couplet_aes_backend_mmio = {
-    .id = COUPLET_AES_BACKEND_MMIO,
-    .name = "mmio",
-    .uses_accelerator = true,
-    .set_key = aes_mmio_set_key,
-    .crypt = mmio_crypt,
-    .zeroize = aes_mmio_zeroize,
-};
+const couplet_aes_backend_t couplet_aes_backend_mmio =
+    AES_BACKEND_TABLE(MMIO, "mmio", true, aes_mmio_set_key, mmio_crypt, aes_mmio_zeroize);
 
-const couplet_aes_backend_t couplet_aes_backend_mmio_irq = {
-    .id = COUPLET_AES_BACKEND_MMIO_IRQ,
-    .name = "mmio_irq",
-    .uses_accelerator = true,
-    .set_key = aes_mmio_set_key,
-    .crypt = mmio_irq_crypt,
-    .zeroize = aes_mmio_zeroize,
-};
+const couplet_aes_backend_t couplet_aes_backend_mmio_irq =
+    AES_BACKEND_TABLE(MMIO_IRQ, "mmio_irq", true, aes_mmio_set_key, mmio_irq_crypt, aes_mmio_zeroize);
 
 #else
 // ISO C forbids an empty translation unit.

@@ -828,11 +828,6 @@ static couplet_status_t soft_crypt(couplet_aes_ctx_t *ctx, couplet_aes_mode_t mo
   return status;
 }
 
-const couplet_aes_backend_t couplet_aes_backend_soft = {
-    .id = COUPLET_AES_BACKEND_SOFT,
-    .name = "soft",
-    .uses_accelerator = false,
-    .set_key = soft_set_key,
-    .crypt = soft_crypt,
-    .zeroize = NULL,  // the software backend keeps no key outside the context
-};
+// No zeroize: the software backend keeps no key outside the context.
+const couplet_aes_backend_t couplet_aes_backend_soft =
+    AES_BACKEND_TABLE(SOFT, "soft", false, soft_set_key, soft_crypt, NULL);

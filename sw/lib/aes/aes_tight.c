@@ -115,14 +115,8 @@ static couplet_status_t tight_crypt(couplet_aes_ctx_t *ctx, couplet_aes_mode_t m
   return xif_crypt(ctx, mode, decrypt, iv, in, out, blocks, false);
 }
 
-const couplet_aes_backend_t couplet_aes_backend_tight = {
-    .id = COUPLET_AES_BACKEND_TIGHT,
-    .name = "tight",
-    .uses_accelerator = true,
-    .set_key = tight_set_key,
-    .crypt = tight_crypt,
-    .zeroize = xif_zeroize,
-};
+const couplet_aes_backend_t couplet_aes_backend_tight =
+    AES_BACKEND_TABLE(TIGHT, "tight", true, tight_set_key, tight_crypt, xif_zeroize);
 
 #if COUPLET_AES_HAS_MEM
 static couplet_status_t mem_crypt(couplet_aes_ctx_t *ctx, couplet_aes_mode_t mode, bool decrypt,
@@ -130,14 +124,8 @@ static couplet_status_t mem_crypt(couplet_aes_ctx_t *ctx, couplet_aes_mode_t mod
   return xif_crypt(ctx, mode, decrypt, iv, in, out, blocks, true);
 }
 
-const couplet_aes_backend_t couplet_aes_backend_mem = {
-    .id = COUPLET_AES_BACKEND_MEM,
-    .name = "mem",
-    .uses_accelerator = true,
-    .set_key = tight_set_key,
-    .crypt = mem_crypt,
-    .zeroize = xif_zeroize,
-};
+const couplet_aes_backend_t couplet_aes_backend_mem =
+    AES_BACKEND_TABLE(MEM, "mem", true, tight_set_key, mem_crypt, xif_zeroize);
 #endif
 
 #else

@@ -369,14 +369,10 @@ static couplet_status_t zkn_crypt(couplet_aes_ctx_t *ctx, couplet_aes_mode_t mod
   return COUPLET_OK;
 }
 
-const couplet_aes_backend_t couplet_aes_backend_zkn = {
-    .id = COUPLET_AES_BACKEND_ZKN,
-    .name = "zkn",
-    .uses_accelerator = false,  // stateless instructions: nothing to lock or reload
-    .set_key = zkn_set_key,
-    .crypt = zkn_crypt,
-    .zeroize = NULL,  // no key copy outside ctx; decryption keys are wiped by every call
-};
+// Uses no accelerator: stateless instructions, nothing to lock or reload. No zeroize: no key
+// copy outside ctx; decryption keys are wiped by every call.
+const couplet_aes_backend_t couplet_aes_backend_zkn =
+    AES_BACKEND_TABLE(ZKN, "zkn", false, zkn_set_key, zkn_crypt, NULL);
 
 #else
 

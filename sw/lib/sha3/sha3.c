@@ -530,7 +530,7 @@ static __attribute__((noinline)) couplet_status_t fast_failed(couplet_sha3_ctx_t
 #if FAST_XIF
 // A refused PERMUTE (acc, ORed answers): as xif_failed (sha3_tight.c), its sticky bit cleared.
 static __attribute__((noinline)) couplet_status_t xif_fast_failed(couplet_sha3_ctx_t *ctx, uint32_t acc) {
-  (void)xif(XIF_WRITE, KECCAK_REG_STATUS, KECCAK_STATUS_REFUSED_BUSY_MASK, 0u);
+  (void)xif(XIF_WRITE, KECCAK_STATUS_INDEX, KECCAK_STATUS_REFUSED_BUSY_MASK, 0u);
   xif_zeroize();
   return fast_failed(ctx, (acc & XIF_BAD_COUNT) ? COUPLET_ERR_HW : COUPLET_ERR_BUSY);
 }
@@ -643,7 +643,7 @@ SHA3_INLINE couplet_status_t xif_final(couplet_sha3_ctx_t *ctx, const couplet_sh
 #if FAST_MMIO
 // An error bit in STATUS after the last PERMUTE: as mmio_take_status (sha3_mmio.c), cleared.
 static __attribute__((noinline)) couplet_status_t mmio_fast_failed(couplet_sha3_ctx_t *ctx, uint32_t status) {
-  reg_write(KECCAK_REG_STATUS, status & KECCAK_STATUS_ERRORS);
+  reg_write(KECCAK_STATUS_INDEX, status & KECCAK_STATUS_ERRORS);
   mmio_zeroize();
   return fast_failed(ctx, sha3_hw_refusal(status));
 }
@@ -684,7 +684,7 @@ SHA3_INLINE couplet_status_t mmio_update(couplet_sha3_ctx_t *ctx, const couplet_
   fast_update_record(ctx, len);
   mmio_xor_part(data, len);  // the rest into the state
   // A refused PERMUTE shows only in STATUS.
-  const uint32_t status = reg_read(KECCAK_REG_STATUS);
+  const uint32_t status = reg_read(KECCAK_STATUS_INDEX);
   if (UNLIKELY((status & KECCAK_STATUS_ERRORS) != 0u)) {
     return mmio_fast_failed(ctx, status);
   }
@@ -714,7 +714,7 @@ SHA3_INLINE couplet_status_t mmio_final(couplet_sha3_ctx_t *ctx, const couplet_s
   const uint32_t q = n >> 3;
   const bool bit_here = q == pairs - 1u;
   if (!bit_here) {
-    reg_write(KECCAK_REG_STATE_XOR0 + 2u * pairs - 1u, SHA3_PAD_LAST_BIT);
+    reg_write(KECCAK_STATE_XOR_INDEX + 2u * pairs - 1u, SHA3_PAD_LAST_BIT);
   }
   if (n != ctx->in_state) {
     const sha3_hw_pair_t pair = sha3_hw_pad_pair(ctx->buf, n, true, PAD_SHA3, bit_here);
@@ -722,12 +722,12 @@ SHA3_INLINE couplet_status_t mmio_final(couplet_sha3_ctx_t *ctx, const couplet_s
   } else {
     // Stores take any address: the pair by its index.
     const sha3_hw_pair_t pair = sha3_hw_pad_pair(NULL, n, true, PAD_SHA3, bit_here);
-    reg_write(KECCAK_REG_STATE_XOR0 + 2u * q, pair.lo);
-    reg_write(KECCAK_REG_STATE_XOR0 + 2u * q + 1u, pair.hi);
+    reg_write(KECCAK_STATE_XOR_INDEX + 2u * q, pair.lo);
+    reg_write(KECCAK_STATE_XOR_INDEX + 2u * q + 1u, pair.hi);
   }
-  reg_write(KECCAK_REG_CMD, KECCAK_CMD_PERMUTE_MASK);
+  reg_write(KECCAK_CMD_INDEX, KECCAK_CMD_PERMUTE_MASK);
   // Answered at once, during the permutation.
-  const uint32_t status = reg_read(KECCAK_REG_STATUS);
+  const uint32_t status = reg_read(KECCAK_STATUS_INDEX);
   fast_final_wipe(ctx);
   if (UNLIKELY((status & KECCAK_STATUS_ERRORS) != 0u)) {
     return mmio_fast_failed(ctx, status);

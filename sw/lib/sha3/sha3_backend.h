@@ -180,6 +180,14 @@ typedef struct couplet_sha3_backend {
   couplet_status_t (*release)(couplet_sha3_ctx_t *ctx, bool keep);
 } couplet_sha3_backend_t;
 
+// A backend's table, written in one place for every backend: `ID` names its id
+// (COUPLET_SHA3_BACKEND_<ID>), then come its name and the fields above in their order.
+#define SHA3_BACKEND_TABLE(ID, name_, uses_accelerator_, absorb_, absorb_part_, absorb_last_, permute_, extract_, \
+                           release_)                                                                              \
+  {.id = COUPLET_SHA3_BACKEND_##ID, .name = (name_), .uses_accelerator = (uses_accelerator_),                     \
+   .absorb = (absorb_), .absorb_part = (absorb_part_), .absorb_last = (absorb_last_), .permute = (permute_),      \
+   .extract = (extract_), .release = (release_)}
+
 // One per backend; a hardware backend is linked only when the SoC configuration has it.
 extern const couplet_sha3_backend_t couplet_sha3_backend_soft;
 extern const couplet_sha3_backend_t couplet_sha3_backend_ise;

@@ -111,11 +111,11 @@ static couplet_status_t dma_absorb(couplet_sha3_ctx_t *ctx, const uint8_t *block
   sha3_mmio_begin(ctx);
   if (sha3_hw.permute_issued) {
     // A CTRL write during a permutation would be refused; a STATE load is held until it is done.
-    (void)couplet_mmio_read32(COUPLET_KECCAK_BASE + 4u * KECCAK_REG_STATE0);
+    (void)couplet_mmio_read32(COUPLET_KECCAK_BASE + 4u * KECCAK_STATE_INDEX);
     sha3_hw.permute_issued = false;
   }
   // The stream's rate.
-  couplet_mmio_write32(COUPLET_KECCAK_BASE + 4u * KECCAK_REG_CTRL, (ctx->rate / 4u) << KECCAK_CTRL_RATE_SHIFT);
+  couplet_mmio_write32(COUPLET_KECCAK_BASE + 4u * KECCAK_CTRL_INDEX, (ctx->rate / 4u) << KECCAK_CTRL_RATE_SHIFT);
   return dma_blocks(ctx->rate, blocks, nblocks);
 }
 
@@ -125,7 +125,7 @@ static couplet_status_t dma_absorb(couplet_sha3_ctx_t *ctx, const uint8_t *block
 // by; the accelerator was just zeroized, so no permutation runs), the descriptors, and after an
 // error a ZEROIZE of what was absorbed.
 static couplet_status_t dma_runs(uint32_t rate, const uint8_t *data, size_t nblocks) {
-  couplet_mmio_write32(COUPLET_KECCAK_BASE + 4u * KECCAK_REG_CTRL, (rate / 4u) << KECCAK_CTRL_RATE_SHIFT);
+  couplet_mmio_write32(COUPLET_KECCAK_BASE + 4u * KECCAK_CTRL_INDEX, (rate / 4u) << KECCAK_CTRL_RATE_SHIFT);
   const couplet_status_t status = dma_blocks(rate, data, nblocks);
   if (status != COUPLET_OK) {
     sha3_mmio_hash_begin();
@@ -138,12 +138,8 @@ couplet_status_t couplet_sha3_hash_dma(uint32_t rate, uint32_t pad, const uint8_
   return sha3_mmio_hash(rate, pad, data, len, out, out_len, release_lock, dma_runs);
 }
 
-const couplet_sha3_backend_t couplet_sha3_backend_dma = {
-    .id = COUPLET_SHA3_BACKEND_DMA,
-    .name = "dma",
-    .absorb = dma_absorb,
-    SHA3_MMIO_BACKEND_OPS,
-};
+const couplet_sha3_backend_t couplet_sha3_backend_dma =
+    SHA3_HW_BACKEND_TABLE(DMA, "dma", dma_absorb, sha3_mmio);
 
 #else
 // ISO C forbids an empty translation unit.

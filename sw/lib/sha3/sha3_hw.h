@@ -35,16 +35,6 @@
 #include "../word_access.h"
 #include "sha3_backend.h"
 
-// Register indexes (the command port's `index`; byte offset 4 * index when memory-mapped),
-// from the generated register map (hw/ip/keccak/data/keccak.toml).
-enum {
-  KECCAK_REG_STATE0 = KECCAK_STATE_OFFSET / 4u,
-  KECCAK_REG_CTRL = KECCAK_CTRL_OFFSET / 4u,
-  KECCAK_REG_STATUS = KECCAK_STATUS_OFFSET / 4u,
-  KECCAK_REG_LEN = KECCAK_LEN_OFFSET / 4u,
-  KECCAK_REG_CMD = KECCAK_CMD_OFFSET / 4u,
-  KECCAK_REG_STATE_XOR0 = KECCAK_STATE_XOR_OFFSET / 4u,
-};
 _Static_assert(KECCAK_STATE_COUNT == COUPLET_SHA3_STATE_WORDS, "the state is 50 words");
 _Static_assert(KECCAK_STATE_XOR_COUNT == COUPLET_SHA3_STATE_WORDS, "STATE_XOR covers the state");
 
@@ -147,6 +137,18 @@ SHA3_HW_INLINE bool sha3_hw_pad_pair_is_last(size_t n, uint32_t rate) {
   return (n >> 3) == rate / 8u - 1u;
 }
 
+// Word w of the output `out` (aligned: al), and SHA3_READ_CHAIN's R2 for a coupling whose
+// READ2(index0, &v0, index1, &v1) reads two state words in one statement: words k and k-1 read,
+// then both stored.
+#define SHA3_ST(out, w, v, al) couplet_store_le32_as((out) + 4u * (w), v, al)
+#define SHA3_R2(READ2, out, k, al)                                              \
+  do {                                                                          \
+    uint32_t v1_, v0_;                                                          \
+    READ2(KECCAK_STATE_INDEX + (k), &v1_, KECCAK_STATE_INDEX + (k) - 1u, &v0_); \
+    SHA3_ST(out, k, v1_, al);                                                   \
+    SHA3_ST(out, (k) - 1u, v0_, al);                                            \
+  } while (0)
+
 // Reads state words k-1 .. 0 straight into out when entered at label L##k, k even: R2(out, w,
 // al) reads words w and w-1 and then stores both, so that no store waits for its read (a
 // custom instruction's result, or a load, used by the next instruction stalls CV32E40X one
@@ -175,6 +177,33 @@ SHA3_HW_INLINE bool sha3_hw_pad_pair_is_last(size_t n, uint32_t rate) {
   L##4 : __attribute__((unused)) R2(out, 3u, al); \
   L##2 : __attribute__((unused)) R2(out, 1u, al); \
   L##0 : __attribute__((unused));
+
+// The `n` (< rate) bytes at the word-aligned `data` XORed into the start of the state by
+// CHAIN(p, k, lo, hi) (xif_xor_chain or mmio_xor_chain: (lo, hi) into state pair k, and the
+// pairs k-1 .. 0 from p), without a permutation (an update's part that does not fill a block):
+// the pair of the last bytes, if the part ends inside one, and the whole pairs before it.
+#define SHA3_XOR_PART(CHAIN, data, n)                                          \
+  do {                                                                         \
+    const uint32_t q_ = (uint32_t)(n) >> 3;                                    \
+    if (((n) & 7u) != 0u) {                                                    \
+      const sha3_hw_pair_t pair_ = sha3_hw_pad_pair(data, n, true, 0u, false); \
+      CHAIN(data, q_, pair_.lo, pair_.hi);                                     \
+    } else if (q_ != 0u) {                                                     \
+      CHAIN(data, q_ - 1u, couplet_load_le32_as((data) + 8u * q_ - 8u, true),  \
+            couplet_load_le32_as((data) + 8u * q_ - 4u, true));                \
+    }                                                                          \
+  } while (0)
+
+// The 50 state words into `s` (an update's state kept for the next call) by
+// READ2(index0, &v0, index1, &v1) (xif_read2 or mmio_read2): two reads, then their two stores,
+// so that no store waits for its read.
+#define SHA3_STORE_STATE(READ2, s)                                                         \
+  do {                                                                                     \
+    _Pragma("GCC unroll 25")                                                               \
+    for (uint32_t w_ = 0; w_ < COUPLET_SHA3_STATE_WORDS; w_ += 2u) {                       \
+      READ2(KECCAK_STATE_INDEX + w_, &(s)[w_], KECCAK_STATE_INDEX + w_ + 1u, &(s)[w_ + 1u]); \
+    }                                                                                      \
+  } while (0)
 
 // Enters SHA3_READ_CHAIN L for n (0..42) words (an odd count reads its top word first with R1;
 // the index masked to the table, the counts beyond 42 go to `bad`).
@@ -277,22 +306,29 @@ SHA3_HW_INLINE void sha3_hw_forget(void) {
   sha3_hw.resident = NULL;
 }
 
+// What each coupling's side (sha3_tight.c, sha3_mmio.c) has, under its prefix: the context
+// operations of couplet_sha3_backend_t, which the coupling's two backends share but for absorb,
+// and begin, which loads ctx's state into the accelerator unless it is there.
+#define SHA3_HW_OPS_DECLARE(prefix)                                                                            \
+  couplet_status_t prefix##_absorb(couplet_sha3_ctx_t *ctx, const uint8_t *blocks, size_t nblocks);            \
+  couplet_status_t prefix##_absorb_part(couplet_sha3_ctx_t *ctx, const uint8_t *data, size_t n);               \
+  couplet_status_t prefix##_absorb_last(couplet_sha3_ctx_t *ctx, const uint8_t *tail, size_t n, uint32_t pad); \
+  couplet_status_t prefix##_permute(couplet_sha3_ctx_t *ctx);                                                  \
+  couplet_status_t prefix##_extract(couplet_sha3_ctx_t *ctx, uint8_t *out, size_t len);                        \
+  couplet_status_t prefix##_release(couplet_sha3_ctx_t *ctx, bool keep);                                       \
+  void prefix##_begin(couplet_sha3_ctx_t *ctx)
+// The table of a backend of that coupling: its own absorb, the rest the coupling's.
+#define SHA3_HW_BACKEND_TABLE(ID, name_, absorb_, prefix)                                                    \
+  SHA3_BACKEND_TABLE(ID, name_, true, absorb_, prefix##_absorb_part, prefix##_absorb_last, prefix##_permute, \
+                     prefix##_extract, prefix##_release)
+
 // The custom-instruction side (sha3_tight.c), shared by the tight and mem backends: the
 // context operations and the whole hash; SHA3_XIF_JOBS sends runs of at least
 // XIF_JOB_MIN_BLOCKS aligned whole blocks by ABSORB (mem). Below that, WRITE2 is as fast: an ABSORB spends about
 // 20 cycles checking LEN before its DMA job starts (hw/ip/keccak/README.md; measured: one
 // 104-byte block 76 cycles by ABSORB, 64 by WRITE2, two blocks 126 and 128).
 #define XIF_JOB_MIN_BLOCKS 3u
-couplet_status_t sha3_xif_absorb(couplet_sha3_ctx_t *ctx, const uint8_t *blocks, size_t nblocks);
-couplet_status_t sha3_xif_absorb_part(couplet_sha3_ctx_t *ctx, const uint8_t *data, size_t n);
-couplet_status_t sha3_xif_absorb_last(couplet_sha3_ctx_t *ctx, const uint8_t *tail, size_t n, uint32_t pad);
-couplet_status_t sha3_xif_permute(couplet_sha3_ctx_t *ctx);
-couplet_status_t sha3_xif_extract(couplet_sha3_ctx_t *ctx, uint8_t *out, size_t len);
-couplet_status_t sha3_xif_release(couplet_sha3_ctx_t *ctx, bool keep);
-// The part of a couplet_sha3_backend_t the tight and mem backends share: all but absorb.
-#define SHA3_XIF_BACKEND_OPS \
-  .uses_accelerator = true, .absorb_part = sha3_xif_absorb_part, .absorb_last = sha3_xif_absorb_last, \
-  .permute = sha3_xif_permute, .extract = sha3_xif_extract, .release = sha3_xif_release
+SHA3_HW_OPS_DECLARE(sha3_xif);
 // The whole hash's flags (one word rather than two bools: the hot path has no register to spare).
 #define SHA3_XIF_RELEASE_LOCK 1u   // give the accelerator lock back at the end (= release_lock)
 #define SHA3_XIF_JOBS 2u           // runs of whole blocks by ABSORB jobs (mem)
@@ -300,22 +336,9 @@ couplet_status_t sha3_xif_release(couplet_sha3_ctx_t *ctx, bool keep);
 // The context operation absorb by ABSORB jobs over `nblocks` whole blocks from the word-aligned
 // `blocks` (mem).
 couplet_status_t sha3_xif_absorb_jobs(couplet_sha3_ctx_t *ctx, const uint8_t *blocks, size_t nblocks);
-// Loads ctx's state into the accelerator unless it is there (tight/mem begin of a call).
-void sha3_xif_begin(couplet_sha3_ctx_t *ctx);
 
 // The register-window side (sha3_mmio.c), shared by the mmio and dma backends.
-couplet_status_t sha3_mmio_absorb(couplet_sha3_ctx_t *ctx, const uint8_t *blocks, size_t nblocks);
-couplet_status_t sha3_mmio_absorb_part(couplet_sha3_ctx_t *ctx, const uint8_t *data, size_t n);
-couplet_status_t sha3_mmio_absorb_last(couplet_sha3_ctx_t *ctx, const uint8_t *tail, size_t n, uint32_t pad);
-couplet_status_t sha3_mmio_permute(couplet_sha3_ctx_t *ctx);
-couplet_status_t sha3_mmio_extract(couplet_sha3_ctx_t *ctx, uint8_t *out, size_t len);
-couplet_status_t sha3_mmio_release(couplet_sha3_ctx_t *ctx, bool keep);
-// The part of a couplet_sha3_backend_t the mmio and dma backends share: all but absorb.
-#define SHA3_MMIO_BACKEND_OPS \
-  .uses_accelerator = true, .absorb_part = sha3_mmio_absorb_part, .absorb_last = sha3_mmio_absorb_last, \
-  .permute = sha3_mmio_permute, .extract = sha3_mmio_extract, .release = sha3_mmio_release
-// Loads ctx's state into the accelerator unless it is there.
-void sha3_mmio_begin(couplet_sha3_ctx_t *ctx);
+SHA3_HW_OPS_DECLARE(sha3_mmio);
 // The whole hash through the register window, in three steps so that the dma backend can send
 // the whole blocks its own way: ZEROIZE; `nblocks` whole blocks by stores; the padded last
 // block of the `n` bytes at `tail`, the output, ZEROIZE, the STATUS check and (release_lock) the

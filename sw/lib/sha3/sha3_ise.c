@@ -212,17 +212,9 @@ static couplet_status_t ise_extract(couplet_sha3_ctx_t *ctx, uint8_t *out, size_
   return COUPLET_OK;
 }
 
-const couplet_sha3_backend_t couplet_sha3_backend_ise = {
-    .id = COUPLET_SHA3_BACKEND_ISE,
-    .name = "ise",
-    .uses_accelerator = false,
-    .absorb = ise_absorb,
-    .absorb_part = ise_absorb_part,
-    .absorb_last = ise_absorb_last,
-    .permute = ise_permute,
-    .extract = ise_extract,
-    .release = NULL,
-};
+const couplet_sha3_backend_t couplet_sha3_backend_ise =
+    SHA3_BACKEND_TABLE(ISE, "ise", false, ise_absorb, ise_absorb_part, ise_absorb_last, ise_permute, ise_extract,
+                       NULL);
 
 #else
 // ISO C forbids an empty translation unit.

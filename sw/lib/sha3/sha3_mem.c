@@ -34,12 +34,8 @@ static couplet_status_t mem_absorb(couplet_sha3_ctx_t *ctx, const uint8_t *block
   return sha3_xif_absorb_jobs(ctx, blocks, nblocks);
 }
 
-const couplet_sha3_backend_t couplet_sha3_backend_mem = {
-    .id = COUPLET_SHA3_BACKEND_MEM,
-    .name = "mem",
-    .absorb = mem_absorb,
-    SHA3_XIF_BACKEND_OPS,
-};
+const couplet_sha3_backend_t couplet_sha3_backend_mem =
+    SHA3_HW_BACKEND_TABLE(MEM, "mem", mem_absorb, sha3_xif);
 
 #else
 // ISO C forbids an empty translation unit.

@@ -37,11 +37,11 @@ static __attribute__((noinline)) uint32_t mmio_output(uint8_t *out, size_t len) 
     SHA3_READ_CHAIN(ra, MMIO_R2, out, true)
   } else {
     for (uint32_t w = 0; w < words; ++w) {
-      couplet_store_le32_as(out + 4u * w, reg_read(KECCAK_REG_STATE0 + w), false);
+      couplet_store_le32_as(out + 4u * w, reg_read(KECCAK_STATE_INDEX + w), false);
     }
   }
   if (len % 4u != 0u) {
-    uint32_t v = reg_read(KECCAK_REG_STATE0 + words);
+    uint32_t v = reg_read(KECCAK_STATE_INDEX + words);
     for (size_t i = 4u * words; i < len; ++i, v >>= 8) {
       out[i] = (uint8_t)v;
     }
@@ -66,7 +66,7 @@ static __attribute__((noinline)) uint32_t mmio_pairs(const uint8_t *p, uint32_t 
     return 0u;
   }
   for (uint32_t w = 0; w < 2u * pairs; ++w) {
-    reg_write(KECCAK_REG_STATE_XOR0 + w, couplet_load_le32_as(p + 4u * w, false));
+    reg_write(KECCAK_STATE_XOR_INDEX + w, couplet_load_le32_as(p + 4u * w, false));
   }
   return 0u;
 }
@@ -102,12 +102,12 @@ SHA3_INLINE uint32_t mmio_tail(const uint8_t *tail, size_t n, uint32_t pad, uint
     }
     if (last_pair) {
       const sha3_hw_pair_t pair = sha3_hw_pad_pair(tail, n, aligned, pad, bit_here);
-      reg_write(KECCAK_REG_STATE_XOR0 + 2u * q, pair.lo);
-      reg_write(KECCAK_REG_STATE_XOR0 + 2u * q + 1u, pair.hi);
+      reg_write(KECCAK_STATE_XOR_INDEX + 2u * q, pair.lo);
+      reg_write(KECCAK_STATE_XOR_INDEX + 2u * q + 1u, pair.hi);
     }
   }
   if (last_bit && !bit_here) {
-    reg_write(KECCAK_REG_STATE_XOR0 + rate / 4u - 1u, SHA3_PAD_LAST_BIT);
+    reg_write(KECCAK_STATE_XOR_INDEX + rate / 4u - 1u, SHA3_PAD_LAST_BIT);
   }
   return err;
 }
@@ -115,11 +115,11 @@ SHA3_INLINE uint32_t mmio_tail(const uint8_t *tail, size_t n, uint32_t pad, uint
 // Reads STATUS; an error bit (a refused command, a bad length, a DMA bus error) is cleared for
 // the next user and reported. DONE is left as it is.
 static couplet_status_t mmio_take_status(void) {
-  const uint32_t status = reg_read(KECCAK_REG_STATUS);
+  const uint32_t status = reg_read(KECCAK_STATUS_INDEX);
   if ((status & KECCAK_STATUS_ERRORS) == 0u) {
     return COUPLET_OK;
   }
-  reg_write(KECCAK_REG_STATUS, status & KECCAK_STATUS_ERRORS);
+  reg_write(KECCAK_STATUS_INDEX, status & KECCAK_STATUS_ERRORS);
   return sha3_hw_refusal(status);
 }
 
@@ -199,7 +199,7 @@ static __attribute__((noinline)) couplet_status_t mmio_hash_general(uint32_t rat
 
 // A refusal or bus error that STATUS showed after the last PERMUTE: clear it, no output.
 static __attribute__((noinline)) couplet_status_t mmio_hash_failed(uint32_t status, bool release_lock) {
-  reg_write(KECCAK_REG_STATUS, status & KECCAK_STATUS_ERRORS);
+  reg_write(KECCAK_STATUS_INDEX, status & KECCAK_STATUS_ERRORS);
   return mmio_hash_done(sha3_hw_refusal(status), release_lock);
 }
 
@@ -223,7 +223,7 @@ couplet_status_t sha3_mmio_hash(uint32_t rate, uint32_t pad, const uint8_t *data
   if (len >= rate) {
     const uint32_t top = pairs - 1u;
     mmio_xor_chain(p, top, couplet_load_le32_as(p + 8u * top, true), couplet_load_le32_as(p + 8u * top + 4u, true));
-    reg_write(KECCAK_REG_CMD, KECCAK_CMD_PERMUTE_MASK);
+    reg_write(KECCAK_CMD_INDEX, KECCAK_CMD_PERMUTE_MASK);
     p += rate;
     len -= rate;
   }
@@ -234,12 +234,12 @@ couplet_status_t sha3_mmio_hash(uint32_t rate, uint32_t pad, const uint8_t *data
     const sha3_hw_pair_t pair = sha3_hw_pad_pair(p, len, true, pad, bit_here);
     mmio_xor_chain(p, q, pair.lo, pair.hi);
     if (!bit_here) {
-      reg_write(KECCAK_REG_STATE_XOR0 + 2u * pairs - 1u, SHA3_PAD_LAST_BIT);
+      reg_write(KECCAK_STATE_XOR_INDEX + 2u * pairs - 1u, SHA3_PAD_LAST_BIT);
     }
   }
-  reg_write(KECCAK_REG_CMD, KECCAK_CMD_PERMUTE_MASK);
+  reg_write(KECCAK_CMD_INDEX, KECCAK_CMD_PERMUTE_MASK);
   // Refused commands show only in STATUS (answered at once, during the permutation).
-  const uint32_t status = reg_read(KECCAK_REG_STATUS);
+  const uint32_t status = reg_read(KECCAK_STATUS_INDEX);
   if (__builtin_expect((status & KECCAK_STATUS_ERRORS) != 0u, 0)) {
     return mmio_hash_failed(status, release_lock);
   }
@@ -260,7 +260,7 @@ static __attribute__((noinline)) void mmio_load(couplet_sha3_ctx_t *ctx) {
     const uint32_t *s = ctx->state;
 #pragma GCC unroll 50
     for (uint32_t w = 0; w < COUPLET_SHA3_STATE_WORDS; ++w) {
-      reg_write(KECCAK_REG_STATE0 + w, s[w]);
+      reg_write(KECCAK_STATE_INDEX + w, s[w]);
     }
   }
   sha3_hw_now_resident(ctx);
@@ -328,12 +328,8 @@ couplet_status_t couplet_sha3_hash_mmio(uint32_t rate, uint32_t pad, const uint8
   return sha3_mmio_hash(rate, pad, data, len, out, out_len, release_lock, NULL);
 }
 
-const couplet_sha3_backend_t couplet_sha3_backend_mmio = {
-    .id = COUPLET_SHA3_BACKEND_MMIO,
-    .name = "mmio",
-    .absorb = sha3_mmio_absorb,
-    SHA3_MMIO_BACKEND_OPS,
-};
+const couplet_sha3_backend_t couplet_sha3_backend_mmio =
+    SHA3_HW_BACKEND_TABLE(MMIO, "mmio", sha3_mmio_absorb, sha3_mmio);
 #endif
 
 #else

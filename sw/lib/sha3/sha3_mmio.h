@@ -26,11 +26,11 @@ SHA3_INLINE uint32_t reg_read(uint32_t index) {
 }
 
 SHA3_INLINE void mmio_zeroize(void) {
-  reg_write(KECCAK_REG_CMD, KECCAK_CMD_ZEROIZE_MASK);
+  reg_write(KECCAK_CMD_INDEX, KECCAK_CMD_ZEROIZE_MASK);
 }
 
 SHA3_INLINE void mmio_permute(void) {
-  reg_write(KECCAK_REG_CMD, KECCAK_CMD_PERMUTE_MASK);
+  reg_write(KECCAK_CMD_INDEX, KECCAK_CMD_PERMUTE_MASK);
   sha3_hw.permute_issued = true;
 }
 
@@ -44,15 +44,8 @@ SHA3_INLINE void mmio_read2(uint32_t index0, uint32_t *v0, uint32_t index1, uint
   *v0 = r0;
   *v1 = r1;
 }
-#define MMIO_ST(out, w, v, al) couplet_store_le32_as((out) + 4u * (w), v, al)
-#define MMIO_R2(out, k, al)                                                                  \
-  do {                                                                                       \
-    uint32_t v1_, v0_;                                                                       \
-    mmio_read2(KECCAK_REG_STATE0 + (k), &v1_, KECCAK_REG_STATE0 + (k) - 1u, &v0_);           \
-    MMIO_ST(out, k, v1_, al);                                                                \
-    MMIO_ST(out, (k) - 1u, v0_, al);                                                         \
-  } while (0)
-#define MMIO_R1(out, k, al) MMIO_ST(out, k, reg_read(KECCAK_REG_STATE0 + (k)), al)
+#define MMIO_R2(out, k, al) SHA3_R2(mmio_read2, out, k, al)
+#define MMIO_R1(out, k, al) SHA3_ST(out, k, reg_read(KECCAK_STATE_INDEX + (k)), al)
 
 // The hot path's pairs: stores (lo, hi) into STATE_XOR pair k (0..20) and the word pairs k-1 .. 0
 // from the word-aligned p (as xif_xor_chain in sha3_tight.c, whose comment says why this is
@@ -91,7 +84,7 @@ SHA3_INLINE void mmio_xor_chain(const uint8_t *p, uint32_t k, uint32_t lo, uint3
   uint32_t o0, o1, target;
   __asm__ volatile(MMIO_CHAIN_ASM("")
                    : [e0] "+&r"(lo), [e1] "+&r"(hi), [o0] "=&r"(o0), [o1] "=&r"(o1), [target] "=&r"(target)
-                   : [p] "r"(p), [k] "r"(k), [base] "r"(COUPLET_KECCAK_BASE), [xor0] "i"(4u * KECCAK_REG_STATE_XOR0)
+                   : [p] "r"(p), [k] "r"(k), [base] "r"(COUPLET_KECCAK_BASE), [xor0] "i"(4u * KECCAK_STATE_XOR_INDEX)
                    : "memory");
 }
 
@@ -101,29 +94,17 @@ SHA3_INLINE void mmio_xor_chain_permute(const uint8_t *p, uint32_t k, uint32_t l
   uint32_t o0, o1, target;
   __asm__ volatile(MMIO_CHAIN_ASM("li %[target], %[permute]\n\tsw %[target], %[cmd](%[base])\n\t")
                    : [e0] "+&r"(lo), [e1] "+&r"(hi), [o0] "=&r"(o0), [o1] "=&r"(o1), [target] "=&r"(target)
-                   : [p] "r"(p), [k] "r"(k), [base] "r"(COUPLET_KECCAK_BASE), [xor0] "i"(4u * KECCAK_REG_STATE_XOR0),
-                     [permute] "i"(KECCAK_CMD_PERMUTE_MASK), [cmd] "i"(4u * KECCAK_REG_CMD)
+                   : [p] "r"(p), [k] "r"(k), [base] "r"(COUPLET_KECCAK_BASE), [xor0] "i"(4u * KECCAK_STATE_XOR_INDEX),
+                     [permute] "i"(KECCAK_CMD_PERMUTE_MASK), [cmd] "i"(4u * KECCAK_CMD_INDEX)
                    : "memory");
 }
 
-// As xif_xor_part (sha3_xif.h), by stores into STATE_XOR.
 SHA3_INLINE void mmio_xor_part(const uint8_t *data, size_t n) {
-  const uint32_t q = (uint32_t)n >> 3;
-  if ((n & 7u) != 0u) {
-    const sha3_hw_pair_t pair = sha3_hw_pad_pair(data, n, true, 0u, false);
-    mmio_xor_chain(data, q, pair.lo, pair.hi);
-  } else if (q != 0u) {
-    mmio_xor_chain(data, q - 1u, couplet_load_le32_as(data + 8u * q - 8u, true),
-                   couplet_load_le32_as(data + 8u * q - 4u, true));
-  }
+  SHA3_XOR_PART(mmio_xor_chain, data, n);
 }
 
-// The 50 state words into `s`, two loads before their two stores.
 SHA3_INLINE void mmio_store_state(uint32_t *s) {
-#pragma GCC unroll 25
-  for (uint32_t w = 0; w < COUPLET_SHA3_STATE_WORDS; w += 2u) {
-    mmio_read2(KECCAK_REG_STATE0 + w, &s[w], KECCAK_REG_STATE0 + w + 1u, &s[w + 1u]);
-  }
+  SHA3_STORE_STATE(mmio_read2, s);
 }
 
 #endif  // COUPLET_SHA3_MMIO_H_

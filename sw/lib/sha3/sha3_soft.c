@@ -230,14 +230,6 @@ static couplet_status_t soft_extract(couplet_sha3_ctx_t *ctx, uint8_t *out, size
   return COUPLET_OK;
 }
 
-const couplet_sha3_backend_t couplet_sha3_backend_soft = {
-    .id = COUPLET_SHA3_BACKEND_SOFT,
-    .name = "soft",
-    .uses_accelerator = false,
-    .absorb = soft_absorb,
-    .absorb_part = soft_absorb_part,
-    .absorb_last = soft_absorb_last,
-    .permute = soft_permute,
-    .extract = soft_extract,
-    .release = NULL,
-};
+const couplet_sha3_backend_t couplet_sha3_backend_soft =
+    SHA3_BACKEND_TABLE(SOFT, "soft", false, soft_absorb, soft_absorb_part, soft_absorb_last, soft_permute,
+                       soft_extract, NULL);

@@ -156,7 +156,7 @@ static uint32_t xif_tail(const uint8_t *tail, size_t n, uint32_t pad, uint32_t r
 // Turns the ORed answers into a status. A refused PERMUTE set the sticky REFUSED bit: clear it
 // for the next user (the mmio backends report any they find).
 static __attribute__((noinline)) couplet_status_t xif_failed(uint32_t acc) {
-  (void)xif(XIF_WRITE, KECCAK_REG_STATUS, KECCAK_STATUS_REFUSED_BUSY_MASK, 0u);
+  (void)xif(XIF_WRITE, KECCAK_STATUS_INDEX, KECCAK_STATUS_REFUSED_BUSY_MASK, 0u);
   return (acc & XIF_BAD_COUNT) ? COUPLET_ERR_HW : COUPLET_ERR_BUSY;
 }
 
@@ -196,11 +196,11 @@ static couplet_status_t xif_jobs(const uint8_t *src, size_t nblocks, uint32_t ra
   while (nblocks != 0u) {
     const size_t n = nblocks < per_job ? nblocks : per_job;
     const uint32_t len = (uint32_t)(n * rate);
-    (void)xif(XIF_WRITE, KECCAK_REG_LEN, len, 0u);
+    (void)xif(XIF_WRITE, KECCAK_LEN_INDEX, len, 0u);
     const uint32_t code = xif_absorb_action(src);
     if (code != KECCAK_RESULT_OK) {
       // Busy, a bad length or a bus error: clear their sticky bits for the next user.
-      (void)xif(XIF_WRITE, KECCAK_REG_STATUS, KECCAK_STATUS_ERRORS, 0u);
+      (void)xif(XIF_WRITE, KECCAK_STATUS_INDEX, KECCAK_STATUS_ERRORS, 0u);
       return sha3_hw_result(code);
     }
     src += len;
@@ -230,7 +230,7 @@ static __attribute__((noinline)) couplet_status_t xif_hash_general(uint32_t rate
   couplet_status_t status = COUPLET_OK;
   if ((flags & SHA3_XIF_JOBS) && nblocks >= XIF_JOB_MIN_BLOCKS && sha3_word_aligned(data)) {
     // The ABSORB's rate.
-    (void)xif(XIF_WRITE, KECCAK_REG_CTRL, (rate / 4u) << KECCAK_CTRL_RATE_SHIFT, 0u);
+    (void)xif(XIF_WRITE, KECCAK_CTRL_INDEX, (rate / 4u) << KECCAK_CTRL_RATE_SHIFT, 0u);
     status = xif_jobs(data, nblocks, rate);
   } else {
     acc = xif_blocks(data, nblocks, rate);
@@ -317,10 +317,10 @@ static __attribute__((noinline)) void xif_load(couplet_sha3_ctx_t *ctx) {
     const uint32_t *s = ctx->state;
 #pragma GCC unroll 12
     for (uint32_t k = 0; k < 24u; k += 2u) {
-      xif_write2x2(KECCAK_REG_STATE0 + 2u * k, s[2u * k], s[2u * k + 1u], KECCAK_REG_STATE0 + 2u * k + 2u,
+      xif_write2x2(KECCAK_STATE_INDEX + 2u * k, s[2u * k], s[2u * k + 1u], KECCAK_STATE_INDEX + 2u * k + 2u,
                    s[2u * k + 2u], s[2u * k + 3u]);
     }
-    xif_x0(XIF_WRITE2, KECCAK_REG_STATE0 + 48u, s[48], s[49]);
+    xif_x0(XIF_WRITE2, KECCAK_STATE_INDEX + 48u, s[48], s[49]);
   }
   sha3_hw_now_resident(ctx);
 }
@@ -392,11 +392,11 @@ couplet_status_t sha3_xif_absorb_jobs(couplet_sha3_ctx_t *ctx, const uint8_t *bl
   if (sha3_hw.permute_issued) {
     // CTRL and LEN writes are refused while a permutation runs; a STATE read is held until it
     // is done.
-    (void)xif(XIF_READ, KECCAK_REG_STATE0, 0u, 0u);
+    (void)xif(XIF_READ, KECCAK_STATE_INDEX, 0u, 0u);
     sha3_hw.permute_issued = false;
   }
   // The rate ABSORB counts words by.
-  (void)xif(XIF_WRITE, KECCAK_REG_CTRL, (ctx->rate / 4u) << KECCAK_CTRL_RATE_SHIFT, 0u);
+  (void)xif(XIF_WRITE, KECCAK_CTRL_INDEX, (ctx->rate / 4u) << KECCAK_CTRL_RATE_SHIFT, 0u);
   return xif_jobs(blocks, nblocks, ctx->rate);
 }
 
@@ -446,12 +446,8 @@ couplet_status_t couplet_sha3_hash_tight(uint32_t rate, uint32_t pad, const uint
   return xif_hash(rate, pad, data, len, out, out_len, (uint32_t)release_lock);
 }
 
-const couplet_sha3_backend_t couplet_sha3_backend_tight = {
-    .id = COUPLET_SHA3_BACKEND_TIGHT,
-    .name = "tight",
-    .absorb = sha3_xif_absorb,
-    SHA3_XIF_BACKEND_OPS,
-};
+const couplet_sha3_backend_t couplet_sha3_backend_tight =
+    SHA3_HW_BACKEND_TABLE(TIGHT, "tight", sha3_xif_absorb, sha3_xif);
 #endif
 
 #else

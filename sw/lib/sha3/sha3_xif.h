@@ -23,8 +23,8 @@ enum { XIF_READ = 0u, XIF_WRITE = 1u, XIF_WRITE2 = 2u, XIF_ACTION = 3u };
 #define UNLIKELY_HW(x) __builtin_expect(!!(x), 0)
 
 // funct7 holds the index: every register the code below names must fit it.
-_Static_assert(KECCAK_REG_STATE_XOR0 + KECCAK_STATE_XOR_COUNT - 1u < 128u, "index beyond funct7");
-_Static_assert(KECCAK_REG_CMD < 128u && KECCAK_REG_STATE0 + KECCAK_STATE_COUNT <= KECCAK_REG_CTRL,
+_Static_assert(KECCAK_STATE_XOR_INDEX + KECCAK_STATE_XOR_COUNT - 1u < 128u, "index beyond funct7");
+_Static_assert(KECCAK_CMD_INDEX < 128u && KECCAK_STATE_INDEX + KECCAK_STATE_COUNT <= KECCAK_CTRL_INDEX,
                "register map");
 // The unrolled transfers below cover the largest rate (SHAKE128: 42 words, 21 pairs).
 _Static_assert(COUPLET_SHA3_MAX_RATE == 168u, "the switches below stop at 21 pairs / 42 words");
@@ -90,19 +90,12 @@ SHA3_INLINE uint32_t xif_permute(void) {
 }
 
 // The hot paths' WRITE2 (rd x0: its answer, 0, is not needed).
-#define XIF_W2(k, a, b) xif_x0(XIF_WRITE2, KECCAK_REG_STATE_XOR0 + 2u * (k), a, b)
+#define XIF_W2(k, a, b) xif_x0(XIF_WRITE2, KECCAK_STATE_XOR_INDEX + 2u * (k), a, b)
 
 // READs of state words two at a time, then their two stores (SHA3_READ_CHAIN, sha3_hw.h).
-#define XIF_RD(w) xif(XIF_READ, KECCAK_REG_STATE0 + (w), 0u, 0u)
-#define XIF_ST(out, w, v, al) couplet_store_le32_as((out) + 4u * (w), v, al)
-#define XIF_R2(out, k, al)                                                                            \
-  do {                                                                                                \
-    uint32_t v1_, v0_;                                                                                \
-    xif_read2(KECCAK_REG_STATE0 + (k), &v1_, KECCAK_REG_STATE0 + (k) - 1u, &v0_);                     \
-    XIF_ST(out, k, v1_, al);                                                                          \
-    XIF_ST(out, (k) - 1u, v0_, al);                                                                   \
-  } while (0)
-#define XIF_R1(out, k, al) XIF_ST(out, k, XIF_RD(k), al)
+#define XIF_RD(w) xif(XIF_READ, KECCAK_STATE_INDEX + (w), 0u, 0u)
+#define XIF_R2(out, k, al) SHA3_R2(xif_read2, out, k, al)
+#define XIF_R1(out, k, al) SHA3_ST(out, k, XIF_RD(k), al)
 
 // The hot path's pairs: XORs (lo, hi) into state pair k (0..20) and the word pairs k-1 .. 0 from
 // the word-aligned p. With (lo, hi) the last pair of a message (its last bytes and padding, k
@@ -159,7 +152,7 @@ SHA3_INLINE void xif_xor_chain(const uint8_t *p, uint32_t k, uint32_t lo, uint32
       ".option pop"
       : [e0] "+&r"(lo), [e1] "+&r"(hi), [o0] "=&r"(o0), [o1] "=&r"(o1), [target] "=&r"(target)
       : [p] "r"(p), [k] "r"(k), [opc] "i"(COUPLET_KECCAK_CUSTOM_OPCODE),
-        [xor0] "i"(KECCAK_REG_STATE_XOR0)
+        [xor0] "i"(KECCAK_STATE_XOR_INDEX)
       : "memory");
 }
 
@@ -177,27 +170,12 @@ SHA3_INLINE uint32_t xif_write_pair_inline(uint32_t k, uint32_t a, uint32_t b) {
   }
 }
 
-// The `n` (< rate) bytes at the word-aligned `data` XORed into the start of the state, without
-// a permutation (an update's part that does not fill a block): the pair of the last bytes, if
-// the part ends inside one, and the whole pairs before it.
 SHA3_INLINE void xif_xor_part(const uint8_t *data, size_t n) {
-  const uint32_t q = (uint32_t)n >> 3;
-  if ((n & 7u) != 0u) {
-    const sha3_hw_pair_t pair = sha3_hw_pad_pair(data, n, true, 0u, false);
-    xif_xor_chain(data, q, pair.lo, pair.hi);
-  } else if (q != 0u) {
-    xif_xor_chain(data, q - 1u, couplet_load_le32_as(data + 8u * q - 8u, true),
-                  couplet_load_le32_as(data + 8u * q - 4u, true));
-  }
+  SHA3_XOR_PART(xif_xor_chain, data, n);
 }
 
-// The 50 state words into `s` (an update's state kept for the next call): two READs, then their
-// two stores, so that no store waits for its READ.
 SHA3_INLINE void xif_store_state(uint32_t *s) {
-#pragma GCC unroll 25
-  for (uint32_t w = 0; w < COUPLET_SHA3_STATE_WORDS; w += 2u) {
-    xif_read2(KECCAK_REG_STATE0 + w, &s[w], KECCAK_REG_STATE0 + w + 1u, &s[w + 1u]);
-  }
+  SHA3_STORE_STATE(xif_read2, s);
 }
 
 #endif  // COUPLET_SHA3_XIF_H_

@@ -4,30 +4,57 @@
 #define COUPLET_AUTOGEN_AES_REGS_H_
 
 // AES-128/192/256 encryption and decryption in the modes ECB, CBC, CTR, CFB-128 and OFB.
+
+// _OFFSET: the byte offset in the register window; _INDEX: the word index, offset / 4 (the
+// command port's `index`, by which the custom instructions name a register).
 #define AES_KEY0_OFFSET 0x0000u
+#define AES_KEY0_INDEX 0u
 #define AES_KEY1_OFFSET 0x0004u
+#define AES_KEY1_INDEX 1u
 #define AES_KEY2_OFFSET 0x0008u
+#define AES_KEY2_INDEX 2u
 #define AES_KEY3_OFFSET 0x000Cu
+#define AES_KEY3_INDEX 3u
 #define AES_KEY4_OFFSET 0x0010u
+#define AES_KEY4_INDEX 4u
 #define AES_KEY5_OFFSET 0x0014u
+#define AES_KEY5_INDEX 5u
 #define AES_KEY6_OFFSET 0x0018u
+#define AES_KEY6_INDEX 6u
 #define AES_KEY7_OFFSET 0x001Cu
+#define AES_KEY7_INDEX 7u
 #define AES_IV0_OFFSET 0x0020u
+#define AES_IV0_INDEX 8u
 #define AES_IV1_OFFSET 0x0024u
+#define AES_IV1_INDEX 9u
 #define AES_IV2_OFFSET 0x0028u
+#define AES_IV2_INDEX 10u
 #define AES_IV3_OFFSET 0x002Cu
+#define AES_IV3_INDEX 11u
 #define AES_DIN0_OFFSET 0x0030u
+#define AES_DIN0_INDEX 12u
 #define AES_DIN1_OFFSET 0x0034u
+#define AES_DIN1_INDEX 13u
 #define AES_DIN2_OFFSET 0x0038u
+#define AES_DIN2_INDEX 14u
 #define AES_DIN3_OFFSET 0x003Cu
+#define AES_DIN3_INDEX 15u
 #define AES_DOUT0_OFFSET 0x0040u
+#define AES_DOUT0_INDEX 16u
 #define AES_DOUT1_OFFSET 0x0044u
+#define AES_DOUT1_INDEX 17u
 #define AES_DOUT2_OFFSET 0x0048u
+#define AES_DOUT2_INDEX 18u
 #define AES_DOUT3_OFFSET 0x004Cu
+#define AES_DOUT3_INDEX 19u
 #define AES_CTRL_OFFSET 0x0050u
+#define AES_CTRL_INDEX 20u
 #define AES_STATUS_OFFSET 0x0054u
+#define AES_STATUS_INDEX 21u
 #define AES_LEN_OFFSET 0x0058u
+#define AES_LEN_INDEX 22u
 #define AES_CMD_OFFSET 0x005Cu
+#define AES_CMD_INDEX 23u
 
 // The longest memory job (LEN, MEM action): 1 MiB.
 #define AES_MAX_JOB_BYTES 0x100000u

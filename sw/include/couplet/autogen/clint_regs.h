@@ -4,10 +4,18 @@
 #define COUPLET_AUTOGEN_CLINT_REGS_H_
 
 // Machine timer (64-bit mtime/mtimecmp) and machine software interrupt for one hart.
+
+// _OFFSET: the byte offset in the register window; _INDEX: the word index, offset / 4 (the
+// command port's `index`, by which the custom instructions name a register).
 #define CLINT_MSIP_OFFSET 0x0000u
+#define CLINT_MSIP_INDEX 0u
 #define CLINT_MTIMECMP_LO_OFFSET 0x4000u
+#define CLINT_MTIMECMP_LO_INDEX 4096u
 #define CLINT_MTIMECMP_HI_OFFSET 0x4004u
+#define CLINT_MTIMECMP_HI_INDEX 4097u
 #define CLINT_MTIME_LO_OFFSET 0xBFF8u
+#define CLINT_MTIME_LO_INDEX 12286u
 #define CLINT_MTIME_HI_OFFSET 0xBFFCu
+#define CLINT_MTIME_HI_INDEX 12287u
 
 #endif  // COUPLET_AUTOGEN_CLINT_REGS_H_

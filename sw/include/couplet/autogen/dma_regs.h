@@ -4,17 +4,31 @@
 #define COUPLET_AUTOGEN_DMA_REGS_H_
 
 // Memory mover between the data bus and an accelerator's word streams: two descriptor slots (ping/pong) run in arming order.
+
+// _OFFSET: the byte offset in the register window; _INDEX: the word index, offset / 4 (the
+// command port's `index`, by which the custom instructions name a register).
 #define DMA_SLOT0_SRC_OFFSET 0x0000u
+#define DMA_SLOT0_SRC_INDEX 0u
 #define DMA_SLOT0_DST_OFFSET 0x0004u
+#define DMA_SLOT0_DST_INDEX 1u
 #define DMA_SLOT0_LEN_OFFSET 0x0008u
+#define DMA_SLOT0_LEN_INDEX 2u
 #define DMA_SLOT0_OUT_LEN_OFFSET 0x000Cu
+#define DMA_SLOT0_OUT_LEN_INDEX 3u
 #define DMA_SLOT1_SRC_OFFSET 0x0010u
+#define DMA_SLOT1_SRC_INDEX 4u
 #define DMA_SLOT1_DST_OFFSET 0x0014u
+#define DMA_SLOT1_DST_INDEX 5u
 #define DMA_SLOT1_LEN_OFFSET 0x0018u
+#define DMA_SLOT1_LEN_INDEX 6u
 #define DMA_SLOT1_OUT_LEN_OFFSET 0x001Cu
+#define DMA_SLOT1_OUT_LEN_INDEX 7u
 #define DMA_CTRL_OFFSET 0x0020u
+#define DMA_CTRL_INDEX 8u
 #define DMA_STATUS_OFFSET 0x0024u
+#define DMA_STATUS_INDEX 9u
 #define DMA_IRQ_ENABLE_OFFSET 0x0028u
+#define DMA_IRQ_ENABLE_INDEX 10u
 
 // Fields: _SHIFT is the lowest bit, _MASK the field's bits in place.
 #define DMA_CTRL_GO0_SHIFT 0u

@@ -4,13 +4,22 @@
 #define COUPLET_AUTOGEN_KECCAK_REGS_H_
 
 // Keccak-f[1600] sponge accelerator: SHA3-224/256/384/512, SHAKE128/256 and other Keccak-based functions.
+
+// _OFFSET: the byte offset in the register window; _INDEX: the word index, offset / 4 (the
+// command port's `index`, by which the custom instructions name a register).
 #define KECCAK_STATE_OFFSET 0x0000u
+#define KECCAK_STATE_INDEX 0u
 #define KECCAK_STATE_COUNT 50u
 #define KECCAK_CTRL_OFFSET 0x00C8u
+#define KECCAK_CTRL_INDEX 50u
 #define KECCAK_STATUS_OFFSET 0x00CCu
+#define KECCAK_STATUS_INDEX 51u
 #define KECCAK_LEN_OFFSET 0x00D0u
+#define KECCAK_LEN_INDEX 52u
 #define KECCAK_CMD_OFFSET 0x00D4u
+#define KECCAK_CMD_INDEX 53u
 #define KECCAK_STATE_XOR_OFFSET 0x0100u
+#define KECCAK_STATE_XOR_INDEX 64u
 #define KECCAK_STATE_XOR_COUNT 50u
 
 // The longest ABSORB job (LEN): 1 MiB.

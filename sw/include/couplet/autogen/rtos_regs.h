@@ -4,13 +4,22 @@
 #define COUPLET_AUTOGEN_RTOS_REGS_H_
 
 // Hardware RTOS kernel services (ChamelIoT): thread manager, scheduler, mutexes with priority inheritance, counting semaphores, message queues.
+
+// _OFFSET: the byte offset in the register window; _INDEX: the word index, offset / 4 (the
+// command port's `index`, by which the custom instructions name a register).
 #define RTOS_MSG_OFFSET 0x0000u
+#define RTOS_MSG_INDEX 0u
 #define RTOS_MSG_COUNT 16u
 #define RTOS_ARG_A_OFFSET 0x0040u
+#define RTOS_ARG_A_INDEX 16u
 #define RTOS_ARG_B_OFFSET 0x0044u
+#define RTOS_ARG_B_INDEX 17u
 #define RTOS_STATUS_OFFSET 0x0048u
+#define RTOS_STATUS_INDEX 18u
 #define RTOS_CONFIG_OFFSET 0x004Cu
+#define RTOS_CONFIG_INDEX 19u
 #define RTOS_CALL_OFFSET 0x0100u
+#define RTOS_CALL_INDEX 64u
 #define RTOS_CALL_COUNT 64u
 
 // A TID field that names no thread (STATUS.tid, CALL.tid).

@@ -4,7 +4,12 @@
 #define COUPLET_AUTOGEN_SIMCTRL_REGS_H_
 
 // Console output and simulation exit for the Verilator harness.
+
+// _OFFSET: the byte offset in the register window; _INDEX: the word index, offset / 4 (the
+// command port's `index`, by which the custom instructions name a register).
 #define SIMCTRL_CONSOLE_OFFSET 0x0000u
+#define SIMCTRL_CONSOLE_INDEX 0u
 #define SIMCTRL_EXIT_OFFSET 0x0004u
+#define SIMCTRL_EXIT_INDEX 1u
 
 #endif  // COUPLET_AUTOGEN_SIMCTRL_REGS_H_
