@@ -34,7 +34,7 @@ BOARDS = {
         device=ULX3S_85F,
         top="couplet_ulx3s",
         lpf=paths.HW_DIR / "fpga" / "ulx3s" / "ulx3s.lpf",
-        rtl=(*rtl.ip_sources("uart"), paths.HW_DIR / "fpga" / "ulx3s" / "couplet_ulx3s.sv"),
+        rtl=(*rtl.sources_with_dependencies(["uart"]), paths.HW_DIR / "fpga" / "ulx3s" / "couplet_ulx3s.sv"),
         osc_mhz=25.0,
     ),
 }
