@@ -192,10 +192,11 @@ SOC_IPS = ("obi", "sram", "clint", "simctrl", "accel", "dma", "aes", "keccak", "
 TILE_IPS = ("obi", "accel", "dma", "aes", "keccak", "rtos", "coupling")
 
 
-def soc_sources(config_pkg: Path) -> list[Path]:
+def soc_sources(config_pkg: Path, extra_ips: Iterable[str] = ()) -> list[Path]:
     """couplet's RTL for the SoC top (not the core), in compile order: the configuration's package
-    sets typed parameters of the IPs' packages, so it follows them."""
-    sources = sources_with_dependencies(SOC_IPS)
+    sets typed parameters of the IPs' packages, so it follows them. `extra_ips` are IPs a board's
+    top uses beside the SoC; what they share with it is compiled once."""
+    sources = sources_with_dependencies((*SOC_IPS, *extra_ips))
     sources += [config_pkg, *sorted((paths.HW_DIR / "soc" / "rtl").glob("*.sv"))]
     return sources
 
