@@ -41,22 +41,22 @@ def test_ip_core_lists_exactly_the_build_s_rtl_and_its_dependencies() -> None:
     data = Core2Parser().read(str(paths.IP_DIR / "aes" / "aes.core"))
     assert data["filesets"]["rtl"]["files"] == [str(p.relative_to(paths.IP_DIR / "aes")) for p in rtl.ip_sources("aes")]
     assert data["filesets"]["rtl"]["depend"] == ["couplet:ip:accel"]
-    assert cores.ip_dependencies("obi") == []
+    assert rtl.ip_dependencies("obi") == []
 
 
 def test_an_instantiated_module_makes_its_ip_a_dependency() -> None:
     # The tile instantiates couplet_dma but uses no DMA package: a core pulled alone still needs it.
     data = Core2Parser().read(str(paths.IP_DIR / "coupling" / "coupling.core"))
     assert "couplet:ip:dma" in data["filesets"]["rtl"]["depend"]
-    assert cores.ip_dependencies("coupling") == ["accel", "aes", "dma", "keccak", "obi", "rtos"]
+    assert rtl.ip_dependencies("coupling") == ["accel", "aes", "dma", "keccak", "obi", "rtos"]
 
 
 def test_a_package_nothing_provides_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     (tmp_path / "toy" / "rtl").mkdir(parents=True)
     (tmp_path / "toy" / "rtl" / "toy.sv").write_text("module toy; localparam int A = nowhere_pkg::B; endmodule\n")
     monkeypatch.setattr(paths, "IP_DIR", tmp_path)
-    with pytest.raises(cores.CoreError, match="nowhere_pkg"):
-        cores.ip_dependencies("toy")
+    with pytest.raises(rtl.DependencyError, match="nowhere_pkg"):
+        rtl.ip_dependencies("toy")
 
 
 def test_fusesoc_sets_up_the_soc_and_its_file_list_lints(tmp_path: Path) -> None:

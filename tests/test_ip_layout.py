@@ -5,12 +5,11 @@ from __future__ import annotations
 import pytest
 
 from couplet import paths
-from couplet.gen import cores
 from couplet.model import rtl
 
 # Every IP folder, not only those in the SoC today: an IP is held to the layout from its
 # first commit.
-ALL_IPS = cores.all_ips()
+ALL_IPS = rtl.all_ips()
 
 
 def test_every_soc_ip_has_a_folder() -> None:

@@ -23,7 +23,7 @@ from couplet.tools.yosys_stats import CELL_CLASSES, parse_stat
 
 
 def dma_design() -> Design:
-    sources = rtl.ip_sources("obi") + rtl.ip_sources("accel") + rtl.ip_sources("dma")
+    sources = rtl.sources_with_dependencies(["dma"])
     return Design("test_dma", "couplet_dma", tuple(sources))
 
 

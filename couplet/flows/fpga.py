@@ -79,7 +79,7 @@ def board_design(board: Board, config: SocConfig, init: Path, pll: Pll) -> Desig
     return Design(
         name=f"{board.name}-{config.name}",
         top=board.top,
-        sources=(*sources, *rtl.soc_sources(pkg), *board.rtl),
+        sources=(*sources, *rtl.soc_sources(pkg, board.ips), *board.rtl),
         include_dirs=tuple(includes),
         params=(("SramInitFile", f'"{init}"'),),
         verilog_sources=(pll.verilog,),

@@ -84,7 +84,7 @@ def board_lint_command(config: SocConfig, board_name: str) -> list[str]:
     b = boards.board_named(board_name)
     pll = boards.generate_pll(b, config.clock_hz, paths.config_build_dir(config.name) / "lint" / b.name, exact=False)
     core, includes = core_sources()
-    sources = [*core, *rtl.soc_sources(_config_package(config)), ecp5_blackboxes(), pll.verilog, *b.rtl]
+    sources = [*core, *rtl.soc_sources(_config_package(config), b.ips), ecp5_blackboxes(), pll.verilog, *b.rtl]
     return verilator_command(b.top, sources, includes)
 
 

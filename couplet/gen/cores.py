@@ -7,44 +7,22 @@ configuration's package and the patched CV32E40X sources. So a user can pull one
 its coupling layer, or the whole SoC, into their own FuseSoC flow, and the core files can never
 list other files than the build compiles.
 
-The dependencies are read from the RTL, not written down: a reference to ``<name>_pkg::`` (or an
-``import``) names the IP that defines that package, an instance the IP that defines the module.
-The few packages that come from outside the IPs (the CPU's, the configuration's) are listed in
-EXTERNAL_PACKAGES with what provides them, so a new dependency cannot slip into an IP unnoticed.
+The dependencies are read from the RTL (``couplet.model.rtl.ip_dependencies``), not written down,
+the same way every build finds the IPs it compiles.
 """
 
 from __future__ import annotations
 
 import os
-import re
 from pathlib import Path
 
 from couplet import __version__, paths
 from couplet.gen.generate import banner
 from couplet.model import rtl
 
-# Packages an IP may use that no IP defines, with where they come from.
-# Interfaces count as packages here: the X-IF adapter's ports are the CPU's if_xif modports.
-EXTERNAL_PACKAGES = {
-    "cv32e40x_pkg": "the CV32E40X core (the SoC core's generator provides it)",
-    "if_xif": "the CV32E40X core's X-IF interface (the SoC core's generator provides it)",
-    "couplet_soc_cfg_pkg": "a SoC configuration (the SoC core's generator writes it)",
-}
-
 SOC_CORE = paths.HW_DIR / "soc" / "soc.core"
 SOC_VLNV = f"couplet:soc:couplet:{__version__}"
 GENERATOR = Path(__file__).resolve().parent / "fusesoc_generator.py"
-
-_PACKAGE_DEF = re.compile(r"^\s*package\s+(\w+)\s*;", re.M)
-_PACKAGE_USE = re.compile(r"\b(\w+_pkg)::|^\s*(if_xif)\.", re.M)
-_MODULE_DEF = re.compile(r"^\s*module\s+(\w+)", re.M)
-# An instance: `name #(` or `name u_x (` at the start of a line. A statement of another shape that
-# matches (`return f(...)`) names no module, so it is never taken for one.
-_INSTANCE = re.compile(r"^\s*(\w+)\s*(?:#\s*\(|\w+\s*\()", re.M)
-
-
-class CoreError(Exception):
-    """An IP's RTL uses a package that nothing provides."""
 
 
 def ip_vlnv(ip: str) -> str:
@@ -56,49 +34,15 @@ def ip_name(ip: str) -> str:
     return f"couplet:ip:{ip}"
 
 
-def _uses(src: Path) -> set[str]:
-    return {pkg or iface for pkg, iface in _PACKAGE_USE.findall(src.read_text())}
-
-
-def all_ips() -> list[str]:
-    """Every IP folder with RTL, in the SoC or not (an IP is held to the layout from its start)."""
-    return sorted(p.name for p in paths.IP_DIR.iterdir() if (p / "rtl").is_dir())
-
-
 def ip_summary(ip: str) -> str:
     """The IP's one-line summary: the title of its README (`# <ip>: <summary>`)."""
     title = (paths.IP_DIR / ip / "README.md").read_text().splitlines()[0]
     return title.lstrip("# ").split(": ", 1)[-1]
 
 
-def _packages_defined(ip: str) -> set[str]:
-    return {name for src in rtl.ip_sources(ip) for name in _PACKAGE_DEF.findall(src.read_text())}
-
-
-def _modules_defined(ip: str) -> set[str]:
-    return {name for src in rtl.ip_sources(ip) for name in _MODULE_DEF.findall(src.read_text())}
-
-
-def ip_dependencies(ip: str) -> list[str]:
-    """The other IPs whose packages `ip` uses or whose modules it instantiates, by name."""
-    providers = {pkg: other for other in all_ips() for pkg in _packages_defined(other)}
-    module_providers = {mod: other for other in all_ips() if other != ip for mod in _modules_defined(other)}
-    own = _packages_defined(ip)
-    needed: set[str] = set()
-    for src in rtl.ip_sources(ip):
-        text = src.read_text()
-        for pkg in _uses(src) - own:
-            if pkg in providers:
-                needed.add(providers[pkg])
-            elif pkg not in EXTERNAL_PACKAGES:
-                raise CoreError(f"{src}: uses {pkg}, which no IP defines and EXTERNAL_PACKAGES does not list")
-        needed |= {module_providers[m] for m in _INSTANCE.findall(text) if m in module_providers}
-    return sorted(needed)
-
-
 def _external_packages(sources: list[Path]) -> list[str]:
-    used = {pkg for src in sources for pkg in _uses(src)}
-    return sorted(used & EXTERNAL_PACKAGES.keys())
+    used = {pkg for src in sources for pkg in rtl.packages_used(src)}
+    return sorted(used & rtl.EXTERNAL_PACKAGES.keys())
 
 
 def _quoted(text: str) -> str:
@@ -121,14 +65,14 @@ def _core(comments: list[str], vlnv: str, description: str, files: list[str], de
 
 
 def _needs_comment(sources: list[Path]) -> list[str]:
-    return [f"# Also needs {pkg}: {EXTERNAL_PACKAGES[pkg]}." for pkg in _external_packages(sources)]
+    return [f"# Also needs {pkg}: {rtl.EXTERNAL_PACKAGES[pkg]}." for pkg in _external_packages(sources)]
 
 
 def ip_core(ip: str) -> str:
     sources = rtl.ip_sources(ip)
     comments = [banner("#", "couplet/gen/cores.py and the IP's RTL folder").rstrip("\n"), *_needs_comment(sources)]
     return _core(comments, ip_vlnv(ip), ip_summary(ip), [str(src.relative_to(paths.IP_DIR / ip)) for src in sources],
-                 [ip_name(dep) for dep in ip_dependencies(ip)])
+                 [ip_name(dep) for dep in rtl.ip_dependencies(ip)])
 
 
 def soc_core() -> str:
@@ -157,13 +101,13 @@ def soc_core() -> str:
     ]
     return _core([banner("#", "couplet/gen/cores.py and the SoC's RTL folder").rstrip("\n")], SOC_VLNV,
                  "the couplet SoC: CV32E40X with the accelerators of a configuration",
-                 [str(src.relative_to(soc_dir)) for src in sources], [ip_name(ip) for ip in rtl.SOC_IPS],
+                 [str(src.relative_to(soc_dir)) for src in sources], [ip_name(ip) for ip in rtl.with_dependencies(rtl.SOC_IPS)],
                  sections, ["    generate: [config]", "    toplevel: couplet_soc"])
 
 
 def core_outputs() -> dict[Path, str]:
     """Every committed core file, with the text it must have."""
-    outputs = {paths.IP_DIR / ip / f"{ip}.core": ip_core(ip) for ip in all_ips()}
+    outputs = {paths.IP_DIR / ip / f"{ip}.core": ip_core(ip) for ip in rtl.all_ips()}
     outputs[SOC_CORE] = soc_core()
     return outputs
 

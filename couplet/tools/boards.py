@@ -8,7 +8,6 @@ from pathlib import Path
 
 from couplet import paths
 from couplet.errors import BuildError, CoupletError
-from couplet.model import rtl
 from couplet.tools import yowasp
 from couplet.tools.nextpnr import Ecp5Device, ULX3S_85F
 
@@ -24,6 +23,7 @@ class Board:
     device: Ecp5Device
     top: str  # the board's top module: its parameters ClkHz and SramInitFile, its PLL module
     lpf: Path  # pin constraints
+    ips: tuple[str, ...]  # the IPs the board's top uses beside the SoC (compiled with the SoC's)
     rtl: tuple[Path, ...]  # the board's own RTL, compiled after the SoC's, top last
     osc_mhz: float  # the oscillator the PLL runs from
 
@@ -34,7 +34,8 @@ BOARDS = {
         device=ULX3S_85F,
         top="couplet_ulx3s",
         lpf=paths.HW_DIR / "fpga" / "ulx3s" / "ulx3s.lpf",
-        rtl=(*rtl.ip_sources("uart"), paths.HW_DIR / "fpga" / "ulx3s" / "couplet_ulx3s.sv"),
+        ips=("uart",),
+        rtl=(paths.HW_DIR / "fpga" / "ulx3s" / "couplet_ulx3s.sv",),
         osc_mhz=25.0,
     ),
 }

@@ -116,8 +116,8 @@ def run_cocotb(
 def run_ip_cocotb(test_file: str | Path, module: str, ips: Sequence[str], *, build_name: str | None = None,
                   parameters: Mapping[str, object] | None = None) -> Path:
     """`run_cocotb` for the module couplet_<module> built from whole IPs' RTL (`ips` in compile
-    order; build_name defaults to the module's name)."""
+    order, with what they depend on; build_name defaults to the module's name)."""
     from couplet.model import rtl
 
-    return run_cocotb(toplevel=f"couplet_{module}", sources=[p for ip in ips for p in rtl.ip_sources(ip)],
+    return run_cocotb(toplevel=f"couplet_{module}", sources=rtl.sources_with_dependencies(ips),
                       test_file=test_file, build_name=build_name or module, parameters=parameters)

@@ -30,15 +30,12 @@ module couplet_accel_cmd_mux
 );
 
   localparam int unsigned SelW = (NumIn > 1) ? $clog2(NumIn) : 1;
-  localparam int unsigned PtrW = (MaxInFlight > 1) ? $clog2(MaxInFlight) : 1;
-  localparam int unsigned CntW = $clog2(MaxInFlight + 1);
 
   if (NumIn < 1 || MaxInFlight < 1) begin : gen_param_check
     $error("couplet_accel_cmd_mux: NumIn and MaxInFlight must be at least 1");
   end
 
   typedef logic [SelW-1:0] sel_t;
-  typedef logic [PtrW-1:0] ptr_t;
 
   // ------------------------------------------------------------------------------ arbitration
   sel_t last_q, last_d;      // input served last; the search starts after it
@@ -68,19 +65,38 @@ module couplet_accel_cmd_mux
   end
 
   // --------------------------------------------------------------------------- routing FIFO
-  sel_t [MaxInFlight-1:0] owner_q, owner_d;
-  ptr_t                   wr_q, wr_d, rd_q, rd_d;
-  logic [CntW-1:0]        count_q, count_d;
-
-  logic space, cmd_hs, rsp_hs;
+  // One entry per command in flight: the input that sent it. The head is the input the next
+  // response goes to.
+  logic space, in_flight, full, empty, cmd_hs, rsp_hs;
   sel_t owner;
+  logic [$clog2(MaxInFlight + 1)-1:0] in_flight_count;
 
-  assign space  = (count_q != CntW'(MaxInFlight));
-  assign owner  = owner_q[rd_q];
+  couplet_fifo #(
+    .Width (SelW),
+    .Depth (MaxInFlight)
+  ) u_routing_fifo (
+    .clk_i   (clk_i),
+    .rst_ni  (rst_ni),
+    .flush_i (1'b0),
+    .push_i  (cmd_hs),
+    .data_i  (sel),
+    .full_o  (full),
+    .pop_i   (rsp_hs),
+    .data_o  (owner),
+    .empty_o (empty),
+    .count_o (in_flight_count)
+  );
+
+  // The FIFO checks its own count; the handshakes need only its flags.
+  logic unused_in_flight_count;
+  assign unused_in_flight_count = ^in_flight_count;
+
+  assign space     = !full;
+  assign in_flight = !empty;
 
   assign req_o.valid     = any_valid && space;
   assign req_o.cmd       = in_req_i[sel].cmd;
-  assign req_o.rsp_ready = (count_q != '0) && in_req_i[owner].rsp_ready;
+  assign req_o.rsp_ready = in_flight && in_req_i[owner].rsp_ready;
   assign cmd_hs          = req_o.valid && ready_i;
   assign rsp_hs          = rsp_i.rsp_valid && req_o.rsp_ready;
 
@@ -88,46 +104,23 @@ module couplet_accel_cmd_mux
   always_comb begin
     for (int unsigned i = 0; i < NumIn; i++) begin
       in_ready_o[i]   = space && ready_i && any_valid && (sel == sel_t'(i));
-      in_rsp_valid[i] = (count_q != '0) && rsp_i.rsp_valid && (owner == sel_t'(i));
+      in_rsp_valid[i] = in_flight && rsp_i.rsp_valid && (owner == sel_t'(i));
       in_rsp_o[i]     = '{rsp_valid: in_rsp_valid[i], rsp: rsp_i.rsp};
     end
   end
 
-  function automatic ptr_t next_ptr(ptr_t ptr);
-    return (int'(ptr) == MaxInFlight - 1) ? '0 : ptr + ptr_t'(1);
-  endfunction
-
   always_comb begin
-    owner_d    = owner_q;
-    wr_d       = wr_q;
-    rd_d       = rd_q;
-    count_d    = count_q;
-    last_d     = last_q;
+    last_d     = cmd_hs ? sel : last_q;
     lock_d     = req_o.valid && !ready_i;
     lock_sel_d = sel;
-    if (cmd_hs) begin
-      owner_d[wr_q] = sel;
-      wr_d          = next_ptr(wr_q);
-      last_d        = sel;
-    end
-    if (rsp_hs) rd_d = next_ptr(rd_q);
-    count_d = count_q + CntW'(cmd_hs) - CntW'(rsp_hs);
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      owner_q    <= '0;
-      wr_q       <= '0;
-      rd_q       <= '0;
-      count_q    <= '0;
       last_q     <= sel_t'(NumIn - 1);  // input 0 goes first
       lock_q     <= 1'b0;
       lock_sel_q <= '0;
     end else begin
-      owner_q    <= owner_d;
-      wr_q       <= wr_d;
-      rd_q       <= rd_d;
-      count_q    <= count_d;
       last_q     <= last_d;
       lock_q     <= lock_d;
       lock_sel_q <= lock_sel_d;
@@ -135,15 +128,14 @@ module couplet_accel_cmd_mux
   end
 
 `ifndef SYNTHESIS
-  // One input at a time is served and answered, the routing FIFO never overflows, and the
-  // winner of the arbitration is an input. (A reset-style block, so that rst_ni stays an
-  // asynchronous reset only.)
+  // One input at a time is served and answered, and the winner of the arbitration is an input;
+  // the routing FIFO checks that it never overflows. (A reset-style block, so that rst_ni stays
+  // an asynchronous reset only.)
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
     end else begin
       OneInputServed: assert ($onehot0(in_ready_o));
       OneInputAnswered: assert ($onehot0(in_rsp_valid));
-      InFlightInRange: assert (count_q <= CntW'(MaxInFlight));
       SelInRange: assert (int'(sel) < NumIn);
     end
   end

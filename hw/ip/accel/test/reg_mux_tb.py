@@ -12,10 +12,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from couplet.model import rtl
 from couplet.tools.cocotb_run import run_cocotb
 from hw.ip.accel.test.accel_model import OP_READ, OP_WRITE, AccelModel, AccelSlave, Cmd, CmdMaster, Rsp, bit
 from testsupport.accel_port_bfm import ACCEL_PKG, CMD_REQ, CMD_RSP
-from testsupport.obi_bfm import OBI_PKG, ClockedTb, Monitor, ObiMaster, ObiPort, ObiTxn, Response
+from testsupport.obi_bfm import ClockedTb, Monitor, ObiMaster, ObiPort, ObiTxn, Response
 from testsupport.struct_port import StructPort
 
 HERE = Path(__file__).resolve().parent
@@ -135,8 +136,9 @@ def run_reg_mux(test_file: str) -> None:
     rtl_dir = HERE.parent / "rtl"
     run_cocotb(
         toplevel="tb_reg_mux",
-        sources=[OBI_PKG, ACCEL_PKG, rtl_dir / "couplet_reg_adapter.sv",
-                 rtl_dir / "couplet_accel_cmd_mux.sv", HERE / "tb_reg_mux.sv"],
+        # What the accel IP builds on (the OBI package, the routing FIFO), then its own parts.
+        sources=[*rtl.sources_with_dependencies(rtl.ip_dependencies("accel")), ACCEL_PKG,
+                 rtl_dir / "couplet_reg_adapter.sv", rtl_dir / "couplet_accel_cmd_mux.sv", HERE / "tb_reg_mux.sv"],
         test_file=test_file,
         build_name="accel_reg_mux",
         parameters={"MaxInFlight": MAX_IN_FLIGHT},

@@ -615,8 +615,7 @@ def test_xif_adapter(depth_value: int, monkeypatch: pytest.MonkeyPatch) -> None:
         sources=[
             core / "include" / "cv32e40x_pkg.sv",
             core / "if_xif.sv",
-            *rtl.ip_sources("obi"),  # the accel IP's register adapter is an OBI slave
-            *rtl.ip_sources("accel"),
+            *rtl.sources_with_dependencies(["accel"]),  # with obi: the register adapter is an OBI slave
             HERE / "tb_accel_regfile.sv",
             HERE / "tb_xif_adapter.sv",
         ],

@@ -89,7 +89,7 @@ module couplet_dma_engine
   logic granted;
   assign granted = req_q && m_rsp_i.gnt;
 
-  couplet_dma_fifo #(
+  couplet_fifo #(
     .Width (32),
     .Depth (InFifoDepth)
   ) u_in_fifo (
@@ -105,7 +105,7 @@ module couplet_dma_engine
     .count_o (in_count)
   );
 
-  couplet_dma_fifo #(
+  couplet_fifo #(
     .Width (32),
     .Depth (OutFifoDepth)
   ) u_out_fifo (
@@ -122,7 +122,7 @@ module couplet_dma_engine
   );
 
   // Not flushed: a job ends only when no access is pending, and then this FIFO is empty.
-  couplet_dma_fifo #(
+  couplet_fifo #(
     .Width (1),
     .Depth (MaxOutstanding)
   ) u_rsp_fifo (

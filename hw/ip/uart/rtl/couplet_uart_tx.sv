@@ -22,56 +22,41 @@ module couplet_uart_tx #(
 
   localparam int unsigned Divider  = (ClkHz + Baud / 2) / Baud;
   localparam int unsigned DivWidth = $clog2(Divider);
-  localparam int unsigned PtrWidth = $clog2(Depth);
-  localparam int unsigned CntWidth = $clog2(Depth + 1);
   localparam int unsigned FrameBits = 10;
 
-  // A divider below 2 cannot time the bit from a counter; a Depth below 2 has no pointer bits.
+  // A divider below 2 cannot time the bit from a counter.
   if (Divider < 2) begin : g_bad_divider
     $error("couplet_uart_tx: ClkHz / Baud must be at least 2");
   end
-  if (Depth < 2) begin : g_bad_depth
-    $error("couplet_uart_tx: Depth must be at least 2");
-  end
 
   localparam logic [DivWidth-1:0] BitLast = DivWidth'(Divider - 1);
-  localparam logic [PtrWidth-1:0] PtrLast = PtrWidth'(Depth - 1);
-  localparam logic [CntWidth-1:0] CntFull = CntWidth'(Depth);
 
   // ------------------------------------------------------------------------------ FIFO
-  logic [7:0]          fifo_q [Depth];
-  logic [PtrWidth-1:0] wptr_q, rptr_q;
-  logic [CntWidth-1:0] count_q;
-  logic                push, pop;
+  logic                         fifo_full, fifo_empty, pop;
+  logic [7:0]                   fifo_head;
+  logic [$clog2(Depth + 1)-1:0] fifo_count;
 
-  assign ready_o = (count_q != CntFull);
-  assign push    = valid_i && ready_o;
+  assign ready_o = !fifo_full;
 
-  always_ff @(posedge clk_i) begin
-    if (push) begin
-      fifo_q[wptr_q] <= data_i;
-    end
-  end
+  couplet_fifo #(
+    .Width (8),
+    .Depth (Depth)
+  ) u_fifo (
+    .clk_i   (clk_i),
+    .rst_ni  (rst_ni),
+    .flush_i (1'b0),
+    .push_i  (valid_i && ready_o),
+    .data_i  (data_i),
+    .full_o  (fifo_full),
+    .pop_i   (pop),
+    .data_o  (fifo_head),
+    .empty_o (fifo_empty),
+    .count_o (fifo_count)
+  );
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      wptr_q  <= '0;
-      rptr_q  <= '0;
-      count_q <= '0;
-    end else begin
-      if (push) begin
-        wptr_q <= (wptr_q == PtrLast) ? '0 : wptr_q + 1'b1;
-      end
-      if (pop) begin
-        rptr_q <= (rptr_q == PtrLast) ? '0 : rptr_q + 1'b1;
-      end
-      unique case ({push, pop})
-        2'b10:   count_q <= count_q + 1'b1;
-        2'b01:   count_q <= count_q - 1'b1;
-        default: count_q <= count_q;
-      endcase
-    end
-  end
+  // The shifter needs only whether a byte waits.
+  logic unused_fifo_count;
+  assign unused_fifo_count = ^fifo_count;
 
   // ------------------------------------------------------------------------------ shifter
   // shift_q holds the frame still to send, LSB on the line; ones shift in, so it idles high.
@@ -84,7 +69,7 @@ module couplet_uart_tx #(
   assign bit_done   = (baud_q == '0);
   assign frame_done = busy_q && bit_done && (bits_left_q == '0);
   // The next frame starts in the cycle after the stop bit ends, so frames sit back to back.
-  assign pop        = (count_q != '0) && (!busy_q || frame_done);
+  assign pop        = !fifo_empty && (!busy_q || frame_done);
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -93,7 +78,7 @@ module couplet_uart_tx #(
       baud_q      <= '0;
       busy_q      <= 1'b0;
     end else if (pop) begin
-      shift_q     <= {1'b1, fifo_q[rptr_q], 1'b0};
+      shift_q     <= {1'b1, fifo_head, 1'b0};
       bits_left_q <= 4'(FrameBits - 1);
       baud_q      <= BitLast;
       busy_q      <= 1'b1;

@@ -1,10 +1,14 @@
-// Synchronous FIFO for the DMA's word buffers: first-word-fall-through (data_o is the oldest
-// entry while empty_o is low), any depth, and a flush that empties it in one cycle so that a
-// job ended by an error leaves nothing behind for the next job.
+// Synchronous FIFO, the one every IP uses (the DMA's word buffers and its response routing, the
+// UART's bytes, the command mux's response routing): first-word-fall-through (data_o is the
+// oldest entry while empty_o is low), any depth from 1, and a flush that empties it in one cycle
+// so that a job ended by an error leaves nothing behind for the next job.
+//
+// full_o, empty_o and count_o come from the count register alone, never from push_i or pop_i,
+// so a writer may drive its ready from full_o and a reader its valid from empty_o.
 //
 // Pushing while full or popping while empty is a caller bug; the flags make both easy to avoid,
 // the FIFO ignores such requests, and every simulation stops on one.
-module couplet_dma_fifo #(
+module couplet_fifo #(
   parameter int unsigned Width = 32,
   parameter int unsigned Depth = 4
 ) (
@@ -26,6 +30,10 @@ module couplet_dma_fifo #(
   localparam int unsigned CntWidth = $clog2(Depth + 1);
   localparam int unsigned PtrWidth = (Depth > 1) ? $clog2(Depth) : 1;
   typedef logic [PtrWidth-1:0] ptr_t;
+
+  if (Width < 1 || Depth < 1) begin : gen_param_check
+    $error("couplet_fifo: Width and Depth must be at least 1");
+  end
 
   function automatic ptr_t ptr_inc(ptr_t ptr);
     return (ptr == ptr_t'(Depth - 1)) ? '0 : ptr + ptr_t'(1);
