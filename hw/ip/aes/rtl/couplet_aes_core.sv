@@ -158,28 +158,32 @@ module couplet_aes_core
   end else begin : gen_iterative
     localparam int unsigned Step = (Arch == AesArchPartial) ? 2 : 1;
 
-    // round_q is the round key index of the next round: counting up from 1 when encrypting,
+    // A block in flight is one record, stepped together; all zero is idle with no block. Its
+    // round is the round key index of the next round: counting up from 1 when encrypting,
     // down from Nr-1 when decrypting. The last round of a block uses round key Nr or 0.
     // The cycle that accepts a block already runs its first round(s) on the input.
-    logic [127:0] state_q, state_d;
-    logic [3:0]   round_q, round_d;
-    logic         dec_q, dec_d;
-    logic         run_q, run_d;
-    logic         done_q, done_d;
-    logic         accept;
+    typedef struct packed {
+      logic [127:0] state;
+      logic [3:0]   round;
+      logic         dec;
+      logic         run;
+      logic         done;
+    } block_t;
+    block_t blk_q, blk_d;
+    logic   accept;
 
-    assign in_ready_o  = key_ready && !run_q && !done_q;
+    assign in_ready_o  = key_ready && !blk_q.run && !blk_q.done;
     assign accept      = in_valid_i && in_ready_o;
-    assign out_valid_o = done_q;
-    assign out_data_o  = state_q;
-    assign blocks_busy = run_q || done_q;
+    assign out_valid_o = blk_q.done;
+    assign out_data_o  = blk_q.state;
+    assign blocks_busy = blk_q.run || blk_q.done;
 
     logic [127:0] first_in;
     logic [3:0]   first_idx;
     logic         first_dec;
-    assign first_in  = accept ? in_keyed : state_q;
-    assign first_dec = accept ? decrypt_i : dec_q;
-    assign first_idx = !accept ? round_q : decrypt_i ? num_rounds - 4'd1 : 4'd1;
+    assign first_in  = accept ? in_keyed : blk_q.state;
+    assign first_dec = accept ? decrypt_i : blk_q.dec;
+    assign first_idx = !accept ? blk_q.round : decrypt_i ? num_rounds - 4'd1 : 4'd1;
 
     // The rounds of one cycle: the first, and with PARTIAL the second, whose output is the
     // step's. Nr is even, so with two rounds per cycle the last round is always the second.
@@ -215,41 +219,27 @@ module couplet_aes_core
     end
 
     always_comb begin
-      state_d = state_q;
-      round_d = round_q;
-      dec_d   = dec_q;
-      run_d   = run_q;
-      done_d  = done_q;
+      blk_d = blk_q;
       if (clear_i) begin
-        state_d = '0;
-        round_d = '0;
-        dec_d   = 1'b0;
-        run_d   = 1'b0;
-        done_d  = 1'b0;
-      end else if (accept || run_q) begin
-        state_d = step_out;
-        dec_d   = first_dec;
-        round_d = first_dec ? first_idx - 4'(Step) : first_idx + 4'(Step);
-        run_d   = !step_last;
-        done_d  = step_last;
-      end else if (done_q && out_ready_i) begin
-        done_d = 1'b0;
+        blk_d = '0;
+      end else if (accept || blk_q.run) begin
+        blk_d = '{
+          state: step_out,
+          round: first_dec ? first_idx - 4'(Step) : first_idx + 4'(Step),
+          dec:   first_dec,
+          run:   !step_last,
+          done:  step_last
+        };
+      end else if (blk_q.done && out_ready_i) begin
+        blk_d.done = 1'b0;
       end
     end
 
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) begin
-        state_q <= '0;
-        round_q <= '0;
-        dec_q   <= 1'b0;
-        run_q   <= 1'b0;
-        done_q  <= 1'b0;
+        blk_q <= '0;
       end else begin
-        state_q <= state_d;
-        round_q <= round_d;
-        dec_q   <= dec_d;
-        run_q   <= run_d;
-        done_q  <= done_d;
+        blk_q <= blk_d;
       end
     end
   end

@@ -24,12 +24,18 @@ module couplet_aes_key_expand
   output logic [AesMaxRounds:0][127:0]        round_keys_o
 );
 
-  logic [AesMaxKeyWords-1:0][31:0] words_q, words_d;
-  logic [7:0][31:0]                window_q, window_d;
-  logic [3:0]                      iter_q, iter_d;
-  logic                            busy_q, busy_d;
-  logic                            ready_q, ready_d;
-  aes_key_len_e                    key_len_q, key_len_d;
+  // The schedule and its progress are one record: cleared, loaded and stepped together.
+  typedef struct packed {
+    logic [AesMaxKeyWords-1:0][31:0] words;
+    logic [7:0][31:0]                window;  // the last Nk words, the next step's input
+    logic [3:0]                      iter;
+    logic                            busy;
+    logic                            ready;
+    aes_key_len_e                    key_len;
+  } sched_t;
+  sched_t sched_q, sched_d;
+
+  localparam sched_t SchedIdle = '{key_len: AesKeyLen128, default: '0};
 
   // The first Nk words of a schedule are the key; the rest start at zero so that no part of an
   // earlier, longer key survives a shorter one.
@@ -53,10 +59,10 @@ module couplet_aes_key_expand
   aes_key_len_e                    src_len;
 
   assign load       = key_valid_i && !clear_i;
-  assign src_window = load ? key_words : window_q;
-  assign src_words  = load ? {{(AesMaxKeyWords - 8){32'h0}}, key_words} : words_q;
-  assign src_iter   = load ? 4'd0 : iter_q;
-  assign src_len    = load ? key_len_i : key_len_q;
+  assign src_window = load ? key_words : sched_q.window;
+  assign src_words  = load ? {{(AesMaxKeyWords - 8){32'h0}}, key_words} : sched_q.words;
+  assign src_iter   = load ? 4'd0 : sched_q.iter;
+  assign src_len    = load ? key_len_i : sched_q.key_len;
 
   // ---------------------------------------------------------------- one expansion step
   // The new words, split in halves because the upper half of AES-256 depends on the lower.
@@ -124,57 +130,39 @@ module couplet_aes_key_expand
     end
   end
 
+  logic last_step;
+  assign last_step = src_iter == aes_key_iterations(src_len) - 4'd1;
+
   always_comb begin
-    words_d   = words_q;
-    window_d  = window_q;
-    iter_d    = iter_q;
-    busy_d    = busy_q;
-    ready_d   = ready_q;
-    key_len_d = key_len_q;
+    sched_d = sched_q;
     if (clear_i) begin
-      words_d   = '0;
-      window_d  = '0;
-      iter_d    = '0;
-      busy_d    = 1'b0;
-      ready_d   = 1'b0;
-    end else if (load || busy_q) begin
-      words_d   = step_words;
-      window_d  = next_words;
-      iter_d    = src_iter + 4'd1;
-      key_len_d = src_len;
-      busy_d    = 1'b1;
-      ready_d   = 1'b0;
-      if (src_iter == aes_key_iterations(src_len) - 4'd1) begin
-        // The window would hold the last round key words; it is no longer needed.
-        window_d = '0;
-        iter_d   = '0;
-        busy_d   = 1'b0;
-        ready_d  = 1'b1;
-      end
+      // Nothing reads the key length between a clear and the next load (the core clears its
+      // blocks too), so it is left as it was.
+      sched_d = '{key_len: sched_q.key_len, default: '0};
+    end else if (load || sched_q.busy) begin
+      // After the last step the window would hold the last round key words: no longer needed.
+      sched_d = '{
+        words:   step_words,
+        window:  last_step ? '0 : next_words,
+        iter:    last_step ? 4'd0 : src_iter + 4'd1,
+        busy:    !last_step,
+        ready:   last_step,
+        key_len: src_len
+      };
     end
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      words_q   <= '0;
-      window_q  <= '0;
-      iter_q    <= '0;
-      busy_q    <= 1'b0;
-      ready_q   <= 1'b0;
-      key_len_q <= AesKeyLen128;
+      sched_q <= SchedIdle;
     end else begin
-      words_q   <= words_d;
-      window_q  <= window_d;
-      iter_q    <= iter_d;
-      busy_q    <= busy_d;
-      ready_q   <= ready_d;
-      key_len_q <= key_len_d;
+      sched_q <= sched_d;
     end
   end
 
-  assign busy_o       = busy_q;
-  assign ready_o      = ready_q;
-  assign key_len_o    = key_len_q;
-  assign round_keys_o = words_q;
+  assign busy_o       = sched_q.busy;
+  assign ready_o      = sched_q.ready;
+  assign key_len_o    = sched_q.key_len;
+  assign round_keys_o = sched_q.words;
 
 endmodule

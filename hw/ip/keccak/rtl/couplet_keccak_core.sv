@@ -40,67 +40,60 @@ module couplet_keccak_core
     keccak_RoundsPerCycle_must_divide_24 u_illegal_rounds_per_cycle ();
   end
 
-  // round_q in the last cycle of a permutation.
+  // The round field in the last cycle of a permutation.
   localparam keccak_round_idx_t LastBase = keccak_round_idx_t'(KeccakRounds - RoundsPerCycle);
 
-  keccak_state_t     state_q, state_d;
-  keccak_round_idx_t round_q, round_d;  // first round of this cycle; 0 while idle
-  logic              busy_q, busy_d;
-  logic              done_q, done_d;
+  // A permutation is one record, stepped together; all zero is idle with nothing done.
+  typedef struct packed {
+    keccak_state_t     state;
+    keccak_round_idx_t round;  // first round of this cycle; 0 while idle
+    logic              busy;
+    logic              done;
+  } perm_t;
+  perm_t perm_q, perm_d;
 
   logic start, step, last;
-  assign start           = start_i && !busy_q;
-  assign start_refused_o = start_i && busy_q;
-  assign step            = start || busy_q;
-  assign last            = (round_q == LastBase);
+  assign start           = start_i && !perm_q.busy;
+  assign start_refused_o = start_i && perm_q.busy;
+  assign step            = start || perm_q.busy;
+  assign last            = (perm_q.round == LastBase);
 
   // RoundsPerCycle rounds in a chain; a start feeds state_i straight in.
   keccak_state_t [RoundsPerCycle:0] chain;
-  assign chain[0] = busy_q ? state_q : state_i;
+  assign chain[0] = perm_q.busy ? perm_q.state : state_i;
   for (genvar r = 0; r < RoundsPerCycle; r++) begin : gen_round
     couplet_keccak_round u_round (
       .state_i     (chain[r]),
-      .round_idx_i (round_q + keccak_round_idx_t'(r)),
+      .round_idx_i (perm_q.round + keccak_round_idx_t'(r)),
       .state_o     (chain[r+1])
     );
   end
 
   always_comb begin
-    state_d = state_q;
-    round_d = round_q;
-    busy_d  = busy_q;
-    done_d  = 1'b0;
+    perm_d      = perm_q;
+    perm_d.done = 1'b0;
     if (step) begin
-      state_d = chain[RoundsPerCycle];
-      if (last) begin
-        round_d = '0;
-        busy_d  = 1'b0;
-        done_d  = 1'b1;
-      end else begin
-        round_d = round_q + keccak_round_idx_t'(RoundsPerCycle);
-        busy_d  = 1'b1;
-      end
+      perm_d = '{
+        state: chain[RoundsPerCycle],
+        round: last ? '0 : perm_q.round + keccak_round_idx_t'(RoundsPerCycle),
+        busy:  !last,
+        done:  last
+      };
     end else if (clear_i) begin
-      state_d = '0;
+      perm_d.state = '0;
     end
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      state_q <= '0;
-      round_q <= '0;
-      busy_q  <= 1'b0;
-      done_q  <= 1'b0;
+      perm_q <= '0;
     end else begin
-      state_q <= state_d;
-      round_q <= round_d;
-      busy_q  <= busy_d;
-      done_q  <= done_d;
+      perm_q <= perm_d;
     end
   end
 
-  assign busy_o  = busy_q;
-  assign done_o  = done_q;
-  assign state_o = state_q;
+  assign busy_o  = perm_q.busy;
+  assign done_o  = perm_q.done;
+  assign state_o = perm_q.state;
 
 endmodule

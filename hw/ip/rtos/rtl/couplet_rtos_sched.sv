@@ -44,24 +44,31 @@ module couplet_rtos_sched
   typedef logic [TidW-1:0]  tid_t;
   typedef logic [PrioW-1:0] prio_t;
 
-  logic [NumPrio-1:0]            nonempty_q, nonempty_d;
-  logic [NumPrio-1:0][TidW-1:0]  head_q, head_d, tail_q, tail_d;
-  logic [MaxThreads-1:0][TidW-1:0] next_q, next_d;
+  // The ready queues are one record: an operation moves a node's link and its queue's ends at
+  // once, and all empty is the reset state.
+  typedef struct packed {
+    logic [NumPrio-1:0]     nonempty;
+    tid_t [NumPrio-1:0]     head;
+    tid_t [NumPrio-1:0]     tail;
+    tid_t [MaxThreads-1:0]  next;
+  } queues_t;
+  queues_t rq_q, rq_d;
 
   localparam logic Asc = PrioAscending[0];
 
   // The highest non-empty queue in the PrioAscending order.
   prio_t top;
-  assign any_o = |nonempty_q;
-  assign top   = prio_t'(Asc ? highest_one(scan_t'(nonempty_q)) : lowest_one(scan_t'(nonempty_q)));
+  assign any_o = |rq_q.nonempty;
+  assign top   = prio_t'(Asc ? highest_one(scan_t'(rq_q.nonempty))
+                             : lowest_one(scan_t'(rq_q.nonempty)));
 
   // SCHEDULE runs the head of the highest queue; if that is the running thread, its successor,
   // and the queue rotates so that the running thread goes to the tail.
   logic cur_ready, cur_at_head, rot;
   assign cur_ready   = cur_v_i && queued_i[cur_i];
-  assign cur_at_head = cur_ready && cur_eprio_i == top && head_q[top] == cur_i;
+  assign cur_at_head = cur_ready && cur_eprio_i == top && rq_q.head[top] == cur_i;
   assign rot         = schedule_i && cur_at_head;
-  assign pick_o      = cur_at_head ? next_q[cur_i] : head_q[top];
+  assign pick_o      = cur_at_head ? rq_q.next[cur_i] : rq_q.head[top];
   assign preempt_o   = !cur_v_i   ? any_o :
                        !cur_ready ? 1'b1 :
                        (any_o && higher(Asc, prio_l_t'(top), prio_l_t'(cur_eprio_i)));
@@ -70,57 +77,47 @@ module couplet_rtos_sched
   tid_t                  rm_pred;
   always_comb begin
     for (int unsigned u = 0; u < MaxThreads; u++) begin
-      is_pred[u] = queued_i[u] && next_q[u] == t_i && tid_t'(u) != t_i;
+      is_pred[u] = queued_i[u] && rq_q.next[u] == t_i && tid_t'(u) != t_i;
     end
   end
   assign rm_pred = tid_t'(highest_one(scan_t'(is_pred)));
 
   always_comb begin
-    nonempty_d = nonempty_q;
-    head_d     = head_q;
-    tail_d     = tail_q;
-    next_d     = next_q;
+    rq_d = rq_q;
     if (rot) begin
-      head_d[top] = next_q[head_q[top]];
-      tail_d[top] = head_q[top];
+      rq_d.head[top] = rq_q.next[rq_q.head[top]];
+      rq_d.tail[top] = rq_q.head[top];
     end
     if (rm_i) begin
-      if (head_q[rm_p_i] == t_i && tail_q[rm_p_i] == t_i) begin
-        nonempty_d[rm_p_i] = 1'b0;
+      if (rq_q.head[rm_p_i] == t_i && rq_q.tail[rm_p_i] == t_i) begin
+        rq_d.nonempty[rm_p_i] = 1'b0;
       end else begin
-        next_d[rm_pred] = next_q[t_i];
-        if (head_q[rm_p_i] == t_i) head_d[rm_p_i] = next_q[t_i];
-        if (tail_q[rm_p_i] == t_i) tail_d[rm_p_i] = rm_pred;
+        rq_d.next[rm_pred] = rq_q.next[t_i];
+        if (rq_q.head[rm_p_i] == t_i) rq_d.head[rm_p_i] = rq_q.next[t_i];
+        if (rq_q.tail[rm_p_i] == t_i) rq_d.tail[rm_p_i] = rm_pred;
       end
     end
     // The append sees the removal: a thread moving within one queue goes to its tail.
     if (add_i) begin
-      if (!nonempty_d[add_p_i]) begin
-        nonempty_d[add_p_i] = 1'b1;
-        head_d[add_p_i]     = t_i;
-        tail_d[add_p_i]     = t_i;
-        next_d[t_i]         = t_i;
+      if (!rq_d.nonempty[add_p_i]) begin
+        rq_d.nonempty[add_p_i] = 1'b1;
+        rq_d.head[add_p_i]     = t_i;
+        rq_d.tail[add_p_i]     = t_i;
+        rq_d.next[t_i]         = t_i;
       end else begin
-        next_d[tail_d[add_p_i]] = t_i;
-        next_d[t_i]             = head_d[add_p_i];
-        tail_d[add_p_i]         = t_i;
+        rq_d.next[rq_d.tail[add_p_i]] = t_i;
+        rq_d.next[t_i]                = rq_d.head[add_p_i];
+        rq_d.tail[add_p_i]            = t_i;
       end
     end
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      nonempty_q <= '0;
-      head_q     <= '0;
-      tail_q     <= '0;
-      next_q     <= '0;
+      rq_q <= '0;
     end else begin
-      nonempty_q <= nonempty_d;
-      head_q     <= head_d;
-      tail_q     <= tail_d;
-      next_q     <= next_d;
+      rq_q <= rq_d;
     end
   end
-
 
 endmodule
