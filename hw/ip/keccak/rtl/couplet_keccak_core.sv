@@ -1,19 +1,25 @@
-// Keccak-f[1600] permutation engine: RoundsPerCycle rounds per clock cycle, so one
-// permutation takes 24 / RoundsPerCycle cycles. RoundsPerCycle must divide 24 (1, 2, 3, 4, 6,
-// 8, 12 or 24); any other value stops elaboration (see gen_illegal_rounds_per_cycle).
+// Keccak-f[1600] permutation engine and the sponge's state register: RoundsPerCycle rounds per
+// clock cycle, so one permutation takes 24 / RoundsPerCycle cycles. RoundsPerCycle must divide
+// 24 (1, 2, 3, 4, 6, 8, 12 or 24); any other value stops elaboration (see
+// gen_illegal_rounds_per_cycle).
+//
+// The state register is the only copy of the state: the rounds read it and nothing else, and
+// software reaches it through a narrow write port, up to two 32-bit words per cycle: wr_i[w]
+// writes state word w (bits [32*w +: 32]) from wr_data_i[w % 2], the bus of the even or odd
+// words, replacing it or, with wr_xor_i, XORing into it; writing zero to every word clears the
+// state. Writes take effect only while the core is idle and not starting (the caller holds them
+// otherwise; they are ignored). So each state bit sees the round's output, itself, one bus bit,
+// its word's enable and two controls: one LUT6 per bit, and no 1,600-bit path comes from the
+// accelerator's front end (before, a second copy of the state and a per-word XOR path did).
 //
 // Cycle 0 is the cycle with start_i high while busy_o is low. It already runs the first
-// RoundsPerCycle rounds on state_i, so done_o pulses in cycle 24 / RoundsPerCycle and
-// busy_o is high in the cycles in between (never, with 24 rounds per cycle). busy_o is low
+// RoundsPerCycle rounds on the state register, so done_o pulses in cycle 24 / RoundsPerCycle
+// and busy_o is high in the cycles in between (never, with 24 rounds per cycle). busy_o is low
 // in the done_o cycle, so a new start can follow with no idle cycle.
 //
-// state_o is the state register itself: it shows the permuted state from done_o until the
-// next accepted start or clear_i (and intermediate round values while busy_o is high).
-// start_i while busy_o is refused: start_refused_o pulses in the same cycle and the running
-// permutation continues untouched. clear_i zeroes the state register while idle; while busy
-// it is ignored, because cutting a permutation short would leave a half-computed state that
-// is no cleaner, and the caller can clear once done_o has pulsed. An accepted start in the
-// same cycle as clear_i wins: it overwrites the old state anyway.
+// state_o is the state register itself: it shows the permuted state from done_o on (and
+// intermediate round values while busy_o is high). start_i while busy_o is refused:
+// start_refused_o pulses in the same cycle and the running permutation continues untouched.
 module couplet_keccak_core
   import couplet_keccak_pkg::*;
 #(
@@ -22,14 +28,15 @@ module couplet_keccak_core
   input  logic          clk_i,
   input  logic          rst_ni,
 
-  input  logic          start_i,
-  input  keccak_state_t state_i,
-  input  logic          clear_i,
+  input  logic                      start_i,
+  input  logic [KeccakWords-1:0]    wr_i,
+  input  logic                      wr_xor_i,
+  input  logic [1:0][31:0]          wr_data_i,
 
-  output logic          busy_o,
-  output logic          done_o,
-  output logic          start_refused_o,
-  output keccak_state_t state_o
+  output logic                      busy_o,
+  output logic                      done_o,
+  output logic                      start_refused_o,
+  output keccak_state_t             state_o
 );
 
   // A parameter that does not divide 24 instantiates a module that exists nowhere, so the
@@ -58,9 +65,9 @@ module couplet_keccak_core
   assign step            = start || perm_q.busy;
   assign last            = (perm_q.round == LastBase);
 
-  // RoundsPerCycle rounds in a chain; a start feeds state_i straight in.
+  // RoundsPerCycle rounds in a chain, always on the state register.
   keccak_state_t [RoundsPerCycle:0] chain;
-  assign chain[0] = perm_q.busy ? perm_q.state : state_i;
+  assign chain[0] = perm_q.state;
   for (genvar r = 0; r < RoundsPerCycle; r++) begin : gen_round
     couplet_keccak_round u_round (
       .state_i     (chain[r]),
@@ -79,8 +86,12 @@ module couplet_keccak_core
         busy:  !last,
         done:  last
       };
-    end else if (clear_i) begin
-      perm_d.state = '0;
+    end else begin
+      for (int unsigned w = 0; w < KeccakWords; w++) begin
+        if (wr_i[w]) begin
+          perm_d.state[32*w +: 32] = (wr_xor_i ? perm_q.state[32*w +: 32] : 32'd0) ^ wr_data_i[w % 2];
+        end
+      end
     end
   end
 
