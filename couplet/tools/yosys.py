@@ -98,15 +98,28 @@ def _digest(parts: list[str], files: list[Path]) -> str:
     return digest.hexdigest()
 
 
-def synthesize(design: Design, target: Target, netlist: bool = False) -> SynthResult:
-    out = synth_dir(design, target)
-    out.mkdir(parents=True, exist_ok=True)
-    elab_script = "\n".join([
+def _elab_script(design: Design) -> str:
+    return "\n".join([
         _read_command(design),
         f"hierarchy -top {design.top}",
         "tee -q -o elab_stat.json stat -json",
         "write_rtlil elab.il",
     ]) + "\n"
+
+
+def elaborate(design: Design) -> None:
+    """Read and elaborate a design as synthesis would (slang is stricter than Verilator's lint),
+    without mapping it; a BuildError names what it refused."""
+    out = paths.BUILD_DIR / "synth" / "elaborate" / design.name
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "elaborate.ys").write_text(_elab_script(design))
+    yowasp.run("yosys", ["-q", "-l", "elaborate.log", "elaborate.ys"], out / "elaborate.out", cwd=out)
+
+
+def synthesize(design: Design, target: Target, netlist: bool = False) -> SynthResult:
+    out = synth_dir(design, target)
+    out.mkdir(parents=True, exist_ok=True)
+    elab_script = _elab_script(design)
     files = [*design.verilog_sources, *design.sources, *design.data_files]
     files += [f for d in design.include_dirs for f in sorted(d.glob("*"))]
     synth_tail = [target.synth + f" -top {design.top}" + (" -json netlist.json" if netlist else ""),
