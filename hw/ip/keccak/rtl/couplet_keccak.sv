@@ -114,7 +114,8 @@ module couplet_keccak
   dma_job_t      job_q, job_d;
 
   // ---------------------------------------------------------------- permutation engine
-  logic                        core_start, core_busy, core_done, wr_xor;
+  logic                        core_start, core_busy, core_done;
+  logic                        permute_go, zeroize_go, absorb_go;  // actions that go ahead now
   logic [StateWords-1:0]       wr_word;
   logic [1:0][31:0]            wr_bus;
   logic [StateWords-1:0][31:0] st_cur;  // the state register
@@ -127,8 +128,8 @@ module couplet_keccak
     .rst_ni          (rst_ni),
     .start_i         (core_start),
     .wr_i            (wr_word),
-    .wr_xor_i        (wr_xor),
     .wr_data_i       (wr_bus),
+    .clear_i         (zeroize_go),
     .busy_o          (core_busy),
     .done_o          (core_done),
     .start_refused_o (unused_core_refused),
@@ -178,6 +179,27 @@ module couplet_keccak
     endcase
   end
 
+  // Two state words are read each cycle, one even and one odd, through two 25-lane ports: the
+  // stream's word count_q while it takes one, else the two a command can address (its index and
+  // the next). A READ answers one of them; a STATE_XOR write and a stream word are written back
+  // XORed (the engine's port only replaces words).
+  logic [5:0]  cmd_word0, rd_word;
+  logic [4:0]  lane_even, lane_odd;
+  logic [31:0] rd_even, rd_odd;
+  logic        word_take;
+  assign cmd_word0 = state_word(slot_index[0]);
+  assign rd_word   = word_take ? count_q : cmd_word0;
+  assign lane_even = 5'((rd_word + 6'd1) >> 1);
+  assign lane_odd  = 5'(rd_word >> 1);
+  always_comb begin
+    rd_even = '0;
+    rd_odd  = '0;
+    for (int unsigned l = 0; l < StateWords / 2; l++) begin
+      if (32'(lane_even) == l) rd_even = st_cur[2*l];
+      if (32'(lane_odd) == l)  rd_odd  = st_cur[2*l+1];
+    end
+  end
+
   logic [31:0] status_word;
   always_comb begin
     status_word = 32'(sticky_q) << StickyLo;
@@ -205,7 +227,7 @@ module couplet_keccak
     rd_data = '0;
     kind    = decode_kind({1'b0, cmd_req_i.cmd.index});
     unique case (kind)
-      RegState, RegStateXor: rd_data = st_cur[state_word({1'b0, cmd_req_i.cmd.index})];
+      RegState, RegStateXor: rd_data = cmd_word0[0] ? rd_odd : rd_even;
       RegCtrl:               rd_data = 32'(ctrl_q);
       RegStatus:             rd_data = status_word;
       RegLen:                rd_data = len_q;
@@ -236,9 +258,8 @@ module couplet_keccak
   // for EXEC and CMD). A refused action only sets its STATUS bit.
   logic                  refuse_busy, bad_len;
   keccak_actions_t       act_req, act;
-  logic                  permute_go, zeroize_go, absorb_go;
   logic [StateWords-1:0] cmd_word;  // state words the command writes
-  logic                  cmd_xor;
+  logic                  cmd_set;   // they are STATE words: replaced, not XORed
 
   always_comb begin
     reg_e kind;
@@ -250,7 +271,7 @@ module couplet_keccak
     zeroize_go  = 1'b0;
     absorb_go   = 1'b0;
     cmd_word    = '0;
-    cmd_xor     = 1'b0;
+    cmd_set     = 1'b0;
     ctrl_d      = ctrl_q;
     len_d       = len_q;
 
@@ -261,7 +282,7 @@ module couplet_keccak
         unique case (kind)
           RegState, RegStateXor: begin
             cmd_word[state_word(slot_index[s])] = 1'b1;
-            cmd_xor = kind == RegStateXor;
+            cmd_set = kind == RegState;
           end
           RegCtrl: ctrl_d = keccak_ctrl_reg_t'(slot_data[s][$bits(keccak_ctrl_reg_t)-1:0]);
           RegLen:  len_d = slot_data[s];
@@ -290,29 +311,29 @@ module couplet_keccak
   // Words are taken whenever no permutation runs and no command that touches the state is taken;
   // with an illegal rate they are dropped (and flagged), so a DMA job never hangs. An abort in
   // the same cycle drops the word.
-  logic in_fire, word_take, block_end, cmd_state_fire;
+  logic in_fire, block_end, cmd_state_fire;
   assign cmd_state_fire = cmd_req_i.valid && cmd_ready_o && touches_state;
   assign in_fire        = mem_rsp_i.in_valid && mem_req_o.in_ready;
   assign word_take      = in_fire && rate_ok && !mem_rsp_i.job_abort;
   assign block_end      = count_q == ctrl_q.rate - 6'd1;
 
-  // The write port: ZEROIZE writes zero everywhere; else the command's words (slot 0's data on
-  // the bus of its index's parity, slot 1's on the other), or the stream's word count_q, XORed.
+  // The write port (ZEROIZE is the engine's clear): the stream's word count_q, XORed; or the
+  // command's words, slot 0's data on the bus of its index's parity and slot 1's on the other,
+  // XORed unless STATE.
   always_comb begin
-    wr_word = '0;
-    wr_xor  = 1'b0;
-    wr_bus  = '0;
-    if (zeroize_go) begin
-      wr_word = '1;
-    end else if (word_take) begin
+    logic [1:0][31:0] data;
+    logic             add;
+    if (word_take) begin
+      wr_word          = '0;
       wr_word[count_q] = 1'b1;
-      wr_xor           = 1'b1;
-      wr_bus           = {2{mem_rsp_i.in_data}};
+      data             = {2{mem_rsp_i.in_data}};
+      add              = 1'b1;
     end else begin
       wr_word = cmd_word;
-      wr_xor  = cmd_xor;
-      wr_bus  = slot_index[0][0] ? {slot_data[0], slot_data[1]} : {slot_data[1], slot_data[0]};
+      data    = cmd_word0[0] ? {slot_data[0], slot_data[1]} : {slot_data[1], slot_data[0]};
+      add     = !cmd_set;
     end
+    wr_bus = add ? {data[1] ^ rd_odd, data[0] ^ rd_even} : data;
   end
 
   // ---------------------------------------------------------------- ABSORB

@@ -4,13 +4,19 @@
 // gen_illegal_rounds_per_cycle).
 //
 // The state register is the only copy of the state: the rounds read it and nothing else, and
-// software reaches it through a narrow write port, up to two 32-bit words per cycle: wr_i[w]
-// writes state word w (bits [32*w +: 32]) from wr_data_i[w % 2], the bus of the even or odd
-// words, replacing it or, with wr_xor_i, XORing into it; writing zero to every word clears the
-// state. Writes take effect only while the core is idle and not starting (the caller holds them
-// otherwise; they are ignored). So each state bit sees the round's output, itself, one bus bit,
-// its word's enable and two controls: one LUT6 per bit, and no 1,600-bit path comes from the
-// accelerator's front end (before, a second copy of the state and a per-word XOR path did).
+// software reaches it through a narrow write port that replaces up to two 32-bit words a cycle:
+// wr_i[w] writes wr_data_i[w % 2] (the bus of the even or of the odd words) into state word w,
+// bits [32*w +: 32]. XORing into a word is writing the word XOR the data (the caller reads the
+// word from state_o). clear_i zeroes the state. Writes and clear_i take effect only while the
+// core is idle and not starting (the caller holds them otherwise; they are ignored).
+//
+// Why the port costs about nothing: a state flop's clock enable is its word's write or a round
+// step, and its synchronous reset is the clear, both free pins of an FPGA flop. What is left
+// for each bit's last LUT is "chi's output or the bus bit": chi's three inputs, the step and the
+// bus bit. A port that XORed in the core would add the bit itself (a LUT per bit, 1,600 LUTs,
+// measured), and so would an asynchronous clear (a flop has one set/reset pin, and sync and
+// async cannot share it). So the state register has no asynchronous reset: reset clears it
+// synchronously, at the first clock edge in reset.
 //
 // Cycle 0 is the cycle with start_i high while busy_o is low. It already runs the first
 // RoundsPerCycle rounds on the state register, so done_o pulses in cycle 24 / RoundsPerCycle
@@ -30,8 +36,8 @@ module couplet_keccak_core
 
   input  logic                      start_i,
   input  logic [KeccakWords-1:0]    wr_i,
-  input  logic                      wr_xor_i,
   input  logic [1:0][31:0]          wr_data_i,
+  input  logic                      clear_i,
 
   output logic                      busy_o,
   output logic                      done_o,
@@ -50,24 +56,26 @@ module couplet_keccak_core
   // The round field in the last cycle of a permutation.
   localparam keccak_round_idx_t LastBase = keccak_round_idx_t'(KeccakRounds - RoundsPerCycle);
 
-  // A permutation is one record, stepped together; all zero is idle with nothing done.
+  // A permutation's progress is one record, stepped together; all zero is idle with nothing
+  // done. The state is beside it, in flops without an asynchronous reset (see above).
   typedef struct packed {
-    keccak_state_t     state;
     keccak_round_idx_t round;  // first round of this cycle; 0 while idle
     logic              busy;
     logic              done;
   } perm_t;
-  perm_t perm_q, perm_d;
+  perm_t         perm_q, perm_d;
+  keccak_state_t state_q;
 
-  logic start, step, last;
+  logic start, step, last, clear;
   assign start           = start_i && !perm_q.busy;
   assign start_refused_o = start_i && perm_q.busy;
   assign step            = start || perm_q.busy;
   assign last            = (perm_q.round == LastBase);
+  assign clear           = !rst_ni || (clear_i && !step);
 
   // RoundsPerCycle rounds in a chain, always on the state register.
   keccak_state_t [RoundsPerCycle:0] chain;
-  assign chain[0] = perm_q.state;
+  assign chain[0] = state_q;
   for (genvar r = 0; r < RoundsPerCycle; r++) begin : gen_round
     couplet_keccak_round u_round (
       .state_i     (chain[r]),
@@ -81,17 +89,10 @@ module couplet_keccak_core
     perm_d.done = 1'b0;
     if (step) begin
       perm_d = '{
-        state: chain[RoundsPerCycle],
         round: last ? '0 : perm_q.round + keccak_round_idx_t'(RoundsPerCycle),
         busy:  !last,
         done:  last
       };
-    end else begin
-      for (int unsigned w = 0; w < KeccakWords; w++) begin
-        if (wr_i[w]) begin
-          perm_d.state[32*w +: 32] = (wr_xor_i ? perm_q.state[32*w +: 32] : 32'd0) ^ wr_data_i[w % 2];
-        end
-      end
     end
   end
 
@@ -103,8 +104,21 @@ module couplet_keccak_core
     end
   end
 
+  // Per word: clear (the flop's reset pin), else a step or a write (its enable pin).
+  always_ff @(posedge clk_i) begin
+    for (int unsigned w = 0; w < KeccakWords; w++) begin
+      if (clear) begin
+        state_q[32*w +: 32] <= '0;
+      end else if (step) begin
+        state_q[32*w +: 32] <= chain[RoundsPerCycle][32*w +: 32];
+      end else if (wr_i[w]) begin
+        state_q[32*w +: 32] <= wr_data_i[w % 2];
+      end
+    end
+  end
+
   assign busy_o  = perm_q.busy;
   assign done_o  = perm_q.done;
-  assign state_o = perm_q.state;
+  assign state_o = state_q;
 
 endmodule

@@ -6,16 +6,17 @@ x + 5*y); its round constants come from the spec's LFSR and its rho offsets from
 by running SHA3-256, SHA3-512 and SHAKE128 sponges with it against hashlib, and the cocotb
 test `keccak_core_sponge` runs the same sponges with the design as the permutation, which
 checks the byte order (byte i of the FIPS 202 string = state bits [8*i +: 8]) against hashlib
-without the model. States reach the core through its write port (two words a cycle, replaced
-or XORed), as the accelerator writes them.
+without the model. States reach the core through its write port (two words a cycle), as the
+accelerator writes them.
 
 A per-cycle checker (`CoreChecker`) runs in every test and checks, on every cycle:
   - busy_o, done_o and start_refused_o against their spec: with an accepted start in cycle 0,
     busy_o is high in cycles 1 .. N-1 and done_o in cycle N (N = 24 / RoundsPerCycle);
     start_refused_o exactly when start_i arrives while busy;
   - state_o: in cycle k of a permutation the state after k * RoundsPerCycle rounds (so the
-    result in cycle N); while idle, the last value with the writes of the cycles since applied
-    (none while busy or with an accepted start), zero after reset.
+    result in cycle N); while idle, the last value with the writes and clears of the cycles since
+    applied (none while busy or with an accepted start); zero from the first clock edge in reset
+    (the state flops have no asynchronous reset; busy_o, done_o and start_refused_o do).
 The directed tests add explicit, checker-free assertions of the behaviour they are named for.
 
 Run: .venv/bin/python -m pytest hw/ip/keccak/test/test_keccak_core.py -q   (COUPLET_TEST_SEED=<n>)
@@ -203,28 +204,29 @@ ALL_WORDS = (1 << WORDS) - 1
 
 @dataclass(frozen=True)
 class Write:
-    """One cycle of the write port: wr_i (a bit per word), wr_xor_i, the even and odd buses."""
+    """One cycle of the write port: wr_i (a bit per word), clear_i, the even and odd buses."""
 
     words: int = 0
-    xor: int = 0
+    clear: int = 0
     even: int = 0
     odd: int = 0
 
     def apply(self, state: int) -> int:
+        if self.clear:
+            return 0
         for w in range(WORDS):
             if self.words >> w & 1:
                 data = self.odd if w % 2 else self.even
-                old = (state >> (32 * w)) & WORD_MASK if self.xor else 0
-                state = (state & ~(WORD_MASK << (32 * w))) | ((old ^ data) << (32 * w))
+                state = (state & ~(WORD_MASK << (32 * w))) | (data << (32 * w))
         return state
 
 
-CLEAR = Write(ALL_WORDS)
+CLEAR = Write(0, 1)
 
 
 def write_of(dut: object) -> Write:
     bus = int(dut.wr_data_i.value)  # type: ignore[attr-defined]
-    return Write(int(dut.wr_i.value), int(dut.wr_xor_i.value),  # type: ignore[attr-defined]
+    return Write(int(dut.wr_i.value), int(dut.clear_i.value),  # type: ignore[attr-defined]
                  bus & WORD_MASK, bus >> 32)
 
 
@@ -240,6 +242,7 @@ class CoreChecker:
     done: list[tuple[int, int]] = field(default_factory=list)  # (input state, result) per job
     refused: list[int] = field(default_factory=list)  # cycles with start_refused_o
     ignored_writes: int = 0
+    in_reset: bool = False  # the previous sample was in reset: the state is cleared since
 
     @property
     def latency(self) -> int:
@@ -259,8 +262,11 @@ class CoreChecker:
             self.job, self.held = None, 0
             for name in ("busy_o", "done_o", "start_refused_o"):
                 self.expect(v[name] == 0, f"{where}: {name} high in reset")
-            self.expect(state == 0, f"{where}: state_o not zero in reset")
+            if self.in_reset:
+                self.expect(state == 0, f"{where}: state_o not zero after a clock edge in reset")
+            self.in_reset = True
             return
+        self.in_reset = False
 
         k = cycle - self.job.start_cycle if self.job else None
         busy = k is not None and k < self.latency
@@ -290,7 +296,7 @@ class CoreChecker:
             self.job = Job(cycle, keccak_trace(self.held))
             self.ignored_writes += write.words != 0
         elif busy:
-            self.ignored_writes += write.words != 0
+            self.ignored_writes += write.words != 0 or write.clear != 0
         else:
             self.held = write.apply(self.held)
 
@@ -332,15 +338,16 @@ class KeccakTb(ClockedTb):
 
     def drive(self, write: Write) -> None:
         self.dut.wr_i.value = write.words
-        self.dut.wr_xor_i.value = write.xor
+        self.dut.clear_i.value = write.clear
         self.dut.wr_data_i.value = (write.odd << 32) | write.even
 
     def junk(self) -> Write:
         """Random data on the buses with no word written."""
-        return Write(0, self.rng.randrange(2), self.rng.getrandbits(32), self.rng.getrandbits(32))
+        return Write(0, 0, self.rng.getrandbits(32), self.rng.getrandbits(32))
 
     def random_write(self) -> Write:
-        return Write(self.rng.getrandbits(WORDS), self.rng.randrange(2), self.rng.getrandbits(32),
+        """Random words written with random data; one in ten also clears (clear wins)."""
+        return Write(self.rng.getrandbits(WORDS), int(self.rng.random() < 0.1), self.rng.getrandbits(32),
                      self.rng.getrandbits(32))
 
     async def cycle_with(self, *, start: int = 0, write: Write | None = None) -> Outputs:
@@ -353,16 +360,10 @@ class KeccakTb(ClockedTb):
         return self.outputs()
 
     async def load(self, state: int) -> None:
-        """Write `state` into the idle core, two words a cycle, each pair replaced or XORed with
-        the difference to what the register holds (the checker's model of it)."""
+        """Write `state` into the idle core, two words a cycle."""
         for pair in range(WORDS // 2):
             want = (state >> (64 * pair)) & MASK64
-            if self.rng.randrange(2):
-                held = (self.checker.held >> (64 * pair)) & MASK64
-                want, xor = want ^ held, 1
-            else:
-                xor = 0
-            out = await self.cycle_with(write=Write(3 << (2 * pair), xor, want & WORD_MASK, want >> 32))
+            out = await self.cycle_with(write=Write(3 << (2 * pair), 0, want & WORD_MASK, want >> 32))
             assert out.busy == 0, "load while busy"
 
     async def permute(self, state: int) -> int:
@@ -411,8 +412,11 @@ async def keccak_core_reset(dut):
         dut.start_i.value = 0
         dut.rst_ni.value = 0
         await FallingEdge(tb.clk)
-        assert (int(dut.busy_o.value), int(dut.done_o.value), int(dut.state_o.value)) == (0, 0, 0), \
-            "outputs not cleared by the asynchronous reset"
+        assert (int(dut.busy_o.value), int(dut.done_o.value)) == (0, 0), \
+            "busy_o, done_o not cleared by the asynchronous reset"
+        await RisingEdge(tb.clk)
+        await FallingEdge(tb.clk)
+        assert int(dut.state_o.value) == 0, "state_o not cleared at the first clock edge in reset"
         await RisingEdge(tb.clk)
         dut.rst_ni.value = 1
         for _ in range(tb.latency + 3):
@@ -549,9 +553,9 @@ async def keccak_core_start_while_busy(dut):
 
 @cocotb.test()
 async def keccak_core_write(dut):
-    """While idle, a write changes exactly its words from the next cycle: replaced, or XORed,
-    from the bus of the word's parity; writing zero everywhere clears the state. Writes while
-    busy, or with an accepted start, are ignored and leave the result as it is."""
+    """While idle, a write replaces each written word by the bus of its parity from the next
+    cycle, and clear_i zeroes the state (over any write). Writes and clears while busy, or with
+    an accepted start, are ignored and leave the result as it is."""
     tb = KeccakTb(dut)
     await tb.start()
     for _ in range(4):
