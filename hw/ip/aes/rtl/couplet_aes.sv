@@ -195,42 +195,34 @@ module couplet_aes
   logic         issue_iv_upd;  // modes whose next IV is known when a block enters
   logic [127:0] issue_iv;
 
+  // The block entering the core is the input block, the IV or both XORed, and what its result is
+  // XORed with is the IV or the input block: each an AND-XOR of two terms chosen by the mode,
+  // one LUT per bit, where a case per mode would build a mux of all five.
+  logic mode_cbc, mode_ecb, in_blk, in_iv, post_iv, post_blk;
+  assign mode_cbc = ctrl_q.mode == AesModeCbc;
+  assign mode_ecb = !mode_cbc && ctrl_q.mode != AesModeCtr && ctrl_q.mode != AesModeCfb &&
+                    ctrl_q.mode != AesModeOfb;
+  assign in_blk   = mode_cbc || mode_ecb;
+  assign in_iv    = !mode_ecb && !(mode_cbc && ctrl_q.decrypt);
+  assign post_iv  = mode_cbc && ctrl_q.decrypt;
+  assign post_blk = !mode_cbc && !mode_ecb;
+  assign core_decrypt = in_blk && ctrl_q.decrypt;
+  assign core_in_data = ({128{in_blk}} & issue_blk) ^ ({128{in_iv}} & iv_q);
+  assign issue_post   = ({128{post_iv}} & iv_q) | ({128{post_blk}} & issue_blk);
+
   always_comb begin
-    core_in_data = issue_blk;
-    core_decrypt = 1'b0;
-    issue_post   = '0;
     issue_iv_upd = 1'b0;
     issue_iv     = iv_q;
     unique case (ctrl_q.mode)
-      AesModeCbc: begin
-        core_decrypt = ctrl_q.decrypt;
-        if (ctrl_q.decrypt) begin
-          issue_post   = iv_q;
-          issue_iv_upd = 1'b1;
-          issue_iv     = issue_blk;
-        end else begin
-          core_in_data = issue_blk ^ iv_q;
-        end
-      end
-      AesModeCtr: begin
-        core_in_data = iv_q;
-        issue_post   = issue_blk;
-        issue_iv_upd = 1'b1;
-        issue_iv     = ctr_inc(iv_q);
-      end
-      AesModeCfb: begin
-        core_in_data = iv_q;
-        issue_post   = issue_blk;
+      AesModeCbc, AesModeCfb: begin
         issue_iv_upd = ctrl_q.decrypt;
         issue_iv     = issue_blk;
       end
-      AesModeOfb: begin
-        core_in_data = iv_q;
-        issue_post   = issue_blk;
+      AesModeCtr: begin
+        issue_iv_upd = 1'b1;
+        issue_iv     = ctr_inc(iv_q);
       end
-      default: begin  // ECB
-        core_decrypt = ctrl_q.decrypt;
-      end
+      default: ;  // ECB, OFB
     endcase
   end
 
