@@ -17,6 +17,7 @@ from couplet import paths
 from couplet.model.config import SocConfig
 from couplet.reports.bench_report import Section, goal_row
 from couplet.reports.results import markdown_table
+from couplet.tools.soc_synthesis import ENGINES
 
 
 @dataclass(frozen=True)
@@ -156,6 +157,9 @@ def doc_page() -> str:
              "synthesized for its target; otherwise the report says it was not measured.\n"]
     for title, headers, rows in anchor_sections():
         lines += [f"## {title}\n", markdown_table(headers, rows)]
+    engines = [[acc, ", ".join(f"`{m}`" for m in modules)] for acc, modules in ENGINES.items()]
+    lines += ["## Engine modules (the rest of an accelerator's increase is its front end)\n",
+              markdown_table(["accelerator", "engine modules"], engines)]
     goals = [[g.label, g.target, f"configuration '{g.config}'" if g.accelerator is None else ", ".join(
         f"{s} = {toml_value(w)}" for s, w, _ in g.settings), f"<= {g.limit:,g}", g.anchor] for g in GOALS]
     lines += ["## Area goals (LUTs over the core-only SoC, or the SoC's total)\n",
