@@ -234,7 +234,7 @@ class Headline:
 HEADLINES = {
     "aes": Headline("aes", "AES-128 CTR over 4 KiB (cycles)", ("backends", "{coupling}", "ctr4k/128", "mean")),
     "keccak": Headline("sha3", "SHA3-256 of 4 KiB (cycles)", ("backends", "{coupling}", "sha3-256/4096", "mean")),
-    "rtos": Headline("rtos", "yield to another thread (cycles)",
+    "rtos": Headline("rtos", "taskYIELD() to another task: a context switch (cycles)",
                      ("api", "hw-{coupling}", "measures", "schedule/yield", "mean")),
 }
 

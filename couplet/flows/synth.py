@@ -110,9 +110,8 @@ def engine_section(target: Target, all_variants: list[Variant], totals: dict[str
         front = increase - engine
         rows.append([v.label, engine_label(modules), fmt(engine.luts), fmt(engine.ffs), fmt(front.luts),
                      fmt(front.ffs), fmt(increase.luts), fmt(increase.ffs)])
-    return (f"Engine and front end of each variant ({target.name}; engine + front end = the increase over the "
-            "core-only SoC; the front end is all else the variant adds: command and register logic, the "
-            "coupling's doors, the bus)", headers, rows)
+    return (f"Engine and front end of each variant ({target.name}): engine + front end = the increase over the "
+            "core-only SoC", headers, rows)
 
 
 def module_section(full: SocConfig, target: Target, rest: SynthResult, core: Resources) -> Section:
