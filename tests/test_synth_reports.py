@@ -206,6 +206,8 @@ def test_sweep_chart_puts_bench_cycles_against_luts(reports: Path, monkeypatch: 
     assert set(points) == {(c, r) for c in ("tight", "mmio") for r in (1, 2)}
     # The fake SoCs of the sweep hold the keccak tile: its increase is engine + front end.
     assert all(p["luts"] == ENGINE["keccak"].luts + FRONT["keccak"].luts for p in points.values())
+    assert all(p["engine"]["luts"] == ENGINE["keccak"].luts
+               for p in json.loads((reports / f"{stem}.json").read_text())["points"])
     assert points[("mmio", 1)]["cycles"] == 6543.0
     assert points[("mmio", 1)]["source"] == "bench-sha3-default.json"
     assert points[("tight", 1)]["cycles"] is None

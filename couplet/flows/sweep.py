@@ -30,7 +30,7 @@ from couplet.reports.results import RESOURCE_HEADERS, fmt, reports_dir, resource
 from couplet.tools.nextpnr import PnrResult, ULX3S_85F
 from couplet.tools.yosys import SynthResult, TARGETS
 from couplet.tools.soc_synthesis import (Variant, attempt_fmax, boxed_job, core_count, core_job, derive_config,
-                                         run_parallel, tile_design)
+                                         engine_count, run_parallel, tile_design)
 from couplet.tools.yosys_stats import Resources
 
 
@@ -146,6 +146,7 @@ def run(config_name: str, target_name: str, accelerators: tuple[str, ...], jobs:
     core = core_count(results[0])[1]
     base = results[1].hierarchy.total() + core
     increase = {p.label: r.hierarchy.total() + core - base for p, r in zip(sweep, results[2:])}
+    engine = {p.label: engine_count(r, p.accelerator)[1] for p, r in zip(sweep, results[2:])}
 
     pnr: dict[str, PnrResult] = {}
     unplaced: dict[str, str] = {}
@@ -159,7 +160,7 @@ def run(config_name: str, target_name: str, accelerators: tuple[str, ...], jobs:
     sections: list[Section] = []
     for acc in accelerators:
         acc_points = [p for p in sweep if p.accelerator == acc]
-        sections.append(cost_section(acc, acc_points, increase, pnr, unplaced))
+        sections.append(cost_section(acc, acc_points, increase, engine, pnr, unplaced))
         if acc == "aes":
             sections.append(aes_throughput_section(full, acc_points, increase, pnr))
         if acc == "keccak":
@@ -175,6 +176,7 @@ def run(config_name: str, target_name: str, accelerators: tuple[str, ...], jobs:
         "core_only": base.as_dict(),
         "points": [{"accelerator": p.accelerator, "coupling": p.coupling, "setting": AXES[p.accelerator].setting,
                     "value": p.value, "config": p.config.name, "increase": increase[p.label].as_dict(),
+                    "engine": engine[p.label].as_dict(),
                     "fmax_mhz": pnr[p.label].timing.fmax_mhz if p.label in pnr else None,
                     "not_placed": unplaced.get(p.label)} for p in sweep],
     }
@@ -195,14 +197,16 @@ def run(config_name: str, target_name: str, accelerators: tuple[str, ...], jobs:
     return 0
 
 
-def cost_section(acc: str, acc_points: list[Point], increase: dict[str, Resources],
+def cost_section(acc: str, acc_points: list[Point], increase: dict[str, Resources], engine: dict[str, Resources],
                  pnr: dict[str, PnrResult], unplaced: dict[str, str]) -> Section:
     axis = AXES[acc]
     measured = bool(pnr or unplaced)
-    headers = ["coupling", axis.setting, *(f"+{h}" for h in RESOURCE_HEADERS)] + (["Fmax (MHz)"] if measured else [])
+    headers = ["coupling", axis.setting, *(f"+{h}" for h in RESOURCE_HEADERS), "engine LUTs", "front end LUTs"]
+    headers += ["Fmax (MHz)"] if measured else []
     rows = []
     for p in acc_points:
-        row = [p.coupling, str(p.value), *resource_cells(increase[p.label])]
+        row = [p.coupling, str(p.value), *resource_cells(increase[p.label]), fmt(engine[p.label].luts),
+               fmt(increase[p.label].luts - engine[p.label].luts)]
         if measured:
             row.append(f"{pnr[p.label].timing.fmax_mhz:.1f}" if p.label in pnr else f"not placed: {unplaced[p.label]}")
         rows.append(row)
