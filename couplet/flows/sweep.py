@@ -382,7 +382,7 @@ def cycles_plot(path: Path, accelerators: tuple[str, ...], points_: list[ChartPo
             if pts:
                 ax.scatter([c.luts for c in pts], [c.cycles for c in pts], label=coupling)
         for c in shown:
-            ax.annotate(f"{c.point.coupling} {c.point.value}", (c.luts, c.cycles or 0), fontsize="x-small",
+            ax.annotate(f"{c.point.coupling} ({c.point.value})", (c.luts, c.cycles or 0), fontsize="x-small",
                         xytext=(3, 3), textcoords="offset points")
         missing = list(dict.fromkeys(c.source for c in mine if c.cycles is None))
         if missing:
