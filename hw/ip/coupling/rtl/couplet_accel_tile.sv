@@ -65,7 +65,8 @@ module couplet_accel_tile
     );
   end else begin : g_no_regs
     assign regs_rsp_o  = '0;
-    assign reg_cmd_req = '{rsp_ready: 1'b1, default: '0};
+    // cmd by name: a default would reach its enum op, which '0 cannot set (slang refuses it).
+    assign reg_cmd_req = '{valid: 1'b0, cmd: '0, rsp_ready: 1'b1};
     logic unused_regs_bus;
     assign unused_regs_bus = ^{regs_req_i, reg_cmd_ready, reg_cmd_rsp};
   end
