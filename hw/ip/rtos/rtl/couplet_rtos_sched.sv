@@ -122,19 +122,13 @@ module couplet_rtos_sched
       rq_q <= '0;
     end else begin
       rq_q <= rq_d;
-    end
-  end
-
 `ifndef SYNTHESIS
-  // What lets every operation above read the queues as they were.
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-    end else begin
+      // What lets every operation above read the queues as they were.
       RotateAlone: assert (!(rot && (rm_i || add_i)));
       MoveBetweenQueues: assert (!(rm_i && add_i && rm_p_i == add_p_i));
       OnePredecessor: assert ($onehot0(is_pred));
+`endif
     end
   end
-`endif
 
 endmodule
