@@ -44,12 +44,13 @@ def cmd_gen(args: argparse.Namespace) -> int:
     from couplet.gen import cores
     from couplet.gen.generate import committed_outputs, write_config_outputs, write_if_changed
     from couplet.model.config import load_config
+    from couplet.reports import anchors
 
     config = load_config(args.config)
     out_dir = Path(args.out) if args.out else paths.config_build_dir(config.name) / "gen"
     for kind, path in write_config_outputs(config, out_dir).items():
         log.info(f"{kind:10s} {path}")
-    for path, text in {**committed_outputs(config), **cores.core_outputs()}.items():
+    for path, text in {**committed_outputs(config), **cores.core_outputs(), **anchors.doc_outputs()}.items():
         if write_if_changed(path, text):
             log.info(f"updated    {path.relative_to(paths.ROOT)}")
     return 0

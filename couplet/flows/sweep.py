@@ -6,6 +6,10 @@ variants of `couplet synth` (core boxed, its count added once) and compared with
 SoC. The AES key size is not a hardware parameter (one datapath runs 128, 192 and 256-bit keys),
 so key sizes appear as throughput columns: cycles per 16-byte block from a `couplet bench aes`
 report of an SoC with that architecture, at the tile's Fmax (with --fmax) or at the SoC clock.
+
+A second chart puts each point's cycles (the accelerator's headline benchmark, HEADLINES, from the
+`couplet bench` report of a configuration with the point's setting) against its +LUTs, so that a
+reader picks a coupling and an engine for a budget at a glance.
 """
 
 from __future__ import annotations
@@ -18,14 +22,15 @@ from typing import Any, Callable
 
 from couplet import log, paths
 from couplet.errors import CoupletError
-from couplet.model.config import SocConfig, parse_config, read_config_doc
+from couplet.model.config import ConfigError, SocConfig, load_config, parse_config, read_config_doc
 from couplet.model.regs import load_ip_regs
-from couplet.reports.bench_report import Section, goal_row, plot_path, publish
-from couplet.reports.results import RESOURCE_HEADERS, fmt, resource_cells
+from couplet.reports import anchors
+from couplet.reports.bench_report import Section, plot_path, publish
+from couplet.reports.results import RESOURCE_HEADERS, fmt, reports_dir, resource_cells
 from couplet.tools.nextpnr import PnrResult, ULX3S_85F
 from couplet.tools.yosys import SynthResult, TARGETS
 from couplet.tools.soc_synthesis import (Variant, attempt_fmax, boxed_job, core_count, core_job, derive_config,
-                                         run_parallel, tile_design)
+                                         engine_count, run_parallel, tile_design)
 from couplet.tools.yosys_stats import Resources
 
 
@@ -141,6 +146,7 @@ def run(config_name: str, target_name: str, accelerators: tuple[str, ...], jobs:
     core = core_count(results[0])[1]
     base = results[1].hierarchy.total() + core
     increase = {p.label: r.hierarchy.total() + core - base for p, r in zip(sweep, results[2:])}
+    engine = {p.label: engine_count(r, p.accelerator)[1] for p, r in zip(sweep, results[2:])}
 
     pnr: dict[str, PnrResult] = {}
     unplaced: dict[str, str] = {}
@@ -154,7 +160,7 @@ def run(config_name: str, target_name: str, accelerators: tuple[str, ...], jobs:
     sections: list[Section] = []
     for acc in accelerators:
         acc_points = [p for p in sweep if p.accelerator == acc]
-        sections.append(cost_section(acc, acc_points, increase, pnr, unplaced))
+        sections.append(cost_section(acc, acc_points, increase, engine, pnr, unplaced))
         if acc == "aes":
             sections.append(aes_throughput_section(full, acc_points, increase, pnr))
         if acc == "keccak":
@@ -170,43 +176,37 @@ def run(config_name: str, target_name: str, accelerators: tuple[str, ...], jobs:
         "core_only": base.as_dict(),
         "points": [{"accelerator": p.accelerator, "coupling": p.coupling, "setting": AXES[p.accelerator].setting,
                     "value": p.value, "config": p.config.name, "increase": increase[p.label].as_dict(),
+                    "engine": engine[p.label].as_dict(),
                     "fmax_mhz": pnr[p.label].timing.fmax_mhz if p.label in pnr else None,
                     "not_placed": unplaced.get(p.label)} for p in sweep],
     }
     stem = report_stem(full.name, target.name, accelerators, values or {})
-    json_path, md_path = publish(stem, intro, sections, goal_rows(sweep, increase, target.name), data)
+    chart = reports_dir() / f"{stem}-cycles.png"
+    cycles = chart_points(full, sweep, increase)
+    sections.append(chart_section(accelerators, cycles, target.name))
+    data["cycles_vs_luts"] = [{"accelerator": c.point.accelerator, "coupling": c.point.coupling,
+                               "value": c.point.value, "luts": c.luts, "cycles": c.cycles, "source": c.source}
+                              for c in cycles]
+    intro.append(f"Charts: +LUTs over each setting ([{plot_path(stem).name}]({plot_path(stem).name})) and cycles "
+                 f"versus +LUTs per accelerator ([{chart.name}]({chart.name})).\n")
+    measured: list[anchors.Measured] = [(p.accelerator, p.coupling, p.config, increase[p.label].luts) for p in sweep]
+    json_path, md_path = publish(stem, intro, sections, anchors.goal_rows(target.name, measured), data)
     plot(plot_path(stem), accelerators, sweep, increase, target.name)
-    log.info(f"written {json_path}, {md_path} and {plot_path(stem)}")
+    cycles_plot(chart, accelerators, cycles, target.name)
+    log.info(f"written {json_path}, {md_path}, {plot_path(stem)} and {chart}")
     return 0
 
 
-# The issue's area goals, at the points they are stated for (docs/fpga.md "Goals").
-GOALS = {
-    ("aes", "mmio", "rolled"): ("AES rolled, mmio (+LUTs)", 3000, "FAC-V Table 5: +4,174"),
-    ("keccak", "mmio", 1): ("Keccak 1 round/cycle, loose (mmio) (+LUTs)", 4500, "KRONOS Table 2: 4,915"),
-    ("rtos", "tight", 8): ("RTOS 8 threads, tight (+LUTs)", 6000, "ChamelIoT 8T: +6,115"),
-    ("rtos", "mmio", 8): ("RTOS 8 threads, mmio (+LUTs)", 6000, "ChamelIoT 8T: +6,115"),
-}
-
-
-def goal_rows(sweep: list[Point], increase: dict[str, Resources], target: str) -> list[list[str]]:
-    rows = []
-    for p in sweep:
-        goal = GOALS.get((p.accelerator, p.coupling, p.value))
-        if goal is not None:
-            label, limit, anchor = goal
-            rows.append(goal_row(label, target, increase[p.label].luts, limit, anchor))
-    return rows
-
-
-def cost_section(acc: str, acc_points: list[Point], increase: dict[str, Resources],
+def cost_section(acc: str, acc_points: list[Point], increase: dict[str, Resources], engine: dict[str, Resources],
                  pnr: dict[str, PnrResult], unplaced: dict[str, str]) -> Section:
     axis = AXES[acc]
     measured = bool(pnr or unplaced)
-    headers = ["coupling", axis.setting, *(f"+{h}" for h in RESOURCE_HEADERS)] + (["Fmax (MHz)"] if measured else [])
+    headers = ["coupling", axis.setting, *(f"+{h}" for h in RESOURCE_HEADERS), "engine LUTs", "front end LUTs"]
+    headers += ["Fmax (MHz)"] if measured else []
     rows = []
     for p in acc_points:
-        row = [p.coupling, str(p.value), *resource_cells(increase[p.label])]
+        row = [p.coupling, str(p.value), *resource_cells(increase[p.label]), fmt(engine[p.label].luts),
+               fmt(increase[p.label].luts - engine[p.label].luts)]
         if measured:
             row.append(f"{pnr[p.label].timing.fmax_mhz:.1f}" if p.label in pnr else f"not placed: {unplaced[p.label]}")
         rows.append(row)
@@ -220,14 +220,52 @@ def clock_of(p: Point, pnr: dict[str, PnrResult]) -> tuple[float, str]:
     return p.config.clock_hz / 1e6, "SoC clock"
 
 
-def aes_bench(arch: str, preferred: str) -> dict[str, Any] | None:
-    """The backends of a `couplet bench aes` report of an SoC with this engine architecture."""
-    reports = sorted((paths.BUILD_DIR / "reports").glob("bench-aes-*.json"))
-    reports.sort(key=lambda r: r.name != f"bench-aes-{preferred}.json")
+@dataclass(frozen=True)
+class Headline:
+    """One accelerator's headline benchmark: its `couplet bench` report and one figure of it."""
+
+    bench: str  # couplet bench <bench>; its report is bench-<bench>-<config>.json
+    title: str  # the figure, for the chart's axis
+    path: tuple[str, ...]  # keys from the report to the figure; "{coupling}" stands for the point's
+
+    def cycles(self, doc: dict[str, Any], coupling: str) -> float | None:
+        node: Any = doc
+        for key in self.path:
+            node = node.get(key.format(coupling=coupling)) if isinstance(node, dict) else None
+        return float(node) if isinstance(node, (int, float)) else None
+
+
+HEADLINES = {
+    "aes": Headline("aes", "AES-128 CTR over 4 KiB (cycles)", ("backends", "{coupling}", "ctr4k/128", "mean")),
+    "keccak": Headline("sha3", "SHA3-256 of 4 KiB (cycles)", ("backends", "{coupling}", "sha3-256/4096", "mean")),
+    "rtos": Headline("rtos", "taskYIELD() to another task: a context switch (cycles)",
+                     ("api", "hw-{coupling}", "measures", "schedule/yield", "mean")),
+}
+
+
+def report_setting(doc: dict[str, Any], accelerator: str) -> Any:
+    """The swept setting of the SoC a bench report measured: from the report, else from its
+    configuration file (None when neither says)."""
+    setting = AXES[accelerator].setting
+    if setting in doc:
+        return doc[setting]
+    try:
+        own = getattr(load_config(str(doc.get("config"))), accelerator)
+    except ConfigError:
+        return None
+    return getattr(own, setting, None)
+
+
+def bench_for(accelerator: str, value: Any, preferred: str) -> tuple[str, dict[str, Any]] | None:
+    """A `couplet bench` report (its file name and contents) of an SoC with this setting, the
+    configuration's own report first."""
+    bench = HEADLINES[accelerator].bench
+    reports = sorted((paths.BUILD_DIR / "reports").glob(f"bench-{bench}-*.json"))
+    reports.sort(key=lambda r: r.name != f"bench-{bench}-{preferred}.json")
     for report in reports:
         doc = json.loads(report.read_text())
-        if doc.get("arch") == arch:
-            return {"file": report.name, "backends": doc["backends"]}
+        if report_setting(doc, accelerator) == value:
+            return report.name, doc
     return None
 
 
@@ -238,14 +276,14 @@ def aes_throughput_section(full: SocConfig, acc_points: list[Point], increase: d
                *(f"AES-{b} Mbit/s" for b in AES_KEY_BITS), "clock (MHz)", "AES-128 kbit/s per LUT", "source"]
     rows = []
     for p in acc_points:
-        bench = aes_bench(str(p.value), full.name)
+        bench = bench_for("aes", p.value, full.name)
         cycles = [None] * len(AES_KEY_BITS) if bench is None else [
-            bench["backends"].get(p.coupling, {}).get(f"ecb/{b}/16", {}).get("mean") for b in AES_KEY_BITS]
+            bench[1]["backends"].get(p.coupling, {}).get(f"ecb/{b}/16", {}).get("mean") for b in AES_KEY_BITS]
         mhz, basis = clock_of(p, pnr)
         mbps = [128 * mhz / c if c else None for c in cycles]
         luts = increase[p.label].luts
         per_lut = f"{1000 * mbps[0] / luts:.2f}" if mbps[0] and luts else "-"
-        source = bench["file"] if bench else f"no bench-aes report with arch {p.value}: run `couplet bench aes`"
+        source = bench[0] if bench else missing_bench(full, p)
         rows.append([p.coupling, str(p.value), *(fmt(c) if c else "-" for c in cycles),
                      *(f"{m:.1f}" if m else "-" for m in mbps), f"{mhz:.1f} ({basis})", per_lut, source])
     return ("AES throughput per key size (ECB, one 16-byte block through the C API, key set up)", headers, rows)
@@ -286,6 +324,76 @@ def plot(path: Path, accelerators: tuple[str, ...], sweep: list[Point], increase
         ax.set_ylabel(f"+LUTs ({target})")
         ax.set_title(axis.title)
         ax.legend(fontsize="small")
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+
+
+@dataclass(frozen=True)
+class ChartPoint:
+    point: Point
+    luts: float
+    cycles: float | None
+    source: str  # the bench report, or what to run to get one
+
+
+def missing_bench(full: SocConfig, p: Point) -> str:
+    bench = HEADLINES[p.accelerator].bench
+    setting = AXES[p.accelerator].setting
+    own = getattr(getattr(full, p.accelerator), setting)
+    which = full.name if own == p.value else f"<a configuration with {setting} = {p.value}>"
+    return f"no bench-{bench} report with {setting} = {p.value}: run `couplet bench {bench} -c {which}`"
+
+
+def chart_points(full: SocConfig, sweep: list[Point], increase: dict[str, Resources]) -> list[ChartPoint]:
+    """Each point's +LUTs and headline cycles; a point without a bench report says what to run."""
+    result = []
+    for p in sweep:
+        bench = bench_for(p.accelerator, p.value, full.name)
+        cycles = HEADLINES[p.accelerator].cycles(bench[1], p.coupling) if bench else None
+        source = missing_bench(full, p) if bench is None else bench[0] if cycles is not None else \
+            f"{bench[0]} has no {p.coupling} figure"
+        result.append(ChartPoint(p, increase[p.label].luts, cycles, source))
+    return result
+
+
+def chart_section(accelerators: tuple[str, ...], points_: list[ChartPoint], target: str) -> Section:
+    headers = ["accelerator", "coupling", "setting", f"+LUTs ({target})", "headline", "cycles", "source"]
+    rows = [[c.point.accelerator, c.point.coupling, f"{AXES[c.point.accelerator].setting}={c.point.value}",
+             fmt(c.luts), HEADLINES[c.point.accelerator].title, fmt(c.cycles) if c.cycles is not None else "-",
+             c.source] for acc in accelerators for c in points_ if c.point.accelerator == acc]
+    return ("Cycles versus LUTs (the chart's points: pick a coupling and an engine for a LUT budget)", headers, rows)
+
+
+def cycles_plot(path: Path, accelerators: tuple[str, ...], points_: list[ChartPoint], target: str) -> None:
+    """One panel per accelerator: headline cycles over +LUTs, one labelled point per coupling and
+    setting; a panel without bench figures says which command gives them."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, len(accelerators), figsize=(5.5 * len(accelerators), 4.5), squeeze=False)
+    for ax, acc in zip(axes[0], accelerators):
+        mine = [c for c in points_ if c.point.accelerator == acc]
+        shown = [c for c in mine if c.cycles is not None]
+        for coupling in AXES[acc].couplings:
+            pts = [c for c in shown if c.point.coupling == coupling]
+            if pts:
+                ax.scatter([c.luts for c in pts], [c.cycles for c in pts], label=coupling)
+        for c in shown:
+            ax.annotate(f"{c.point.coupling} ({c.point.value})", (c.luts, c.cycles or 0), fontsize="x-small",
+                        xytext=(3, 3), textcoords="offset points")
+        missing = list(dict.fromkeys(c.source for c in mine if c.cycles is None))
+        if missing:
+            ax.text(0.02, 0.02, "\n".join(["not shown:", *missing]), transform=ax.transAxes, fontsize="xx-small",
+                    va="bottom", wrap=True)
+        if shown:
+            ax.set_yscale("log")
+            ax.legend(fontsize="small")
+        ax.set_xlabel(f"+LUTs over the core-only SoC ({target})")
+        ax.set_ylabel(HEADLINES[acc].title)
+        ax.set_title(AXES[acc].title)
     fig.tight_layout()
     fig.savefig(path, dpi=120)
     plt.close(fig)

@@ -7,6 +7,11 @@ core-only SoC; every other variant is synthesized with the core left as a box an
 count added (the core's parameters are the same in every variant, and the hierarchy is kept at
 its boundary, so its count does not change). With --fmax, nextpnr-ecp5 places and routes each
 accelerator tile behind each coupling (hw/fpga/rtl/couplet_fmax_tile.sv) and the whole SoC.
+
+Each variant's increase splits into its engine (ENGINES in couplet/tools/soc_synthesis.py, kept
+as a module of its own in the same synthesis, so engine + front end = increase exactly) and its
+front end (everything else the variant adds). The report ends with the anchors and the goals of
+couplet/reports/anchors.py.
 """
 
 from __future__ import annotations
@@ -17,11 +22,13 @@ from typing import Callable
 from couplet import log, paths
 from couplet.gen import generate
 from couplet.model.config import SocConfig
+from couplet.reports import anchors
 from couplet.reports.bench_report import Section, bar_plot, goal_row, plot_path, publish
 from couplet.reports.results import RESOURCE_HEADERS, fmt, resource_cells
 from couplet.tools.nextpnr import PnrResult, ULX3S_85F
 from couplet.tools.soc_synthesis import (FMAX_GOAL_MHZ, Variant, attempt_fmax, boxed_job, config_package, core_count,
-                                         core_job, instance_resources, run_parallel, tile_design, variants)
+                                         core_job, engine_count, engine_label, instance_resources, run_parallel,
+                                         tile_design, variants)
 from couplet.tools.yosys import SynthResult, TARGETS, Target, report_progress, soc_design
 from couplet.tools.yosys_stats import Resources
 
@@ -37,6 +44,7 @@ def run(config_name: str, target_name: str, jobs: int, fmax: bool) -> int:
     core = core_count(core_result)[1]
     totals = {v.label: r.hierarchy.total() + core for v, r in zip(all_variants, rest)}
     base = totals[all_variants[0].label]
+    engines = {v.label: engine_count(r, v.accelerator) for v, r in zip(all_variants, rest)}
 
     pnr: dict[str, PnrResult] = {}
     unplaced: dict[str, str] = {}
@@ -44,9 +52,11 @@ def run(config_name: str, target_name: str, jobs: int, fmax: bool) -> int:
         pnr, unplaced = run_fmax(full, all_variants, jobs)
 
     sections = [variant_section(target, all_variants, totals, base, pnr, unplaced),
+                engine_section(target, all_variants, totals, base, engines),
                 module_section(full, target, rest[-1], core)]
     if pnr:
         sections.append(throughput_section(full, all_variants, totals, base, pnr))
+    sections += anchors.anchor_sections()
     goals = goal_rows(full, target, all_variants, totals, base, pnr, unplaced)
     intro = [f"# Hardware cost of configuration '{full.name}' ({target.name})\n",
              f"Counts: {target.label}. Made by `couplet synth -c {config_name} --target {target.name}"
@@ -58,7 +68,9 @@ def run(config_name: str, target_name: str, jobs: int, fmax: bool) -> int:
         "config": full.name, "target": target.name, "label": target.label,
         "core": core.as_dict(),
         "variants": {v.label: {"config": v.config.name, "accelerator": v.accelerator, "coupling": v.coupling,
-                               "total": totals[v.label].as_dict(), "increase": (totals[v.label] - base).as_dict()}
+                               "total": totals[v.label].as_dict(), "increase": (totals[v.label] - base).as_dict(),
+                               "engine": {"modules": sorted(engines[v.label][0]), **engines[v.label][1].as_dict()},
+                               "front_end": (totals[v.label] - base - engines[v.label][1]).as_dict()}
                      for v in all_variants},
         "modules": {path: r.as_dict() for path, r in instance_resources(rest[-1], core).items()},
         "fmax_mhz": {label: {"device": p.device.name, "fmax": p.timing.fmax_mhz, "target": p.timing.target_mhz,
@@ -86,6 +98,20 @@ def variant_section(target: Target, all_variants: list[Variant], totals: dict[st
                        f"not placed: {unplaced[v.label]}" if v.label in unplaced else "-")
         rows.append(row)
     return (f"Each accelerator in each coupling ({target.name}, increase over the core-only SoC)", headers, rows)
+
+
+def engine_section(target: Target, all_variants: list[Variant], totals: dict[str, Resources], base: Resources,
+                   engines: dict[str, tuple[list[str], Resources]]) -> Section:
+    headers = ["SoC", "engine", "engine LUTs", "engine FFs", "front end LUTs", "front end FFs", "+LUTs", "+FFs"]
+    rows = []
+    for v in all_variants[1:]:
+        modules, engine = engines[v.label]
+        increase = totals[v.label] - base
+        front = increase - engine
+        rows.append([v.label, engine_label(modules), fmt(engine.luts), fmt(engine.ffs), fmt(front.luts),
+                     fmt(front.ffs), fmt(increase.luts), fmt(increase.ffs)])
+    return (f"Engine and front end of each variant ({target.name}): engine + front end = the increase over the "
+            "core-only SoC", headers, rows)
 
 
 def module_section(full: SocConfig, target: Target, rest: SynthResult, core: Resources) -> Section:
@@ -150,24 +176,10 @@ def throughput_section(full: SocConfig, all_variants: list[Variant], totals: dic
 
 def goal_rows(full: SocConfig, target: Target, all_variants: list[Variant], totals: dict[str, Resources],
               base: Resources, pnr: dict[str, PnrResult], unplaced: dict[str, str]) -> list[list[str]]:
-    rows = []
-
-    def increase(label: str) -> float | None:
-        return (totals[label] - base).luts if label in totals else None
-
-    aes = increase("aes mmio")
-    if aes is not None and full.aes is not None and full.aes.arch == "rolled":
-        rows.append(goal_row("AES rolled, mmio (+LUTs)", target.name, aes, 3000, "FAC-V Table 5: +4,174"))
-    keccak = increase("keccak mmio")
-    if keccak is not None and full.keccak is not None and full.keccak.rounds_per_cycle == 1:
-        rows.append(goal_row("Keccak 1 round/cycle, loose (mmio) (+LUTs)", target.name, keccak, 4500,
-                             "KRONOS Table 2: 4,915"))
-    if full.rtos is not None and full.rtos.max_threads == 8:
-        for coupling in full.rtos.couplings:
-            value = increase(f"rtos {coupling}")
-            if value is not None:
-                rows.append(goal_row(f"RTOS 8 threads, {coupling} (+LUTs)", target.name, value, 6000,
-                                     "ChamelIoT 8T: +6,115"))
+    measured: list[anchors.Measured] = [(v.accelerator, v.coupling, v.config, (totals[v.label] - base).luts)
+                                        for v in all_variants[1:-1]]
+    measured.append((None, None, full, totals[all_variants[-1].label].luts))
+    rows = anchors.goal_rows(target.name, measured)
     soc_label = all_variants[-1].label
     if soc_label in pnr:
         rows.append(goal_row(f"{full.name} SoC Fmax", ULX3S_85F.name, pnr[soc_label].timing.fmax_mhz, FMAX_GOAL_MHZ,
@@ -175,6 +187,9 @@ def goal_rows(full: SocConfig, target: Target, all_variants: list[Variant], tota
     elif soc_label in unplaced:
         rows.append([f"{full.name} SoC Fmax", ULX3S_85F.name, f"not placed: {unplaced[soc_label]}",
                      f">= {FMAX_GOAL_MHZ:g} MHz", "NOT met", "the seeds' 65 MHz"])
+    else:
+        rows.append([f"{full.name} SoC Fmax", ULX3S_85F.name, "-", f">= {FMAX_GOAL_MHZ:g} MHz",
+                     "not measured here (add --fmax)", "the seeds' 65 MHz"])
     return rows
 
 

@@ -21,6 +21,18 @@ from couplet.tools.yosys import Design, SynthResult, TARGETS, Target, soc_design
 from couplet.tools.yosys_stats import Resources
 
 ACCELERATORS = ("aes", "keccak", "rtos")
+# What of each accelerator is its engine (the rest of its increase is the front end: the
+# command and register logic, the couplings' doors, the bus). AES and Keccak: the cipher or
+# permutation core, or the stateless instruction unit of zkn / ise. RTOS: the kernel's units,
+# which hold the threads and objects and run the actions; couplet_rtos itself is its control
+# unit (command port, registers, response) and so front end.
+ENGINES = {
+    "aes": ("couplet_aes_core", "couplet_aes_zkn"),
+    "keccak": ("couplet_keccak_core", "couplet_keccak_ise"),
+    "rtos": ("couplet_rtos_threads", "couplet_rtos_sched", "couplet_rtos_mutex", "couplet_rtos_sem",
+             "couplet_rtos_queue"),
+}
+ENGINE_MODULES = tuple(m for modules in ENGINES.values() for m in modules)
 FMAX_TILE = paths.HW_DIR / "fpga" / "rtl" / "couplet_fmax_tile.sv"
 # The seeds' SoC clock (issue 6): the default SoC must reach it on ECP5.
 FMAX_GOAL_MHZ = 65.0
@@ -121,8 +133,31 @@ def core_job(core_config: SocConfig, target: Target) -> tuple[str, Callable[[], 
 
 def boxed_job(label: str, config: SocConfig, target: Target) -> tuple[str, Callable[[], SynthResult]]:
     """A configuration's SoC with the core left as a box (its count is added from core_job)."""
-    design = soc_design(config.name, config_package(config), blackbox_core=True)
+    design = soc_design(config.name, config_package(config), blackbox_core=True, keep=ENGINE_MODULES)
     return (f"{target.name} {label}", lambda: synthesize(design, target))
+
+
+def engine_count(result: SynthResult, accelerator: str | None) -> tuple[list[str], Resources]:
+    """The engine instances of one accelerator (None: of every accelerator) in a boxed SoC and
+    their count. An accelerator whose engine is missing is an error, not an engine of 0 LUTs."""
+    modules, resources = result.hierarchy.found(ENGINES[accelerator] if accelerator else ENGINE_MODULES)
+    if accelerator and not modules:
+        raise CoupletError(f"{result.design.name}: no {accelerator} engine module ({', '.join(ENGINES[accelerator])}) "
+                           "in the synthesized SoC; if the RTL renamed it, update ENGINES in "
+                           "couplet/tools/soc_synthesis.py")
+    return modules, resources
+
+
+def engine_label(modules: list[str]) -> str:
+    """Engine module names for a table, shared prefixes folded: couplet_rtos_{threads,sched}."""
+    groups: dict[str, list[str]] = {}
+    for name in dict.fromkeys(m.split("$", 1)[0] for m in modules):
+        head, _, tail = name.partition("_")
+        ip, _, unit = tail.partition("_")
+        groups.setdefault(f"{head}_{ip}", []).append(unit)
+    parts = [f"{head}_{units[0]}" if len(units) == 1 else f"{head}_{{{','.join(units)}}}"
+             for head, units in groups.items()]
+    return ", ".join(parts) or "-"
 
 
 def core_count(core_result: SynthResult) -> tuple[str, Resources]:

@@ -50,6 +50,9 @@ class Design:
     include_dirs: tuple[Path, ...] = ()
     params: tuple[tuple[str, str], ...] = ()
     blackboxes: tuple[str, ...] = ()  # children of the top left as empty boxes (counted elsewhere)
+    # Modules below the top's children kept as modules of their own (not flattened), so that a
+    # report can read their count inside the design (an accelerator's engine in its tile).
+    keep: tuple[str, ...] = ()
     # Plain Verilog read before the SystemVerilog (a vendor primitive's instance, such as a
     # generated PLL, keeps parameters that read_slang's box of the primitive would not carry).
     verilog_sources: tuple[Path, ...] = ()
@@ -126,7 +129,7 @@ def synthesize(design: Design, target: Target, netlist: bool = False) -> SynthRe
                   f"tee -q -o stat.json stat -json -top {design.top}"]
     # Another Yosys may map differently: its version is part of what a result depends on.
     yosys_version = importlib.metadata.version(yowasp.TOOLS["yosys"])
-    stamp = _digest([elab_script, *synth_tail, yosys_version], files)
+    stamp = _digest([elab_script, *synth_tail, yosys_version, *design.keep], files)
     stamp_file = out / "stamp"
     seconds = 0.0
     if not (stamp_file.exists() and stamp_file.read_text() == stamp and (out / "stat.json").exists()):
@@ -144,7 +147,8 @@ def _run_yosys(design: Design, target: Target, out: Path, elab_script: str, synt
     seconds = yowasp.run("yosys", ["-q", "-l", "elaborate.log", "elaborate.ys"], out / "elaborate.out", cwd=out)
     children = _direct_children(out / "elab_stat.json", design.top)
     boxed = [m for m in children if m.split("$", 1)[0] in design.blackboxes]
-    keep = " ".join(_pattern(m) for m in children if m not in boxed)
+    nested = _modules_named(out / "elab_stat.json", design.keep)
+    keep = " ".join(_pattern(m) for m in [*children, *nested] if m not in boxed)
     synth_script = "\n".join([
         "read_rtlil elab.il",
         # A box keeps its ports (the rest of the design still connects to them), not its logic.
@@ -175,13 +179,22 @@ def _direct_children(stat_path: Path, top: str) -> dict[str, str]:
     return children
 
 
+def _modules_named(stat_path: Path, names: tuple[str, ...]) -> list[str]:
+    """The elaborated modules (one per instance: `name$path`) of the given module names."""
+    if not names:
+        return []
+    modules = json.loads(stat_path.read_text())["modules"]
+    return sorted(key.lstrip("\\") for key in modules if key.lstrip("\\").split("$", 1)[0] in names)
+
+
 def core_sources() -> tuple[list[Path], list[Path]]:
     """The CV32E40X for an FPGA: its RTL with a pass-through clock gate, and its include dirs."""
     return rtl.core_sources(simulation=False) + [FPGA_CLOCK_GATE], rtl.core_include_dirs()
 
 
-def soc_design(name: str, config_pkg: Path, blackbox_core: bool = False) -> Design:
-    """couplet_soc of a generated configuration package; the core optionally left as a box."""
+def soc_design(name: str, config_pkg: Path, blackbox_core: bool = False, keep: tuple[str, ...] = ()) -> Design:
+    """couplet_soc of a generated configuration package; the core optionally left as a box, and
+    `keep` modules kept whole (Design.keep)."""
     # A boxed core is elaborated (its ports connect the rest) but not mapped.
     sources, includes = core_sources()
     return Design(
@@ -190,6 +203,7 @@ def soc_design(name: str, config_pkg: Path, blackbox_core: bool = False) -> Desi
         sources=tuple(sources + rtl.soc_sources(config_pkg)),
         include_dirs=tuple(includes),
         blackboxes=("cv32e40x_core",) if blackbox_core else (),
+        keep=keep,
     )
 
 

@@ -116,6 +116,20 @@ class Hierarchy:
             result = result + self.total(child).scaled(count)
         return result
 
+    def found(self, names: tuple[str, ...], module: str | None = None) -> tuple[list[str], Resources]:
+        """The instances below `module` (the top) of the modules named (before any '$'), outermost
+        only, and their count: what of a design those modules are."""
+        module = self.top if module is None else module
+        if module.split("$", 1)[0] in names:
+            return [module], self.total(module)
+        modules: list[str] = []
+        result = Resources()
+        for child, count in self.children[module].items():
+            inner, resources = self.found(names, child)
+            modules += inner * count
+            result = result + resources.scaled(count)
+        return modules, result
+
 
 def parse_stat(doc: dict[str, Any], family: str, top: str, boxes: tuple[str, ...] = ()) -> Hierarchy:
     """boxes: module names (before any '$') left as black boxes: their cells count nothing."""

@@ -195,42 +195,34 @@ module couplet_aes
   logic         issue_iv_upd;  // modes whose next IV is known when a block enters
   logic [127:0] issue_iv;
 
+  // The block entering the core is the input block, the IV or both XORed, and what its result is
+  // XORed with is the IV or the input block: each an AND-XOR of two terms chosen by the mode,
+  // one LUT per bit, where a case per mode would build a mux of all five.
+  logic mode_cbc, mode_ecb, in_blk, in_iv, post_iv, post_blk;
+  assign mode_cbc = ctrl_q.mode == AesModeCbc;
+  assign mode_ecb = !mode_cbc && ctrl_q.mode != AesModeCtr && ctrl_q.mode != AesModeCfb &&
+                    ctrl_q.mode != AesModeOfb;
+  assign in_blk   = mode_cbc || mode_ecb;
+  assign in_iv    = !mode_ecb && !(mode_cbc && ctrl_q.decrypt);
+  assign post_iv  = mode_cbc && ctrl_q.decrypt;
+  assign post_blk = !mode_cbc && !mode_ecb;
+  assign core_decrypt = in_blk && ctrl_q.decrypt;
+  assign core_in_data = ({128{in_blk}} & issue_blk) ^ ({128{in_iv}} & iv_q);
+  assign issue_post   = ({128{post_iv}} & iv_q) | ({128{post_blk}} & issue_blk);
+
   always_comb begin
-    core_in_data = issue_blk;
-    core_decrypt = 1'b0;
-    issue_post   = '0;
     issue_iv_upd = 1'b0;
     issue_iv     = iv_q;
     unique case (ctrl_q.mode)
-      AesModeCbc: begin
-        core_decrypt = ctrl_q.decrypt;
-        if (ctrl_q.decrypt) begin
-          issue_post   = iv_q;
-          issue_iv_upd = 1'b1;
-          issue_iv     = issue_blk;
-        end else begin
-          core_in_data = issue_blk ^ iv_q;
-        end
-      end
-      AesModeCtr: begin
-        core_in_data = iv_q;
-        issue_post   = issue_blk;
-        issue_iv_upd = 1'b1;
-        issue_iv     = ctr_inc(iv_q);
-      end
-      AesModeCfb: begin
-        core_in_data = iv_q;
-        issue_post   = issue_blk;
+      AesModeCbc, AesModeCfb: begin
         issue_iv_upd = ctrl_q.decrypt;
         issue_iv     = issue_blk;
       end
-      AesModeOfb: begin
-        core_in_data = iv_q;
-        issue_post   = issue_blk;
+      AesModeCtr: begin
+        issue_iv_upd = 1'b1;
+        issue_iv     = ctr_inc(iv_q);
       end
-      default: begin  // ECB
-        core_decrypt = ctrl_q.decrypt;
-      end
+      default: ;  // ECB, OFB
     endcase
   end
 
@@ -344,6 +336,13 @@ module couplet_aes
     end
   end
 
+  // The two slots of a WRITE2 address consecutive indexes, one even and one odd: each register
+  // takes its data from the lane of its index's parity, so the choice between the slots is one
+  // 2:1 mux per bit for all registers rather than one per register word.
+  logic [1:0][31:0] lane;
+  assign lane[0] = slot_index[0][0] ? slot_data[1] : slot_data[0];
+  assign lane[1] = slot_index[0][0] ? slot_data[0] : slot_data[1];
+
   // What a command does once taken: register writes (wr) and actions (the front end's act_req
   // for EXEC and CMD, or a write of DIN3). A refused action only sets its STATUS bit.
   logic         refuse_busy, refuse_nokey, bad_len;
@@ -351,6 +350,9 @@ module couplet_aes
   logic        expand_go, zeroize_go, mem_go;
   logic        iv_wr;
   logic [3:0][31:0] iv_wdata;
+  logic [7:0]       key_we;
+  logic [3:0]       iv_we, din_we;
+  logic [3:0][31:0] din_cmd;  // DIN with this cycle's writes: a write of DIN3 starts it at once
 
   always_comb begin
     reg_sel_t sel;
@@ -363,10 +365,10 @@ module couplet_aes
     expand_go    = 1'b0;
     zeroize_go   = 1'b0;
     mem_go       = 1'b0;
-    iv_wr        = 1'b0;
-    iv_wdata     = iv_q;
+    key_we       = '0;
+    iv_we        = '0;
+    din_we       = '0;
     key_d        = key_q;
-    din_d        = din_q;
     ctrl_d       = ctrl_q;
     len_d        = len_q;
     key_set_d    = key_set_q;
@@ -377,15 +379,12 @@ module couplet_aes
       if (wr[s]) begin
         unique case (sel.kind)
           RegKey: begin
-            key_d[sel.sub] = slot_data[s];
-            key_set_d      = 1'b0;
+            key_we[sel.sub] = 1'b1;
+            key_set_d       = 1'b0;
           end
-          RegIv: begin
-            iv_wr                  = 1'b1;
-            iv_wdata[sel.sub[1:0]] = slot_data[s];
-          end
+          RegIv: iv_we[sel.sub[1:0]] = 1'b1;
           RegDin: begin
-            din_d[sel.sub[1:0]] = slot_data[s];
+            din_we[sel.sub[1:0]] = 1'b1;
             if (sel.sub[1:0] == 2'd3) act.start = 1'b1;
           end
           RegCtrl: begin
@@ -393,11 +392,20 @@ module couplet_aes
                                    ctrl_q.key_len, ctrl_q.mode);
             if (ctrl_d.key_len != ctrl_q.key_len) key_set_d = 1'b0;
           end
-          RegLen: len_d = slot_data[s];
+          RegLen: len_d = lane[1'(reg_index(AES_LEN_OFFSET))];
           default: ;  // CMD: the front end's act_req
         endcase
       end
     end
+    for (int unsigned w = 0; w < 8; w++) begin
+      if (key_we[w]) key_d[w] = lane[1'(reg_index(AES_KEY0_OFFSET) + 8'(w))];
+    end
+    iv_wr = |iv_we;
+    for (int unsigned w = 0; w < 4; w++) begin
+      iv_wdata[w] = iv_we[w] ? lane[1'(reg_index(AES_IV0_OFFSET) + 8'(w))] : iv_q[w];
+      din_cmd[w]  = din_we[w] ? lane[1'(reg_index(AES_DIN0_OFFSET) + 8'(w))] : din_q[w];
+    end
+    din_d = din_cmd;
 
     if (act.start) begin
       unique case (start_res)
@@ -432,7 +440,7 @@ module couplet_aes
     end
   end
 
-  assign issue_blk      = issue_din ? din_d : blk_q;
+  assign issue_blk      = issue_din ? din_cmd : blk_q;
   assign core_key_valid = expand_go;
   assign core_clear     = zeroize_go;
 

@@ -288,13 +288,23 @@ module couplet_rtos
   end
 
   // ---------------------------------------------------------------- execute
+  // WRITE writes op_a at index, WRITE2 also op_b at index + 1 (8 bits: 127 + 1 is no register).
+  // A register takes op_a when its index has index's parity, else op_b, so two values serve all.
+  logic [7:0]       idx1;
+  logic [1:0][31:0] wr_val;  // by the register index's parity
+  assign idx1      = 8'(cmd_q.index) + 8'd1;
+  assign wr_val[0] = cmd_q.index[0] ? cmd_q.op_b : cmd_q.op_a;
+  assign wr_val[1] = cmd_q.index[0] ? cmd_q.op_a : cmd_q.op_b;
+
+  function automatic logic wr_at(logic [7:0] r);
+    return 8'(cmd_q.index) == r || (cmd_q.op == AccelOpWrite2 && idx1 == r);
+  endfunction
+
   always_comb begin
     rtos_call_reg_t word;
     logic [31:0]    data;
     logic           err;
     logic           wr_ok;
-    logic [7:0]     idx1, ix;
-    logic [31:0]    v;
 
     msg_d     = msg_q;
     arg_a_d   = arg_a_q;
@@ -305,9 +315,6 @@ module couplet_rtos
     data      = '0;
     err       = 1'b0;
     wr_ok     = 1'b0;
-    idx1      = 8'(cmd_q.index) + 8'd1;
-    ix        = '0;
-    v         = '0;
 
     // The result word: a woken waiter is the thread it reports; a refused action reports none.
     word = '{value: res.value, tid: res.tid, rsvd6: 2'd0, preempt: 1'b0, blocked: res.block,
@@ -341,16 +348,14 @@ module couplet_rtos
                   (cmd_q.op == AccelOpWrite || 32'(idx1 - 8'(IdxMsg0)) < 32'(MsgWords) ||
                    idx1 == 8'(IdxArgA) || idx1 == 8'(IdxArgB));
           err = !wr_ok;
+          // Each register compares the index with its own: a write at a computed place would
+          // shift the whole staging buffer.
           if (wr_ok) begin
-            for (int unsigned i = 0; i < 2; i++) begin
-              ix = 8'(cmd_q.index) + 8'(i);
-              v  = (i == 0) ? cmd_q.op_a : cmd_q.op_b;
-              if (i == 0 || cmd_q.op == AccelOpWrite2) begin
-                if (32'(ix - 8'(IdxMsg0)) < 32'(MsgWords)) msg_d[WordW'(ix - 8'(IdxMsg0))] = v;
-                if (ix == 8'(IdxArgA)) arg_a_d = v;
-                if (ix == 8'(IdxArgB)) arg_b_d = v;
-              end
+            for (int unsigned i = 0; i < MsgWords; i++) begin
+              if (wr_at(8'(IdxMsg0) + 8'(i))) msg_d[i] = wr_val[(int'(IdxMsg0) + i) % 2];
             end
+            if (wr_at(8'(IdxArgA))) arg_a_d = wr_val[IdxArgA[0]];
+            if (wr_at(8'(IdxArgB))) arg_b_d = wr_val[IdxArgB[0]];
           end
         end
         AccelOpExec: err = !is_call;

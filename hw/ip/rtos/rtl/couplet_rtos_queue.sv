@@ -1,7 +1,7 @@
 // Message queues of couplet_rtos (hw/ip/rtos/README.md "State", "Messages"): the queue table
 // (in use, message size, depth, read place, count), the message ring, the queue actions and the
-// copy engine. A send to a queue whose receiver already waits skips the ring: the copy engine
-// writes the message to the receiver's buffer through a DMA job (the out word stream), in the
+// copy engine. A send to a queue whose receiver already waits does not store the message: the
+// copy engine writes it to the receiver's buffer through a DMA job (the out word stream), in the
 // background, one word per cycle when the DMA takes it.
 module couplet_rtos_queue
   import couplet_accel_pkg::*;
@@ -57,15 +57,16 @@ module couplet_rtos_queue
   logic             ring_we;
   logic [SlotW-1:0] ring_waddr;
 
-  // Copy engine: the message (a snapshot of MSG), how many of its words went out, and the job.
+  // Copy engine: the ring slot holding the message (a snapshot of MSG), how many of its words
+  // went out, and the job.
   typedef struct packed {
-    logic       busy;
-    logic       err;
-    msg_t       msg;
-    logic [4:0] words;
-    logic [4:0] idx;
-    logic       job_valid;
-    dma_job_t   job;
+    logic             busy;
+    logic             err;
+    logic [SlotW-1:0] slot;
+    logic [4:0]       words;
+    logic [4:0]       idx;
+    logic             job_valid;
+    dma_job_t         job;
   } copy_t;
   logic  copy_go;  // start a message copy to waiter_ptr_i
   copy_t copy_q, copy_d;
@@ -134,6 +135,10 @@ module couplet_rtos_queue
         end
         RtosActionQueueSend: begin
           if (waiters_i.any) begin
+            // The message waits for the copy in the queue's free tail slot, which stays free:
+            // the count does not change, and no ring write happens while the copy runs (SEND is
+            // BUSY then).
+            ring_we    = 1'b1;
             copy_go    = 1'b1;
             res_o.wake = 1'b1;
           end else if (qa.count < qa.depth) begin
@@ -177,15 +182,20 @@ module couplet_rtos_queue
       endcase
     end
   end
-  assign msg_o = ring_q[slot_rd];
+  // One read port: RECV reads slot_rd, the copy engine its slot while it runs (RECV is BUSY then).
+  logic [SlotW-1:0] ring_raddr;
+  msg_t             ring_rdata;
+  assign ring_raddr = copy_q.busy ? copy_q.slot : slot_rd;
+  assign ring_rdata = ring_q[ring_raddr];
+  assign msg_o      = ring_rdata;
 
   // ---------------------------------------------------------------- copy engine
-  // SEND snapshots the staging buffer, so MSG may be rewritten while the copy runs. The words
-  // are offered only once the DMA has taken the job. An abort before that belongs to another
-  // job and is ignored.
+  // SEND snapshots the staging buffer into the ring, so MSG may be rewritten while the copy
+  // runs. The words are offered only once the DMA has taken the job. An abort before that
+  // belongs to another job and is ignored.
   logic out_fire, copy_end;
   assign mem_req_o.out_valid = copy_q.busy && !copy_q.job_valid && copy_q.idx < copy_q.words;
-  assign mem_req_o.out_data  = copy_q.msg[copy_q.idx[WordW-1:0]];
+  assign mem_req_o.out_data  = ring_rdata[copy_q.idx[WordW-1:0]];
   assign out_fire    = mem_req_o.out_valid && mem_rsp_i.out_ready;
   assign copy_end    = copy_q.busy && !copy_q.job_valid &&
                        (mem_rsp_i.job_done || mem_rsp_i.job_abort);
@@ -202,7 +212,7 @@ module couplet_rtos_queue
     if (copy_go) begin
       copy_d = '{busy:      1'b1,
                  err:       1'b0,
-                 msg:       msg_i,
+                 slot:      slot_wr,
                  words:     qa.words,
                  idx:       '0,
                  job_valid: 1'b1,
@@ -249,6 +259,7 @@ module couplet_rtos_queue
         ReadWithinDepth: assert (4'(tab_q[q].rd) < tab_q[q].depth || tab_q[q].rd == '0);
       end
       JobOfACopy: assert (!copy_q.job_valid || copy_q.busy);
+      CopySlotFree: assert (!copy_go || qa.count < qa.depth);
       CopyWithinWords: assert (copy_q.idx <= copy_q.words);
     end
   end

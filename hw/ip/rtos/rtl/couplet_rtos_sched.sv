@@ -1,8 +1,10 @@
 // Scheduler of couplet_rtos (hw/ip/rtos/README.md "State"): the ready queues, one circular singly
 // linked list per priority through the thread nodes' next fields, with head, tail and nonempty,
 // and the choice of the thread to run. In one cycle a thread can be removed from one queue and
-// appended to the tail of another (both on: the same thread moves), or SCHEDULE can rotate the
-// highest queue by one (round robin: head = next[head], tail = old head).
+// appended to the tail of another (both on: the same thread moves, always between two queues,
+// as only an eprio change moves a queued thread), or SCHEDULE can rotate the highest queue by
+// one (round robin: head = next[head], tail = old head), never both (SCHEDULE changes no node).
+// So each operation reads the queues as they were: none sees another's changes.
 //
 // Removal needs the predecessor, found by comparing every queued node's next with the removed
 // TID at once; a node that is not queued may hold a stale next, so queued_i masks the search.
@@ -84,30 +86,33 @@ module couplet_rtos_sched
 
   always_comb begin
     rq_d = rq_q;
+    // The running thread is the head: its successor (pick_o) becomes the head.
     if (rot) begin
-      rq_d.head[top] = rq_q.next[rq_q.head[top]];
-      rq_d.tail[top] = rq_q.head[top];
-    end
-    if (rm_i) begin
-      if (rq_q.head[rm_p_i] == t_i && rq_q.tail[rm_p_i] == t_i) begin
-        rq_d.nonempty[rm_p_i] = 1'b0;
-      end else begin
-        rq_d.next[rm_pred] = rq_q.next[t_i];
-        if (rq_q.head[rm_p_i] == t_i) rq_d.head[rm_p_i] = rq_q.next[t_i];
-        if (rq_q.tail[rm_p_i] == t_i) rq_d.tail[rm_p_i] = rm_pred;
+      rq_d.head[top] = pick_o;
+      rq_d.tail[top] = cur_i;
+    end else begin
+      if (rm_i) begin
+        if (rq_q.head[rm_p_i] == t_i && rq_q.tail[rm_p_i] == t_i) begin
+          rq_d.nonempty[rm_p_i] = 1'b0;
+        end else begin
+          rq_d.next[rm_pred] = rq_q.next[t_i];
+          if (rq_q.head[rm_p_i] == t_i) rq_d.head[rm_p_i] = rq_q.next[t_i];
+          if (rq_q.tail[rm_p_i] == t_i) rq_d.tail[rm_p_i] = rm_pred;
+        end
       end
-    end
-    // The append sees the removal: a thread moving within one queue goes to its tail.
-    if (add_i) begin
-      if (!rq_d.nonempty[add_p_i]) begin
-        rq_d.nonempty[add_p_i] = 1'b1;
-        rq_d.head[add_p_i]     = t_i;
-        rq_d.tail[add_p_i]     = t_i;
-        rq_d.next[t_i]         = t_i;
-      end else begin
-        rq_d.next[rq_d.tail[add_p_i]] = t_i;
-        rq_d.next[t_i]                = rq_d.head[add_p_i];
-        rq_d.tail[add_p_i]            = t_i;
+      // The removal was from another queue than the append's: it wrote no node of that one,
+      // nor t_i's link.
+      if (add_i) begin
+        if (!rq_q.nonempty[add_p_i]) begin
+          rq_d.nonempty[add_p_i] = 1'b1;
+          rq_d.head[add_p_i]     = t_i;
+          rq_d.tail[add_p_i]     = t_i;
+          rq_d.next[t_i]         = t_i;
+        end else begin
+          rq_d.next[rq_q.tail[add_p_i]] = t_i;
+          rq_d.next[t_i]                = rq_q.head[add_p_i];
+          rq_d.tail[add_p_i]            = t_i;
+        end
       end
     end
   end
@@ -117,6 +122,12 @@ module couplet_rtos_sched
       rq_q <= '0;
     end else begin
       rq_q <= rq_d;
+`ifndef SYNTHESIS
+      // What lets every operation above read the queues as they were.
+      RotateAlone: assert (!(rot && (rm_i || add_i)));
+      MoveBetweenQueues: assert (!(rm_i && add_i && rm_p_i == add_p_i));
+      OnePredecessor: assert ($onehot0(is_pred));
+`endif
     end
   end
 

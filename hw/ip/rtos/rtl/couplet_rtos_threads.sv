@@ -146,6 +146,10 @@ module couplet_rtos_threads
     for (int unsigned t = 0; t < MaxThreads; t++) holds[t] = valid[t] && node_q[t].tcb == call_i.a;
   end
 
+  // THREAD_TCB and SCHEDULE answer a node's tcb: one read port serves both.
+  logic [31:0] tcb_rd;
+  assign tcb_rd = node_q[(act == RtosActionSchedule) ? pick_i : a_tid].tcb;
+
   // ---------------------------------------------------------------- thread actions
   // The action's answer, and which fields of which node it changes (act_*). A state change also
   // sets what the node waits on (nothing unless it blocks): a node that does not wait has no
@@ -220,13 +224,13 @@ module couplet_rtos_threads
                                             bprio:     4'(node_q[a_tid].bprio),
                                             eprio:     4'(node_q[a_tid].eprio)};
         end
-        RtosActionThreadTcb: raw_data_o = node_q[a_tid].tcb;
+        RtosActionThreadTcb: raw_data_o = tcb_rd;
         RtosActionThreadFind: begin
           if (!(|holds)) res_o.status = RtosCodeNoId;
           else           res_o.tid    = 8'(lowest_one(scan_t'(holds)));
         end
         RtosActionSchedule: begin
-          raw_data_o = any_ready_i ? node_q[pick_i].tcb : 32'd0;
+          raw_data_o = any_ready_i ? tcb_rd : 32'd0;
           cur_v_d    = any_ready_i;
           if (any_ready_i) cur_d = pick_i;
         end
