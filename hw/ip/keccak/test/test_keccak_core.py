@@ -199,7 +199,6 @@ class Job:
 
 WORDS = STATE_BITS // 32
 WORD_MASK = (1 << 32) - 1
-ALL_WORDS = (1 << WORDS) - 1
 
 
 @dataclass(frozen=True)
