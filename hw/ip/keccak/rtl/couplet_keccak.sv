@@ -5,10 +5,12 @@
 // on the input word stream. Padding and squeezing are left to software, which reads the digest
 // from the STATE registers: the hardware only XORs, permutes and counts words.
 //
-// The state lives in state_q; the core's own register only carries a permutation. A permutation
-// starts with state_i = the current state, and in its done cycle the current state is the core's
-// state_o (st_cur below), which is also written back into state_q. So a command or a stream word
-// in the done cycle already sees the result, and back-to-back permutations lose no cycle.
+// The state lives in the core's register alone (couplet_keccak_core): the rounds read it, and
+// commands and the input stream change it through the core's narrow write port, one or two
+// words per cycle, so no path of the front end is as wide as the state except the read of one
+// word. A command or a stream word in a permutation's done cycle already sees the result, and
+// back-to-back permutations lose no cycle. The input stream yields to a command that touches the
+// state (it is not taken in the cycle such a command is), so the write port has one user a cycle.
 //
 // A PERMUTE command starts the core in the cycle the command is taken (a control path only: the
 // data comes from registers). A stream block instead starts in the cycle after its last word, so
@@ -83,6 +85,15 @@ module couplet_keccak
     return (8'(idx - IdxState0) < 8'(StateWords)) ? 6'(idx - IdxState0) : 6'(idx - IdxXor0);
   endfunction
 
+  // The write port's buses carry the even and odd state words, so the two slots of a WRITE2
+  // (index, index + 1) use one bus each: that needs the arrays to start at even indexes. And a
+  // WRITE2 never writes a STATE and a STATE_XOR word together (the port XORs both or neither):
+  // the arrays are not adjacent. A map that breaks either stops elaboration here (a missing
+  // module, as in couplet_keccak_core).
+  if (IdxState0[0] || IdxXor0[0] || 32'(IdxState0) + StateWords >= 32'(IdxXor0)) begin : gen_bad_state_map
+    keccak_state_arrays_must_start_even_and_not_touch u_bad_state_map ();
+  end
+
   // The sticky STATUS bits, DONE up to BAD_LEN, are contiguous.
   localparam int unsigned StickyLo = KECCAK_STATUS_DONE_BIT;
   localparam int unsigned StickyHi = KECCAK_STATUS_BAD_LEN_BIT;
@@ -90,8 +101,7 @@ module couplet_keccak
   // ABSORB: checking LEN against the rate, waiting for the job, waiting to answer.
   typedef enum logic [1:0] {AbsIdle, AbsCheck, AbsJob, AbsAnswer} abs_e;
 
-  // ---------------------------------------------------------------- state
-  keccak_state_t state_q, state_d;
+  // ---------------------------------------------------------------- registers
   keccak_ctrl_reg_t ctrl_q, ctrl_d;
   logic [31:0]   len_q, len_d;
   logic [5:0]    count_q, count_d;        // words of the current stream block so far
@@ -104,12 +114,12 @@ module couplet_keccak
   dma_job_t      job_q, job_d;
 
   // ---------------------------------------------------------------- permutation engine
-  logic          core_start, core_clear, core_busy, core_done;
-  keccak_state_t core_state;
-  logic          unused_core_refused;  // starts are only issued while the core is idle
-
-  logic [StateWords-1:0][31:0] st_cur;  // the state as commands and streams see it this cycle
-  assign st_cur = core_done ? core_state : state_q;
+  logic                        core_start, core_busy, core_done;
+  logic                        permute_go, zeroize_go, absorb_go;  // actions that go ahead now
+  logic [StateWords-1:0]       wr_word;
+  logic [1:0][31:0]            wr_bus;
+  logic [StateWords-1:0][31:0] st_cur;  // the state register
+  logic                        unused_core_refused;  // starts are only issued while idle
 
   couplet_keccak_core #(
     .RoundsPerCycle (RoundsPerCycle)
@@ -117,12 +127,13 @@ module couplet_keccak
     .clk_i           (clk_i),
     .rst_ni          (rst_ni),
     .start_i         (core_start),
-    .state_i         (st_cur),
-    .clear_i         (core_clear),
+    .wr_i            (wr_word),
+    .wr_data_i       (wr_bus),
+    .clear_i         (zeroize_go),
     .busy_o          (core_busy),
     .done_o          (core_done),
     .start_refused_o (unused_core_refused),
-    .state_o         (core_state)
+    .state_o         (st_cur)
   );
 
   logic perm_run, rate_ok, stream_active, busy;
@@ -168,6 +179,27 @@ module couplet_keccak
     endcase
   end
 
+  // Two state words are read each cycle, one even and one odd, through two 25-lane ports: the
+  // stream's word count_q while it takes one, else the two a command can address (its index and
+  // the next). A READ answers one of them; a STATE_XOR write and a stream word are written back
+  // XORed (the engine's port only replaces words).
+  logic [5:0]  cmd_word0, rd_word;
+  logic [4:0]  lane_even, lane_odd;
+  logic [31:0] rd_even, rd_odd;
+  logic        word_take;
+  assign cmd_word0 = state_word(slot_index[0]);
+  assign rd_word   = word_take ? count_q : cmd_word0;
+  assign lane_even = 5'((rd_word + 6'd1) >> 1);
+  assign lane_odd  = 5'(rd_word >> 1);
+  always_comb begin
+    rd_even = '0;
+    rd_odd  = '0;
+    for (int unsigned l = 0; l < StateWords / 2; l++) begin
+      if (32'(lane_even) == l) rd_even = st_cur[2*l];
+      if (32'(lane_odd) == l)  rd_odd  = st_cur[2*l+1];
+    end
+  end
+
   logic [31:0] status_word;
   always_comb begin
     status_word = 32'(sticky_q) << StickyLo;
@@ -195,7 +227,7 @@ module couplet_keccak
     rd_data = '0;
     kind    = decode_kind({1'b0, cmd_req_i.cmd.index});
     unique case (kind)
-      RegState, RegStateXor: rd_data = st_cur[state_word({1'b0, cmd_req_i.cmd.index})];
+      RegState, RegStateXor: rd_data = cmd_word0[0] ? rd_odd : rd_even;
       RegCtrl:               rd_data = 32'(ctrl_q);
       RegStatus:             rd_data = status_word;
       RegLen:                rd_data = len_q;
@@ -224,14 +256,13 @@ module couplet_keccak
 
   // What a command does once taken: register writes (wr) and actions (the front end's act_req
   // for EXEC and CMD). A refused action only sets its STATUS bit.
-  logic                        refuse_busy, bad_len;
-  keccak_actions_t             act_req, act;
-  logic                        permute_go, zeroize_go, absorb_go;
-  logic [StateWords-1:0][31:0] st_cmd;  // st_cur with this cycle's command applied
+  logic                  refuse_busy, bad_len;
+  keccak_actions_t       act_req, act;
+  logic [StateWords-1:0] cmd_word;  // state words the command writes
+  logic                  cmd_set;   // they are STATE words: replaced, not XORed
 
   always_comb begin
-    reg_e       kind;
-    logic [5:0] word;
+    reg_e kind;
 
     refuse_busy = 1'b0;
     bad_len     = 1'b0;
@@ -239,20 +270,22 @@ module couplet_keccak
     permute_go  = 1'b0;
     zeroize_go  = 1'b0;
     absorb_go   = 1'b0;
-    st_cmd      = st_cur;
+    cmd_word    = '0;
+    cmd_set     = 1'b0;
     ctrl_d      = ctrl_q;
     len_d       = len_q;
 
     // STATUS is cleared by the front end; a guarded register written while busy gets no wr.
     for (int unsigned s = 0; s < 2; s++) begin
       kind = decode_kind(slot_index[s]);
-      word = state_word(slot_index[s]);
       if (wr[s]) begin
         unique case (kind)
-          RegState:    st_cmd[word] = slot_data[s];
-          RegStateXor: st_cmd[word] = st_cmd[word] ^ slot_data[s];
-          RegCtrl:     ctrl_d = keccak_ctrl_reg_t'(slot_data[s][$bits(keccak_ctrl_reg_t)-1:0]);
-          RegLen:      len_d = slot_data[s];
+          RegState, RegStateXor: begin
+            cmd_word[state_word(slot_index[s])] = 1'b1;
+            cmd_set = kind == RegState;
+          end
+          RegCtrl: ctrl_d = keccak_ctrl_reg_t'(slot_data[s][$bits(keccak_ctrl_reg_t)-1:0]);
+          RegLen:  len_d = slot_data[s];
           default: ;  // CMD: the front end's act_req
         endcase
       end
@@ -270,19 +303,38 @@ module couplet_keccak
         default:            absorb_go   = 1'b1;
       endcase
     end
-    if (zeroize_go) st_cmd = '0;
   end
 
   assign core_start = pend_q || permute_go;
-  assign core_clear = zeroize_go;
 
   // ---------------------------------------------------------------- input stream
-  // Words are taken whenever no permutation runs; with an illegal rate they are dropped (and
-  // flagged), so a DMA job never hangs. ZEROIZE or an abort in the same cycle drops the word.
-  logic in_fire, word_take, block_end;
-  assign in_fire   = mem_rsp_i.in_valid && mem_req_o.in_ready;
-  assign word_take = in_fire && rate_ok && !zeroize_go && !mem_rsp_i.job_abort;
-  assign block_end = count_q == ctrl_q.rate - 6'd1;
+  // Words are taken whenever no permutation runs and no command that touches the state is taken;
+  // with an illegal rate they are dropped (and flagged), so a DMA job never hangs. An abort in
+  // the same cycle drops the word.
+  logic in_fire, block_end, cmd_state_fire;
+  assign cmd_state_fire = cmd_req_i.valid && cmd_ready_o && touches_state;
+  assign in_fire        = mem_rsp_i.in_valid && mem_req_o.in_ready;
+  assign word_take      = in_fire && rate_ok && !mem_rsp_i.job_abort;
+  assign block_end      = count_q == ctrl_q.rate - 6'd1;
+
+  // The write port (ZEROIZE is the engine's clear): the stream's word count_q, XORed; or the
+  // command's words, slot 0's data on the bus of its index's parity and slot 1's on the other,
+  // XORed unless STATE.
+  always_comb begin
+    logic [1:0][31:0] data;
+    logic             add;
+    if (word_take) begin
+      wr_word          = '0;
+      wr_word[count_q] = 1'b1;
+      data             = {2{mem_rsp_i.in_data}};
+      add              = 1'b1;
+    end else begin
+      wr_word = cmd_word;
+      data    = cmd_word0[0] ? {slot_data[0], slot_data[1]} : {slot_data[1], slot_data[0]};
+      add     = !cmd_set;
+    end
+    wr_bus = add ? {data[1] ^ rd_odd, data[0] ^ rd_even} : data;
+  end
 
   // ---------------------------------------------------------------- ABSORB
   logic [LenWordBits-1:0] len_words;
@@ -299,7 +351,6 @@ module couplet_keccak
 
   // ---------------------------------------------------------------- next state
   always_comb begin
-    state_d     = st_cmd;
     count_d     = count_q;
     pend_d      = 1'b0;
     sticky_set  = '0;
@@ -318,7 +369,6 @@ module couplet_keccak
 
     // Input stream: XOR word count_q of the block, start the permutation after the last one.
     if (word_take) begin
-      state_d[32*count_q +: 32] = st_cmd[count_q] ^ mem_rsp_i.in_data;
       if (block_end) begin
         count_d = '0;
         pend_d  = 1'b1;
@@ -372,7 +422,6 @@ module couplet_keccak
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      state_q     <= '0;
       ctrl_q      <= '0;
       len_q       <= '0;
       count_q     <= '0;
@@ -383,7 +432,6 @@ module couplet_keccak
       mod_rem_q   <= '0;
       job_q       <= '0;
     end else begin
-      state_q     <= state_d;
       ctrl_q      <= ctrl_d;
       len_q       <= len_d;
       count_q     <= count_d;
@@ -401,7 +449,7 @@ module couplet_keccak
   assign unused_out_ready = mem_rsp_i.out_ready;
 
   assign mem_req_o.job       = job_q;
-  assign mem_req_o.in_ready  = !perm_run;
+  assign mem_req_o.in_ready  = !perm_run && !cmd_state_fire;
   assign mem_req_o.out_valid = 1'b0;
   assign mem_req_o.out_data  = '0;
 

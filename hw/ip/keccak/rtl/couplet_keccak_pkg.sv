@@ -10,6 +10,7 @@ package couplet_keccak_pkg;
   localparam int unsigned KeccakLaneW  = 64;
   localparam int unsigned KeccakStateW = 25 * KeccakLaneW;
   localparam int unsigned KeccakRounds = 24;
+  localparam int unsigned KeccakWords  = KeccakStateW / 32;  // 32-bit words, as software sees them
 
   typedef logic [KeccakLaneW-1:0]  keccak_lane_t;
   typedef logic [KeccakStateW-1:0] keccak_state_t;

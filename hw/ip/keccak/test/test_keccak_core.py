@@ -6,14 +6,17 @@ x + 5*y); its round constants come from the spec's LFSR and its rho offsets from
 by running SHA3-256, SHA3-512 and SHAKE128 sponges with it against hashlib, and the cocotb
 test `keccak_core_sponge` runs the same sponges with the design as the permutation, which
 checks the byte order (byte i of the FIPS 202 string = state bits [8*i +: 8]) against hashlib
-without the model.
+without the model. States reach the core through its write port (two words a cycle), as the
+accelerator writes them.
 
 A per-cycle checker (`CoreChecker`) runs in every test and checks, on every cycle:
   - busy_o, done_o and start_refused_o against their spec: with an accepted start in cycle 0,
     busy_o is high in cycles 1 .. N-1 and done_o in cycle N (N = 24 / RoundsPerCycle);
     start_refused_o exactly when start_i arrives while busy;
   - state_o: in cycle k of a permutation the state after k * RoundsPerCycle rounds (so the
-    result in cycle N); while idle, the last result, or zero after clear_i or reset.
+    result in cycle N); while idle, the last value with the writes and clears of the cycles since
+    applied (none while busy or with an accepted start); zero from the first clock edge in reset
+    (the state flops have no asynchronous reset; busy_o, done_o and start_refused_o do).
 The directed tests add explicit, checker-free assertions of the behaviour they are named for.
 
 Run: .venv/bin/python -m pytest hw/ip/keccak/test/test_keccak_core.py -q   (COUPLET_TEST_SEED=<n>)
@@ -194,6 +197,38 @@ class Job:
     trace: list[int]
 
 
+WORDS = STATE_BITS // 32
+WORD_MASK = (1 << 32) - 1
+
+
+@dataclass(frozen=True)
+class Write:
+    """One cycle of the write port: wr_i (a bit per word), clear_i, the even and odd buses."""
+
+    words: int = 0
+    clear: int = 0
+    even: int = 0
+    odd: int = 0
+
+    def apply(self, state: int) -> int:
+        if self.clear:
+            return 0
+        for w in range(WORDS):
+            if self.words >> w & 1:
+                data = self.odd if w % 2 else self.even
+                state = (state & ~(WORD_MASK << (32 * w))) | (data << (32 * w))
+        return state
+
+
+CLEAR = Write(0, 1)
+
+
+def write_of(dut: object) -> Write:
+    bus = int(dut.wr_data_i.value)  # type: ignore[attr-defined]
+    return Write(int(dut.wr_i.value), int(dut.clear_i.value),  # type: ignore[attr-defined]
+                 bus & WORD_MASK, bus >> 32)
+
+
 @dataclass
 class CoreChecker:
     """Per-cycle model of the core's outputs (see the module doc)."""
@@ -205,7 +240,8 @@ class CoreChecker:
     errors: list[str] = field(default_factory=list)
     done: list[tuple[int, int]] = field(default_factory=list)  # (input state, result) per job
     refused: list[int] = field(default_factory=list)  # cycles with start_refused_o
-    ignored_clears: int = 0
+    ignored_writes: int = 0
+    in_reset: bool = False  # the previous sample was in reset: the state is cleared since
 
     @property
     def latency(self) -> int:
@@ -218,15 +254,18 @@ class CoreChecker:
     def sample(self, cycle: int) -> None:
         dut = self.dut
         v = {name: int(getattr(dut, name).value) for name in (
-            "rst_ni", "start_i", "clear_i", "busy_o", "done_o", "start_refused_o")}
-        state = int(dut.state_o.value)
+            "rst_ni", "start_i", "busy_o", "done_o", "start_refused_o")}
+        state = int(dut.state_o.value)  # type: ignore[attr-defined]
         where = f"cycle {cycle}"
         if not v["rst_ni"]:
             self.job, self.held = None, 0
             for name in ("busy_o", "done_o", "start_refused_o"):
                 self.expect(v[name] == 0, f"{where}: {name} high in reset")
-            self.expect(state == 0, f"{where}: state_o not zero in reset")
+            if self.in_reset:
+                self.expect(state == 0, f"{where}: state_o not zero after a clock edge in reset")
+            self.in_reset = True
             return
+        self.in_reset = False
 
         k = cycle - self.job.start_cycle if self.job else None
         busy = k is not None and k < self.latency
@@ -238,7 +277,7 @@ class CoreChecker:
                     f"{where}: start_refused_o {v['start_refused_o']}, expected {int(refused)}")
         if refused:
             self.refused.append(cycle)
-        if k is not None:
+        if k is not None and self.job is not None:
             want = self.job.trace[k * self.rpc]
             what = "result" if done else f"state after {k * self.rpc} rounds"
             self.expect(state == want, f"{where}: state_o is not the {what} (start in cycle "
@@ -247,17 +286,18 @@ class CoreChecker:
                 self.done.append((self.job.trace[0], state))
                 self.held, self.job = want, None
         else:
-            self.expect(state == self.held, f"{where}: state_o changed while idle "
+            self.expect(state == self.held, f"{where}: state_o is not the idle state "
                         f"({diff_lanes(state, self.held)})")
 
         # This cycle's inputs take effect at the end of the cycle.
+        write = write_of(dut)
         if v["start_i"] and not busy:
-            self.job = Job(cycle, keccak_trace(int(dut.state_i.value)))
-        elif v["clear_i"]:
-            if busy:
-                self.ignored_clears += 1
-            else:
-                self.held = 0
+            self.job = Job(cycle, keccak_trace(self.held))
+            self.ignored_writes += write.words != 0
+        elif busy:
+            self.ignored_writes += write.words != 0 or write.clear != 0
+        else:
+            self.held = write.apply(self.held)
 
 
 def diff_lanes(got: int, want: int) -> str:
@@ -284,8 +324,7 @@ class KeccakTb(ClockedTb):
     async def start(self) -> None:
         dut = self.dut
         dut.start_i.value = 0
-        dut.clear_i.value = 0
-        dut.state_i.value = 0
+        self.drive(Write())
         await self.reset()
         await FallingEdge(self.clk)
         assert int(dut.busy_o.value) == 0, "busy_o high after reset"
@@ -296,22 +335,43 @@ class KeccakTb(ClockedTb):
         return Outputs(int(dut.busy_o.value), int(dut.done_o.value),
                        int(dut.start_refused_o.value), int(dut.state_o.value))
 
-    async def cycle_with(self, *, start: int = 0, state: int | None = None, clear: int = 0) -> Outputs:
-        """Drive the inputs of the next cycle (random junk on state_i unless given) and return
-        the outputs at its sampling point."""
+    def drive(self, write: Write) -> None:
+        self.dut.wr_i.value = write.words
+        self.dut.clear_i.value = write.clear
+        self.dut.wr_data_i.value = (write.odd << 32) | write.even
+
+    def junk(self) -> Write:
+        """Random data on the buses with no word written."""
+        return Write(0, 0, self.rng.getrandbits(32), self.rng.getrandbits(32))
+
+    def random_write(self) -> Write:
+        """Random words written with random data; one in ten also clears (clear wins)."""
+        return Write(self.rng.getrandbits(WORDS), int(self.rng.random() < 0.1), self.rng.getrandbits(32),
+                     self.rng.getrandbits(32))
+
+    async def cycle_with(self, *, start: int = 0, write: Write | None = None) -> Outputs:
+        """Drive the inputs of the next cycle (junk on the buses unless a write is given) and
+        return the outputs at its sampling point."""
         await RisingEdge(self.clk)
         self.dut.start_i.value = start
-        self.dut.clear_i.value = clear
-        self.dut.state_i.value = self.rng.getrandbits(STATE_BITS) if state is None else state
+        self.drive(self.junk() if write is None else write)
         await FallingEdge(self.clk)
         return self.outputs()
 
+    async def load(self, state: int) -> None:
+        """Write `state` into the idle core, two words a cycle."""
+        for pair in range(WORDS // 2):
+            want = (state >> (64 * pair)) & MASK64
+            out = await self.cycle_with(write=Write(3 << (2 * pair), 0, want & WORD_MASK, want >> 32))
+            assert out.busy == 0, "load while busy"
+
     async def permute(self, state: int) -> int:
-        """Start a permutation on `state` (once idle) and return state_o at done_o."""
+        """Load `state` (once idle), start a permutation on it and return state_o at done_o."""
         out = await self.cycle_with()
         while out.busy:
             out = await self.cycle_with()
-        out = await self.cycle_with(start=1, state=state)
+        await self.load(state)
+        out = await self.cycle_with(start=1, write=self.random_write())
         for _ in range(self.latency):
             out = await self.cycle_with()
         assert out.done, f"done_o not {self.latency} cycles after start"
@@ -343,15 +403,19 @@ async def keccak_core_reset(dut):
         out = await tb.cycle_with()
         assert (out.busy, out.done, out.refused, out.state) == (0, 0, 0, 0), f"not idle: {out}"
     for delay in (1, tb.latency):  # the cycle after the start, and the done cycle
-        await tb.cycle_with(start=1, state=tb.random_state())
+        await tb.load(tb.random_state())
+        await tb.cycle_with(start=1)
         for _ in range(delay - 1):
             await tb.cycle_with()
         await RisingEdge(tb.clk)
         dut.start_i.value = 0
         dut.rst_ni.value = 0
         await FallingEdge(tb.clk)
-        assert (int(dut.busy_o.value), int(dut.done_o.value), int(dut.state_o.value)) == (0, 0, 0), \
-            "outputs not cleared by the asynchronous reset"
+        assert (int(dut.busy_o.value), int(dut.done_o.value)) == (0, 0), \
+            "busy_o, done_o not cleared by the asynchronous reset"
+        await RisingEdge(tb.clk)
+        await FallingEdge(tb.clk)
+        assert int(dut.state_o.value) == 0, "state_o not cleared at the first clock edge in reset"
         await RisingEdge(tb.clk)
         dut.rst_ni.value = 1
         for _ in range(tb.latency + 3):
@@ -374,58 +438,64 @@ async def keccak_core_sponge(dut):
 
 @cocotb.test()
 async def keccak_core_random(dut):
-    """Differential: random states (some sparse or dense) against the model, each started in
-    the previous one's done cycle or 1..3 cycles later; now and then a refused start or an
-    ignored clear while busy, a clear while idle, or a clear with the start."""
+    """Differential: random states (some sparse or dense) against the model, each loaded after
+    the previous permutation, or the previous result permuted again from its done cycle; now and
+    then a refused start or an ignored write while busy, and random writes while idle."""
     tb = KeccakTb(dut)
     await tb.start()
     chance = tb.rng.random
-    out = await tb.cycle_with(start=1, state=tb.random_state())
+    await tb.load(tb.random_state())
+    out = await tb.cycle_with(start=1)
     for job in range(RANDOM_STATES):
         for _ in range(tb.latency - 1):
             poke = chance()
-            out = await tb.cycle_with(start=int(poke < 0.05), clear=int(0.05 <= poke < 0.1))
-        gap = None if job == RANDOM_STATES - 1 else tb.rng.choice((0, 0, 1, 3))
-        if gap == 0:
-            out = await tb.cycle_with(start=1, state=tb.random_state())  # done cycle, next start
+            out = await tb.cycle_with(start=int(poke < 0.05),
+                                      write=tb.random_write() if 0.05 <= poke < 0.15 else None)
+        last = job == RANDOM_STATES - 1
+        if not last and chance() < 0.3:
+            out = await tb.cycle_with(start=1, write=tb.random_write())  # done cycle, next start
             assert out.done
             continue
         out = await tb.cycle_with()  # done cycle
         assert out.done
-        if gap is None:
+        if last:
             break
-        for _ in range(gap - 1):
-            await tb.cycle_with(clear=int(chance() < 0.2))
-        await tb.cycle_with(start=1, state=tb.random_state(), clear=int(chance() < 0.1))
+        for _ in range(tb.rng.randrange(3)):
+            await tb.cycle_with(write=tb.random_write())
+        await tb.load(tb.random_state())
+        await tb.cycle_with(start=1, write=tb.random_write() if chance() < 0.2 else None)
     tb.check()
     assert len(tb.checker.done) == RANDOM_STATES, f"{len(tb.checker.done)} permutations checked"
-    tb.dut._log.info("%d permutations checked; %d refused starts, %d ignored clears",
-                     len(tb.checker.done), len(tb.checker.refused), tb.checker.ignored_clears)
+    tb.dut._log.info("%d permutations checked; %d refused starts, %d ignored writes",
+                     len(tb.checker.done), len(tb.checker.refused), tb.checker.ignored_writes)
 
 
 @cocotb.test()
 async def keccak_core_timing(dut):
     """done_o exactly 24 / RoundsPerCycle cycles after start_i, busy_o high in between, both low
-    otherwise; state_o holds the result until the next start, whatever state_i carries. The
-    second and third permutations start in the done cycle of the one before."""
+    otherwise; state_o holds the result until the next start or write. The second and third
+    permutations start in the done cycle of the one before, on its result."""
     tb = KeccakTb(dut)
     await tb.start()
     plan = [(tb.random_state(), back_to_back) for back_to_back in (False, True, True, False)]
     prev = 0
     for index, (state, back_to_back) in enumerate(plan):
-        want = keccak_f(state)
-        if not back_to_back:
+        if back_to_back:
+            state = prev
+        else:
             for _ in range(tb.rng.randrange(1, 5)):
                 out = await tb.cycle_with()
                 assert (out.busy, out.done, out.state) == (0, 0, prev), f"idle: {out}"
-            out = await tb.cycle_with(start=1, state=state)  # cycle 0
+            await tb.load(state)
+            out = await tb.cycle_with(start=1)  # cycle 0
             assert (out.busy, out.done, out.refused) == (0, 0, 0), f"cycle 0: {out}"
+        want = keccak_f(state)
         for k in range(1, tb.latency):
             out = await tb.cycle_with()
             assert (out.busy, out.done) == (1, 0), f"cycle {k}: busy_o {out.busy}, done_o {out.done}"
         follow = plan[index + 1] if index + 1 < len(plan) else None
         if follow is not None and follow[1]:
-            out = await tb.cycle_with(start=1, state=follow[0])
+            out = await tb.cycle_with(start=1)
             assert out.refused == 0, "a start in the done cycle refused"
         else:
             out = await tb.cycle_with()
@@ -446,28 +516,32 @@ async def keccak_core_start_while_busy(dut):
     tb = KeccakTb(dut)
     await tb.start()
     if tb.latency == 1:
-        states = [tb.random_state() for _ in range(20)]
+        state = tb.random_state()
+        await tb.load(state)
         results = []
-        for state in states:
-            out = await tb.cycle_with(start=1, state=state)
+        for _ in range(20):
+            out = await tb.cycle_with(start=1, write=tb.random_write())
             assert (out.busy, out.refused) == (0, 0), f"start refused: {out}"
             results.append(out.state)
         out = await tb.cycle_with()
         results.append(out.state)
-        assert results[1:] == [keccak_f(s) for s in states], "back-to-back results"
+        want = [state]
+        for _ in range(20):
+            want.append(keccak_f(want[-1]))
+        assert results == want, "back-to-back results"
         tb.check()
         return
     for _ in range(10):
         state = tb.random_state()
-        out = await tb.cycle_with(start=1, state=state)
+        await tb.load(state)
+        out = await tb.cycle_with(start=1)
         assert out.refused == 0, "an idle start refused"
         pokes = sorted(tb.rng.sample(range(1, tb.latency), tb.rng.randrange(1, tb.latency)))
         for k in range(1, tb.latency):
-            other = tb.random_state()
-            out = await tb.cycle_with(start=int(k in pokes), state=other)
+            out = await tb.cycle_with(start=int(k in pokes), write=tb.random_write())
             assert out.refused == int(k in pokes), f"cycle {k}: start_refused_o {out.refused}"
             assert out.busy == 1
-        out = await tb.cycle_with(start=1, state=tb.random_state())  # the done cycle
+        out = await tb.cycle_with(start=1)  # the done cycle
         assert (out.done, out.refused) == (1, 0), f"done cycle: {out}"
         assert out.state == keccak_f(state), "a refused start disturbed the permutation"
         for _ in range(tb.latency):
@@ -477,27 +551,37 @@ async def keccak_core_start_while_busy(dut):
 
 
 @cocotb.test()
-async def keccak_core_clear(dut):
-    """clear_i while idle zeroes state_o from the next cycle; while busy it is ignored and the
-    result is unaffected; with start_i in the same cycle the start wins."""
+async def keccak_core_write(dut):
+    """While idle, a write replaces each written word by the bus of its parity from the next
+    cycle, and clear_i zeroes the state (over any write). Writes and clears while busy, or with
+    an accepted start, are ignored and leave the result as it is."""
     tb = KeccakTb(dut)
     await tb.start()
     for _ in range(4):
         state = tb.random_state()
         assert await tb.permute(state) == keccak_f(state)
-        out = await tb.cycle_with(clear=1)
-        assert out.state == keccak_f(state), "clear_i acted in its own cycle"
+        held = keccak_f(state)
+        for _ in range(6):
+            write = tb.random_write()
+            out = await tb.cycle_with(write=write)
+            assert out.state == held, "a write acted in its own cycle"
+            held = write.apply(held)
+        out = await tb.cycle_with()
+        assert out.state == held, f"writes: {diff_lanes(out.state, held)}"
+        out = await tb.cycle_with(write=CLEAR)
         for _ in range(3):
             out = await tb.cycle_with()
             assert (out.busy, out.done, out.state) == (0, 0, 0), f"not cleared: {out}"
-        # Clear in every cycle of a permutation, including the start cycle.
+        # Write in every cycle of a permutation, including the start cycle.
         state = tb.random_state()
-        await tb.cycle_with(start=1, state=state, clear=1)
+        await tb.load(state)
+        await tb.cycle_with(start=1, write=CLEAR)
         for _ in range(tb.latency - 1):
-            await tb.cycle_with(clear=1)
+            await tb.cycle_with(write=tb.random_write())
         out = await tb.cycle_with()
-        assert out.done and out.state == keccak_f(state), "clear_i while busy changed the result"
+        assert out.done and out.state == keccak_f(state), "a write while busy changed the result"
     tb.check()
+    assert tb.checker.ignored_writes >= 4
 
 
 # ------------------------------------------------------------------------------- pytest side
