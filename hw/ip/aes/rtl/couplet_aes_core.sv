@@ -16,11 +16,16 @@
 //
 // key_valid_i and clear_i are accepted only while busy_o is low (the user guarantees it).
 // clear_i zeroes the key schedule and every data register.
+//
+// Without Decrypt there is no inverse cipher (decrypt_i is ignored: the forward cipher), and only
+// the key lengths of KeySizes are built; key_len_i must be one of them.
 module couplet_aes_core
   import aes_reg_pkg::*;
   import couplet_aes_pkg::*;
 #(
-  parameter aes_arch_e Arch = AesArchRolled
+  parameter aes_arch_e      Arch     = AesArchRolled,
+  parameter bit             Decrypt  = 1'b1,
+  parameter aes_key_sizes_t KeySizes = AesKeySizesAll
 ) (
   input  logic         clk_i,
   input  logic         rst_ni,
@@ -49,7 +54,9 @@ module couplet_aes_core
   aes_key_len_e                 key_len;
   logic                         key_busy, key_ready;
 
-  couplet_aes_key_expand u_key_expand (
+  couplet_aes_key_expand #(
+    .KeySizes (KeySizes)
+  ) u_key_expand (
     .clk_i,
     .rst_ni,
     .key_valid_i,
@@ -67,11 +74,16 @@ module couplet_aes_core
   assign rk = {128'h0, round_keys};
 
   logic [3:0] num_rounds;
-  assign num_rounds = aes_num_rounds(key_len);
+  assign num_rounds = aes_num_rounds(aes_key_len_fold(KeySizes, key_len));
+
+  // A constant 0 without Decrypt, so that the inverse S-boxes, InvShiftRows, InvMixColumns and
+  // the reverse key order are not built.
+  logic in_dec;
+  assign in_dec = Decrypt && decrypt_i;
 
   // The key added before the first round: round key 0, or round key Nr when decrypting.
   logic [127:0] in_keyed;
-  assign in_keyed = in_data_i ^ (decrypt_i ? rk[num_rounds] : rk[0]);
+  assign in_keyed = in_data_i ^ (in_dec ? rk[num_rounds] : rk[0]);
 
   logic blocks_busy;
   assign busy_o      = key_busy || blocks_busy;
@@ -97,7 +109,7 @@ module couplet_aes_core
       logic         stage_dec;
       if (s == 1) begin : gen_first
         assign stage_in  = in_keyed;
-        assign stage_dec = decrypt_i;
+        assign stage_dec = in_dec;
       end else begin : gen_next
         assign stage_in  = state_q[s-1];
         assign stage_dec = dec_q[s-1];
@@ -182,8 +194,8 @@ module couplet_aes_core
     logic [3:0]   first_idx;
     logic         first_dec;
     assign first_in  = accept ? in_keyed : blk_q.state;
-    assign first_dec = accept ? decrypt_i : blk_q.dec;
-    assign first_idx = !accept ? blk_q.round : decrypt_i ? num_rounds - 4'd1 : 4'd1;
+    assign first_dec = accept ? in_dec : blk_q.dec;
+    assign first_idx = !accept ? blk_q.round : in_dec ? num_rounds - 4'd1 : 4'd1;
 
     // The rounds of one cycle: the first, and with PARTIAL the second, whose output is the
     // step's. Nr is even, so with two rounds per cycle the last round is always the second.

@@ -25,6 +25,43 @@ package couplet_aes_pkg;
     endcase
   endfunction
 
+  // An engine's key sizes (its KeySizes parameter, aes_cfg_t.key_sizes): bit i is key length i.
+  typedef logic [2:0] aes_key_sizes_t;
+  localparam aes_key_sizes_t AesKeySizesAll = 3'b111;
+
+  // Whether an engine with `sizes` has key length `key_len` (the unused encoding: never).
+  function automatic logic aes_key_len_built(aes_key_sizes_t sizes, aes_key_len_e key_len);
+    logic [3:0] with_unused;
+    with_unused = {1'b0, sizes};
+    return with_unused[key_len];
+  endfunction
+
+  // The smallest key length of an engine with `sizes`: CTRL's after reset and zeroize.
+  function automatic aes_key_len_e aes_key_len_first(aes_key_sizes_t sizes);
+    unique casez (sizes)
+      3'b??1:  return AesKeyLen128;
+      3'b?10:  return AesKeyLen192;
+      default: return AesKeyLen256;
+    endcase
+  endfunction
+
+  // The largest key length of an engine with `sizes`: its schedule's length.
+  function automatic aes_key_len_e aes_key_len_last(aes_key_sizes_t sizes);
+    unique casez (sizes)
+      3'b1??:  return AesKeyLen256;
+      3'b01?:  return AesKeyLen192;
+      default: return AesKeyLen128;
+    endcase
+  endfunction
+
+  // The key length the datapath works with: `key_len` itself, which CTRL holds only where the
+  // engine has it, or else the smallest. With one key size it is a constant, so that the
+  // schedule and round count of the others are not built.
+  function automatic aes_key_len_e aes_key_len_fold(aes_key_sizes_t sizes, aes_key_len_e key_len);
+    if ($countones(sizes) == 1) return aes_key_len_first(sizes);
+    return aes_key_len_built(sizes, key_len) ? key_len : aes_key_len_first(sizes);
+  endfunction
+
   // Key expansion iterations (each produces Nk words): ceil((4*(Nr+1) - Nk) / Nk).
   function automatic logic [3:0] aes_key_iterations(aes_key_len_e key_len);
     unique case (key_len)

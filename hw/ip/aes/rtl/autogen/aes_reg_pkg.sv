@@ -149,5 +149,7 @@ package aes_reg_pkg;
   // Build parameters of the engine, as a SoC configuration sets them ([[param]]).
   typedef struct packed {
     aes_arch_e arch;  // Arch: one of rolled, partial, unrolled
+    logic decrypt;  // Decrypt: true or false
+    logic [2:0] key_sizes;  // KeySizes: a non-empty subset of 128, 192, 256, in that order
   } aes_cfg_t;
 endpackage
