@@ -104,6 +104,10 @@ module couplet_aes
     return c;
   endfunction
 
+  // Key words of the longest key length the engine has (Nk): KEY registers above are accepted
+  // and ignored, so that they are not built.
+  localparam int unsigned KeyWords = 4 + 2 * int'(aes_key_len_last(KeySizes));
+
   // CTRL after reset and zeroize: the smallest key length the engine has.
   localparam aes_ctrl_reg_t CtrlReset = '{mode: AesModeEcb, key_len: aes_key_len_first(KeySizes), default: '0};
 
@@ -392,7 +396,7 @@ module couplet_aes
       if (wr[s]) begin
         unique case (sel.kind)
           RegKey: begin
-            key_d[sel.sub] = slot_data[s];
+            if (int'(sel.sub) < KeyWords) key_d[sel.sub] = slot_data[s];
             key_set_d      = 1'b0;
           end
           RegIv: begin

@@ -103,24 +103,8 @@ module couplet_aes_key_expand
     );
   end
 
-  // w[i] = w[i-Nk] ^ w[i-1], except where the SubWord terms enter.
-  always_comb begin
-    logic [31:0] acc;
-    acc = src_window[0] ^ aes_rot_word(rot_sub) ^ {24'h0, aes_rcon(src_iter)};
-    for (int unsigned j = 0; j < 4; j++) begin
-      if (j > 0) acc = src_window[j] ^ acc;
-      next_lo[j] = acc;
-    end
-  end
-
-  always_comb begin
-    logic [31:0] acc;
-    acc = src_window[4] ^ (src_len == AesKeyLen256 ? mid_sub : next_lo[3]);
-    for (int unsigned j = 0; j < 4; j++) begin
-      if (j > 0) acc = src_window[4+j] ^ acc;
-      next_hi[j] = acc;
-    end
-  end
+  assign next_lo = aes_key_chain(src_window[3:0], aes_rot_word(rot_sub) ^ {24'h0, aes_rcon(src_iter)});
+  assign next_hi = aes_key_chain(src_window[7:4], src_len == AesKeyLen256 ? mid_sub : next_lo[3]);
 
   assign next_words = {next_hi, next_lo};
 

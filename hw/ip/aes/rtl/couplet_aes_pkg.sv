@@ -38,20 +38,20 @@ package couplet_aes_pkg;
 
   // The smallest key length of an engine with `sizes`: CTRL's after reset and zeroize.
   function automatic aes_key_len_e aes_key_len_first(aes_key_sizes_t sizes);
-    unique casez (sizes)
-      3'b??1:  return AesKeyLen128;
-      3'b?10:  return AesKeyLen192;
-      default: return AesKeyLen256;
-    endcase
+    aes_key_len_e first = AesKeyLen256;
+    for (int i = $bits(sizes) - 1; i >= 0; i--) begin
+      if (sizes[i]) first = aes_key_len_e'(i);
+    end
+    return first;
   endfunction
 
   // The largest key length of an engine with `sizes`: its schedule's length.
   function automatic aes_key_len_e aes_key_len_last(aes_key_sizes_t sizes);
-    unique casez (sizes)
-      3'b1??:  return AesKeyLen256;
-      3'b01?:  return AesKeyLen192;
-      default: return AesKeyLen128;
-    endcase
+    aes_key_len_e last = AesKeyLen128;
+    for (int i = 0; i < $bits(sizes); i++) begin
+      if (sizes[i]) last = aes_key_len_e'(i);
+    end
+    return last;
   endfunction
 
   // The key length the datapath works with: `key_len` itself, which CTRL holds only where the
@@ -156,6 +156,17 @@ package couplet_aes_pkg;
       for (int unsigned row = 0; row < 4; row++) begin
         r[8*(row + 4*c) +: 8] = s[8*(row + 4*((c + 4 - row) % 4)) +: 8];
       end
+    end
+    return r;
+  endfunction
+
+  // Four key schedule words after `w` (FIPS-197 5.2): w[i] = w[i-Nk] ^ w[i-1], where the first
+  // takes `t` (its SubWord term) in place of w[i-1].
+  function automatic logic [3:0][31:0] aes_key_chain(logic [3:0][31:0] w, logic [31:0] t);
+    logic [3:0][31:0] r;
+    r[0] = w[0] ^ t;
+    for (int unsigned j = 1; j < 4; j++) begin
+      r[j] = w[j] ^ r[j-1];
     end
     return r;
   endfunction

@@ -40,7 +40,7 @@ ARCHS = {v.name: v.value for v in ARCH_SET.values}
 ROLLED, PARTIAL, UNROLLED = (ARCHS[name] for name in ("rolled", "partial", "unrolled"))
 RTL_DIR = Path(__file__).resolve().parents[1] / "rtl"
 RTL_FILES = ("autogen/aes_reg_pkg.sv", "couplet_aes_pkg.sv", "couplet_aes_sbox.sv",
-             "couplet_aes_round.sv", "couplet_aes_key_expand.sv", "couplet_aes_core.sv")
+             "couplet_aes_round.sv", "couplet_aes_key_step.sv", "couplet_aes_key_expand.sv", "couplet_aes_core.sv")
 
 
 @dataclass(frozen=True)
