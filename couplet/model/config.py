@@ -430,11 +430,11 @@ def _take_params(table: dict[str, Any], ip: str, where: str) -> dict[str, Any]:
         if param.name not in table and not param.optional:
             raise ConfigError(f"{where}: missing key '{param.name}'")
         value = table.pop(param.name, param.default)
-        values[param.name] = tuple(value) if isinstance(value, list) else value
-        problem = param.problem(values[param.name])
+        problem = param.problem(value)
         if problem:
             source = description_path(ip).relative_to(paths.ROOT)
             raise ConfigError(f"{where}.{param.name}: {problem} ({source})")
+        values[param.name] = tuple(value) if isinstance(value, list) else value
     return values
 
 

@@ -160,11 +160,13 @@ class Param:
         if not isinstance(value, (list, tuple)) or not value:
             return f"expected a non-empty list, got {value!r}"
         order = [v.name for v in self.subset.values]
+        positions = []
         for item in value:
-            if subset_name(item) not in order:
+            name = subset_name(item)
+            if name not in order:
                 return f"{item!r} is not one of {', '.join(order)}"
-        names = [subset_name(item) for item in value]
-        if len(set(names)) != len(names) or names != sorted(names, key=order.index):
+            positions.append(order.index(name))
+        if any(a >= b for a, b in zip(positions, positions[1:])):
             return f"{list(value)} is not {self.legal} with each once"
         return None
 
@@ -174,8 +176,11 @@ class Param:
             assert isinstance(value, str)
             return self.enum.value(value)
         if self.subset:
-            assert isinstance(value, tuple | list)
-            return sum(1 << self.subset.value(subset_name(item)) for item in value)
+            assert isinstance(value, tuple)
+            bits = 0
+            for item in value:
+                bits |= 1 << self.subset.value(str(subset_name(item)))
+            return bits
         assert not isinstance(value, tuple)
         return int(value)
 

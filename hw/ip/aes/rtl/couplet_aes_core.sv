@@ -244,13 +244,12 @@ module couplet_aes_core
         assign round_key[i] = chain[i+1];
       end
 
+      // A round key is key material: clear_i wipes it with the block.
       always_ff @(posedge clk_i or negedge rst_ni) begin
         if (!rst_ni) begin
           last_key_q <= '0;
-        end else if (clear_i) begin
-          last_key_q <= '0;
-        end else if (accept || blk_q.run) begin
-          last_key_q <= chain[Step];
+        end else if (clear_i || accept || blk_q.run) begin
+          last_key_q <= clear_i ? '0 : chain[Step];
         end
       end
     end else begin : gen_keys_stored

@@ -423,7 +423,7 @@ async def aes_core_clear(dut):
             for name in ("key_ready_o", "in_ready_o", "out_valid_o", "busy_o"):
                 assert int(getattr(dut, name).value) == 0, f"{name} high after clear"
             assert int(dut.out_data_o.value) == 0, "out_data_o not zeroed by clear"
-        schedule = dut.u_key_expand.round_keys_o
+        schedule = dut.gen_key_stored.u_key_expand.round_keys_o
         assert int(schedule.value) == 0, "round keys not zeroed by clear"
     # A shorter key replacing a longer one must not inherit any of its round keys.
     await tb.load_key(tb.rng.randbytes(32))
