@@ -396,7 +396,7 @@ module couplet_aes
       if (wr[s]) begin
         unique case (sel.kind)
           RegKey: begin
-            if (int'(sel.sub) < KeyWords) key_d[sel.sub] = slot_data[s];
+            key_d[sel.sub] = slot_data[s];
             key_set_d      = 1'b0;
           end
           RegIv: begin
@@ -448,6 +448,7 @@ module couplet_aes
       ctrl_d    = CtrlReset;
       key_set_d = 1'b0;
     end
+    for (int unsigned w = KeyWords; w < 8; w++) key_d[w] = '0;
   end
 
   assign issue_blk      = issue_din ? din_d : blk_q;
