@@ -58,6 +58,7 @@ package couplet_aes_pkg;
   // engine has it, or else the smallest. With one key size it is a constant, so that the
   // schedule and round count of the others are not built.
   function automatic aes_key_len_e aes_key_len_fold(aes_key_sizes_t sizes, aes_key_len_e key_len);
+    if (sizes == AesKeySizesAll) return key_len;  // the full engine, as before the option
     if ($countones(sizes) == 1) return aes_key_len_first(sizes);
     return aes_key_len_built(sizes, key_len) ? key_len : aes_key_len_first(sizes);
   endfunction
