@@ -9,7 +9,7 @@ from app_summary import backend_counts
 from couplet.flows.bench import aes
 from couplet.tools import firmware, simulator
 from testsupport import cavp
-from couplet.model.config import SocConfig, load_config
+from couplet.model.config import AesConfig, SocConfig, load_config
 from couplet.reports.results import parse_results
 from couplet.tools.simulator import SimResult
 
@@ -32,14 +32,41 @@ def test_aes_firmware_sample_covers_every_mode_key_size_and_direction() -> None:
     assert any(len(v.data_in) >= 48 for v in sample if v.mode == "CBC")
 
 
-def check_every_backend_passes(result: SimResult, config: SocConfig) -> None:
+# The backends that drive the accelerator's engine, which refuses what it was built without.
+ENGINE_BACKENDS = ("tight", "mem", "mmio", "mmio_irq", "dma")
+
+
+def refusals(aes: AesConfig, backend: str, random_messages: int) -> int:
+    """How many calls of sw/apps/test_aes `backend` refuses in a SoC with `aes`, counted from the
+    configuration (the app asks the C API, couplet_aes_backend_supports)."""
+    if backend not in ENGINE_BACKENDS:
+        return 0
+
+    def refused(mode: str, decrypt: bool, key_bytes: int) -> bool:
+        no_inverse = decrypt and not aes.decrypt and mode in ("ECB", "CBC")
+        return key_bytes * 8 not in aes.key_sizes or no_inverse
+
+    count = sum(refused(v.mode, v.decrypt, len(v.key)) for v in cavp.firmware_sample())
+    for r in range(random_messages):  # run_random: a mode and key size per message, then back
+        mode, key_bytes = cavp.MODES[r % 5], 16 + 8 * ((r // 5) % 3)
+        count += refused(mode, mode in ("ECB", "CBC", "CFB"), key_bytes)
+    for key_bytes in (16, 24, 32):  # run_held: a refused key once, else each mode both ways
+        if key_bytes * 8 not in aes.key_sizes:
+            count += 1
+        else:
+            count += sum(refused(mode, decrypt, key_bytes) for mode in cavp.MODES for decrypt in (False, True))
+    return count
+
+
+def check_every_backend_passes(result: SimResult, config: SocConfig, random_messages: int = 24) -> None:
     assert config.aes is not None
     count = len(cavp.firmware_sample())
     summaries = backend_counts(result, config.aes.backends,
-                               r"cavp (\d+)/(\d+) random (\d+)/(\d+) contexts ok errors ok held ok")
-    for cavp_passed, cavp_run, random_passed, random_run in summaries.values():
+                               r"cavp (\d+)/(\d+) random (\d+)/(\d+) contexts ok errors ok held ok refused (\d+)")
+    for backend, (cavp_passed, cavp_run, random_passed, random_run, refused) in summaries.items():
         assert cavp_passed == cavp_run == count
-        assert random_passed == random_run > 0
+        assert random_passed == random_run == random_messages
+        assert refused == refusals(config.aes, backend, random_messages), backend
 
 
 def test_aes_every_backend_in_the_soc(run_app: RunApp) -> None:
@@ -56,7 +83,19 @@ def test_aes_unrolled_engine_in_the_soc() -> None:
     # A third of the random messages: the engine differs, the C paths are the default SoC's.
     elf = firmware.build_app(config, "test_aes", defines={"RANDOM_MESSAGES": "8"})
     result = simulator.simulate(config, elf, max_cycles=60_000_000, capture=True)
-    check_every_backend_passes(result, config)
+    check_every_backend_passes(result, config, 8)
+
+
+def test_aes_encrypt_only_128_engine_in_the_soc() -> None:
+    """The smallest engine (configs/aes128_enc.toml): every backend that drives it refuses ECB
+    and CBC decryption and the 192- and 256-bit keys with the named errors and no output, and
+    does everything else right; the software backend still does everything."""
+    config = load_config("aes128_enc")
+    assert config.aes is not None and not config.aes.decrypt and config.aes.key_sizes == (128,)
+    elf = firmware.build_app(config, "test_aes", defines={"RANDOM_MESSAGES": "10"})
+    result = simulator.simulate(config, elf, max_cycles=60_000_000, capture=True)
+    check_every_backend_passes(result, config, 10)
+    assert refusals(config.aes, "mmio", 10) > 0 and refusals(config.aes, "soft", 10) == 0
 
 
 def test_aes_bench_figures_agree_across_backends() -> None:

@@ -37,8 +37,8 @@ from Crypto.Cipher import AES
 from couplet import paths
 from couplet.model.regs import load_ip_regs
 from testsupport import cavp
-from host_c import (DriverBatch, Expectation, cross_compile, driver_fixtures, hex_or_null, status_codes,
-                    undefined_symbols)
+from host_c import (DriverBatch, Expectation, build_host_driver, cross_compile, driver_fixtures, hex_or_null,
+                    status_codes, undefined_symbols)
 
 AES_DIR = paths.SW_DIR / "lib" / "aes"
 AES_SOURCES = (AES_DIR / "aes.c", AES_DIR / "aes_soft.c")
@@ -665,6 +665,53 @@ def test_backend_table_and_lock_with_stand_in_hardware_backends(fake_driver: Pat
     assert crypt_calls[1] - crypt_calls[0] == 2 and crypt_calls[2] - crypt_calls[1] == 1
     assert crypt_calls[3] == crypt_calls[2]
     assert calls[4][2] == calls[3][2] + 1 and calls[4][3] == key_ids[0] != 0
+
+
+# An engine built encrypt-only with AES-128 alone (configs/aes128_enc.toml), as soc_config.h says it.
+SOC_CONFIG_ENC128 = (SOC_CONFIG_ALL_AES + "#define COUPLET_AES_ENGINE_DECRYPT 0\n"
+                     f"#define COUPLET_AES_ENGINE_KEY_SIZES 0x{1 << load_ip_regs('aes').value('key_len', '128'):x}u\n")
+ENGINE_BACKENDS = range(1, 6)  # tight, mem, mmio, mmio_irq, dma: the ones that drive the engine
+
+
+@pytest.fixture(scope="session")
+def enc128_driver() -> Path:
+    return build_host_driver(DRIVER_SOURCE, AES_DIR, AES_SOURCES, "aes_fake_enc128", SOC_CONFIG_ENC128,
+                             ("-DFAKE_BACKENDS",))
+
+
+def test_engine_without_decryption_and_long_keys_refuses_before_the_backend(enc128_driver: Path,
+                                                                            rng: random.Random) -> None:
+    """Each backend that drives the engine answers ECB/CBC decryption with UNSUPPORTED_MODE and
+    192/256-bit keys with UNSUPPORTED_KEY_SIZE, writing no output and never calling the backend;
+    what the engine has works; soft does everything. (The stand-in zkn takes the accelerator lock,
+    so it counts as driving the engine here; the real one has its own unit.)"""
+    s = STATUS
+    key, long_key, data, iv = rng.randbytes(16), rng.randbytes(32), rng.randbytes(32), rng.randbytes(16)
+    b = Batch()
+    counts: list[tuple[int, ...]] = []
+    record = lambda line: counts.append(tuple(int(x) for x in line.split()))  # noqa: E731
+    for index in (SOFT, *ENGINE_BACKENDS):
+        engine = index in ENGINE_BACKENDS
+        b.add(f"init 0 {index}", OK)
+        b.add("counts", record)
+        for key_len in (24, 32):
+            b.add(f"key 0 {long_key.hex()} {key_len}", s["ERR_UNSUPPORTED_KEY_SIZE"] if engine else OK)
+        b.add(f"key 0 {key.hex()} 16", OK)
+        b.add("counts", record)
+        for mode in MODES:
+            for decrypt in (False, True):
+                mode_iv = None if mode == ECB else iv
+                if engine and decrypt and mode in (ECB, CBC):
+                    b.add(crypt_cmd(0, mode, decrypt, mode_iv, data),
+                          Result(s["ERR_UNSUPPORTED_MODE"], untouched(32), mode_iv))
+                else:
+                    b.add(crypt_cmd(0, mode, decrypt, mode_iv, data), expect_ok(mode, decrypt, key, mode_iv, data))
+        b.add("counts", record)
+    b.run(enc128_driver)
+    for index in ENGINE_BACKENDS:
+        start, keyed, crypted = counts[3 * index:3 * index + 3]  # soft's first
+        assert keyed[0] == start[0] + 1, f"{BACKENDS[index]}: a refused key reached the backend"
+        assert crypted[1] == keyed[1] + 2 * len(MODES) - 2, f"{BACKENDS[index]}: a refused call reached the backend"
 
 
 # ---------------------------------------------------------------------------------------------

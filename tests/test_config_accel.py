@@ -93,6 +93,44 @@ def test_aes_rules() -> None:
     assert_rejected(edited({"accelerator.aes.custom_opcode": 4}), r"custom_opcode: must be 0..3")
 
 
+def test_aes_options_default_to_the_full_engine_and_reach_rtl_and_software() -> None:
+    """decrypt and key_sizes may be left out (the full engine, as before they existed); set, they
+    are AesConfig's, the tile's typed AccelCfg.aes and the C header's COUPLET_AES_ENGINE_*."""
+    doc = default_doc()
+    assert "decrypt" not in doc["accelerator"]["aes"] and "key_sizes" not in doc["accelerator"]["aes"]
+    full = parse(doc)
+    assert full.aes and full.aes.decrypt and full.aes.key_sizes == (128, 192, 256)
+    assert "aes: '{arch: aes_reg_pkg::AesArchRolled, decrypt: 1'd1, key_sizes: 3'b111}" in sv_config_package(full)
+    header = c_config_header(full)
+    assert "#define COUPLET_AES_ENGINE_DECRYPT 1\n" in header and "#define COUPLET_AES_ENGINE_KEY_SIZES 0x7u\n" in header
+    small = load_config("aes128_enc")
+    assert small.aes and not small.aes.decrypt and small.aes.key_sizes == (128,) and small.aes.arch == "rolled"
+    assert "aes: '{arch: aes_reg_pkg::AesArchRolled, decrypt: 1'd0, key_sizes: 3'b001}" in sv_config_package(small)
+    header = c_config_header(small)
+    assert "#define COUPLET_AES_ENGINE_DECRYPT 0\n" in header and "#define COUPLET_AES_ENGINE_KEY_SIZES 0x1u\n" in header
+    two = parse(edited({"accelerator.aes.key_sizes": [128, 256]}))
+    assert two.aes and two.aes.key_sizes == (128, 256)
+    assert "key_sizes: 3'b101}" in sv_config_package(two)
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "message"),
+    [
+        ("decrypt", "no", r"\[accelerator\.aes\]\.decrypt: expected bool, got 'no'"),
+        ("decrypt", 0, r"\.decrypt: expected bool, got 0"),
+        ("key_sizes", [], r"\.key_sizes: expected a non-empty list, got \[\]"),
+        ("key_sizes", 128, r"\.key_sizes: expected a non-empty list, got 128"),
+        ("key_sizes", [512], r"\.key_sizes: 512 is not one of 128, 192, 256 \(hw/ip/aes/data/aes\.toml\)"),
+        ("key_sizes", ["128"], r"\.key_sizes: '128' is not one of 128, 192, 256"),
+        ("key_sizes", [True], r"\.key_sizes: True is not one of"),
+        ("key_sizes", [256, 128], r"\.key_sizes: \[256, 128\] is not a non-empty subset of 128, 192, 256, in that order"),
+        ("key_sizes", [128, 128], r"\.key_sizes: \[128, 128\] is not a non-empty subset .* with each once"),
+    ],
+)
+def test_aes_option_rules(key: str, value: Any, message: str) -> None:
+    assert_rejected(edited({f"accelerator.aes.{key}": value}), message)
+
+
 def _sv_arrays(package: str) -> dict[str, list[int]]:
     """Packed-array parameters of the generated package, index 0 first."""
     arrays: dict[str, list[int]] = {}

@@ -57,11 +57,17 @@ def test_lint_waivers_still_report_our_warnings(tmp_path: Path) -> None:
 # coupling layer's types and instantiate its responder, front end and port checker, which live in
 # the accel IP.
 KECCAK_ENGINE = ("couplet_keccak_pkg", "couplet_keccak_round", "couplet_keccak_core")
+AES_ENGINE = ("aes_reg_pkg", "couplet_aes_pkg", "couplet_aes_sbox", "couplet_aes_round", "couplet_aes_key_step",
+              "couplet_aes_key_expand", "couplet_aes_core", "couplet_aes")
 STANDALONE_TOPS = [
     *(("keccak", "couplet_keccak_core", KECCAK_ENGINE, [f"-GRoundsPerCycle={r}"]) for r in (1, 2, 24)),
     ("keccak", "couplet_keccak_ise", ("couplet_keccak_ise",), []),
     *(("keccak", "couplet_keccak", ("keccak_reg_pkg", *KECCAK_ENGINE, "couplet_keccak"),
        [f"-GRoundsPerCycle={r}"]) for r in (1, 24)),
+    # The AES build options with each datapath (KeySizes: bit i is key length i; aes128_enc
+    # covers rolled, encrypt-only, AES-128 in a SoC).
+    *(("aes", "couplet_aes", AES_ENGINE, [f"-GArch=2'd{arch}", "-GDecrypt=1'b0", f"-GKeySizes=3'b{sizes:03b}"])
+      for arch in (0, 1, 2) for sizes in (1, 4, 5)),
 ]
 
 

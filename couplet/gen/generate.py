@@ -164,6 +164,8 @@ def sv_param_value(regs: IpRegs, param: Param, value: ParamValue) -> str:
     if param.enum:
         value_name = next(v for v in param.enum.values if v.name == value)
         return f"{regs.ip}_reg_pkg::{sv_enum_value(regs, param.enum, value_name)}"
+    if param.subset:
+        return f"{param.width}'b{param.encode(value):0{param.width}b}"
     return f"{param.width}'d{param.encode(value)}"
 
 
@@ -322,7 +324,13 @@ def _c_accel_lines(comment: str, accel: _Accel | None, ip: str, api: str, coupli
 
 
 def _c_aes_own(aes: AesConfig) -> list[str]:
-    return [f'#define COUPLET_AES_ARCH "{aes.arch}"']
+    key_sizes = load_ip_regs("aes").param("key_sizes").encode(aes.key_sizes)
+    return [f'#define COUPLET_AES_ARCH "{aes.arch}"',
+            "// What the engine refuses (couplet/aes.h answers COUPLET_ERR_UNSUPPORTED_MODE and",
+            "// COUPLET_ERR_UNSUPPORTED_KEY_SIZE before touching it): the inverse cipher (ECB and CBC",
+            "// decryption), and the key sizes, bit AES_KEY_LEN_<bits> set for each one built.",
+            f"#define COUPLET_AES_ENGINE_DECRYPT {int(aes.decrypt)}",
+            f"#define COUPLET_AES_ENGINE_KEY_SIZES 0x{key_sizes:x}u"]
 
 
 def _c_keccak_own(keccak: KeccakConfig) -> list[str]:
@@ -580,7 +588,7 @@ def sv_reg_package(regs: IpRegs) -> str:
             lines.append(f"    {sv_enum_value(regs, enum, value)} = {enum.width}'h{value.value:X}{comma}")
         lines.append(f"  }} {regs.ip}_{enum.name}_e;")
     with_fields = [r for r in regs.regs if r.fields]
-    ranged = [p for p in regs.params if not p.values and not p.enum and not p.is_bool]
+    ranged = [p for p in regs.params if not p.values and not p.enum and not p.subset and not p.is_bool]
     if with_fields or regs.consts or ranged:
         # A user of the package reads the fields and constants it needs, so most go unused in each.
         lines += ["", "  /* verilator lint_off UNUSEDPARAM */"]
@@ -686,7 +694,7 @@ def c_reg_header(regs: IpRegs) -> str:
         if param.values:
             items = " \\\n".join(f"  X({v})" for v in param.values)
             define(f"{name}_LIST(X)", "\\\n" + items, f"{param.description} X(value) for each value")
-        elif not param.enum and not param.is_bool:
+        elif not param.enum and not param.subset and not param.is_bool:
             define(f"{name}_MIN", f"{param.low}u", param.description)
             define(f"{name}_MAX", f"{param.high}u")
     for enum in regs.enums:
@@ -730,7 +738,8 @@ def reg_doc(regs: IpRegs) -> str:
                   f"names; the SoC hands them to the engine's parameters typed (`{regs.ip}_cfg_t`).", "",
                   "| parameter | engine parameter | legal values | default | description |", "|---|---|---|---|---|"]
         for param in regs.params:
-            default = str(param.default).lower() if param.is_bool else param.default
+            default = (str(param.default).lower() if param.is_bool else
+                       ", ".join(map(str, param.default)) if isinstance(param.default, tuple) else param.default)
             lines.append(f"| `{param.name}` | `{param.engine}` | {param.legal} | `{default}` | {param.description} |")
         lines.append("")
     if regs.consts:

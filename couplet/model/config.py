@@ -117,15 +117,18 @@ class AccelConfig(ABC):
 
 @dataclass(frozen=True)
 class AesConfig(AccelConfig):
-    """The AES accelerator of a SoC: its datapath and the couplings it is reachable through."""
+    """The AES accelerator of a SoC: its datapath, whether it decrypts, its key sizes (bits, in
+    ascending order) and the couplings it is reachable through."""
 
     arch: str
+    decrypt: bool
+    key_sizes: tuple[int, ...]
     BACKENDS = AES_BACKENDS
     BACKEND_NEEDS = _AES_BACKEND_NEEDS
 
     @property
     def params(self) -> dict[str, ParamValue]:
-        return {"arch": self.arch}
+        return {"arch": self.arch, "decrypt": self.decrypt, "key_sizes": self.key_sizes}
 
 
 @dataclass(frozen=True)
@@ -424,13 +427,14 @@ def _take_params(table: dict[str, Any], ip: str, where: str) -> dict[str, Any]:
     """The engine's build parameters, each checked against its description's [[param]]."""
     values = {}
     for param in load_ip_regs(ip).params:
-        if param.name not in table:
+        if param.name not in table and not param.optional:
             raise ConfigError(f"{where}: missing key '{param.name}'")
-        values[param.name] = table.pop(param.name)
-        problem = param.problem(values[param.name])
+        value = table.pop(param.name, param.default)
+        problem = param.problem(value)
         if problem:
             source = description_path(ip).relative_to(paths.ROOT)
             raise ConfigError(f"{where}.{param.name}: {problem} ({source})")
+        values[param.name] = tuple(value) if isinstance(value, list) else value
     return values
 
 
@@ -444,7 +448,8 @@ def _parse_aes(table: Any, where: str) -> AesConfig:
     _no_leftovers(table, where)
     _check_couplings_and_opcode(couplings, AES_COUPLINGS, custom, where)
     return _with_default_backend(AesConfig(tuple(c for c in AES_COUPLINGS if c in couplings), default_backend, custom,
-                                           arch=params["arch"]), where)
+                                           arch=params["arch"], decrypt=params["decrypt"],
+                                           key_sizes=params["key_sizes"]), where)
 
 
 _Accel = TypeVar("_Accel", bound=AccelConfig)

@@ -40,9 +40,11 @@ _FIELD_KEYS = {"name", "bits", "access", "reset", "description", "enum", "action
 _ENUM_KEYS = {"name", "width", "description", "value"}
 _VALUE_KEYS = {"name", "value", "description"}
 _CONST_KEYS = {"name", "value", "width", "description"}
-_PARAM_KEYS = {"name", "description", "engine", "enum", "type", "min", "max", "values", "default"}
+_PARAM_KEYS = {"name", "description", "engine", "enum", "subset", "type", "min", "max", "values", "default",
+               "optional"}
 
-ParamValue = int | str | bool
+# A subset parameter's value is a tuple of its value set's names, a name that is a number given as one.
+ParamValue = int | str | bool | tuple[int | str, ...]
 
 
 class RegsError(Exception):
@@ -98,7 +100,9 @@ class Const:
 class Param:
     """A build parameter of the IP's engine: a key of the configuration's [accelerator.<ip>] table
     and a field of the generated ``<ip>_cfg_t``. One of: a value of a value set (``enum``), a
-    flag (``bool``), a number in ``min..max``, or a number from ``values``."""
+    flag (``bool``), a number in ``min..max``, a number from ``values``, or a non-empty subset of a
+    value set (``subset``: the engine builds only those, one bit each at its value). An
+    ``optional`` one may be left out of a configuration, which then gets its default."""
 
     name: str
     description: str
@@ -109,12 +113,16 @@ class Param:
     low: int = 0
     high: int = 0
     values: tuple[int, ...] = ()
+    subset: Enum | None = None
+    optional: bool = False
 
     @property
     def width(self) -> int:
         """Bits of the field in ``<ip>_cfg_t``."""
         if self.enum:
             return self.enum.width
+        if self.subset:
+            return max(v.value for v in self.subset.values) + 1
         return 1 if self.is_bool else max(1, (max(self.values) if self.values else self.high).bit_length())
 
     @property
@@ -122,6 +130,8 @@ class Param:
         """The legal values, as an error message and the doc table say them."""
         if self.enum:
             return "one of " + ", ".join(v.name for v in self.enum.values)
+        if self.subset:
+            return "a non-empty subset of " + ", ".join(v.name for v in self.subset.values) + ", in that order"
         if self.is_bool:
             return "true or false"
         return "one of " + ", ".join(map(str, self.values)) if self.values else f"{self.low}..{self.high}"
@@ -130,6 +140,8 @@ class Param:
         """Why `value` is not legal (None when it is), for the configuration's error message."""
         if self.enum:
             ok = isinstance(value, str) and value in {v.name for v in self.enum.values}
+        elif self.subset:
+            return self._subset_problem(value)
         elif self.is_bool:
             if not isinstance(value, bool):
                 return f"expected bool, got {value!r}"
@@ -143,11 +155,33 @@ class Param:
         shown = f"'{value}'" if isinstance(value, str) else str(value)
         return f"{shown} is not {self.legal}" if self.enum or self.values else f"{shown} is outside {self.legal}"
 
+    def _subset_problem(self, value: object) -> str | None:
+        assert self.subset
+        if not isinstance(value, (list, tuple)) or not value:
+            return f"expected a non-empty list, got {value!r}"
+        order = [v.name for v in self.subset.values]
+        positions = []
+        for item in value:
+            name = subset_name(item)
+            if name not in order:
+                return f"{item!r} is not one of {', '.join(order)}"
+            positions.append(order.index(name))
+        if any(a >= b for a, b in zip(positions, positions[1:])):
+            return f"{list(value)} is not {self.legal} with each once"
+        return None
+
     def encode(self, value: ParamValue) -> int:
-        """The number `value` has in the field of ``<ip>_cfg_t``."""
+        """The number `value` has in the field of ``<ip>_cfg_t`` (a subset: bit i for value i)."""
         if self.enum:
             assert isinstance(value, str)
             return self.enum.value(value)
+        if self.subset:
+            assert isinstance(value, tuple)
+            bits = 0
+            for item in value:
+                bits |= 1 << self.subset.value(str(subset_name(item)))
+            return bits
+        assert not isinstance(value, tuple)
         return int(value)
 
     @property
@@ -157,7 +191,20 @@ class Param:
             return tuple(v.name for v in self.enum.values)
         if self.is_bool:
             return (False, True)
+        if self.subset:
+            items = [int(v.name) if v.name.isdigit() else v.name for v in self.subset.values]
+            return tuple(tuple(x for i, x in enumerate(items) if mask >> i & 1) for mask in range(1, 1 << len(items)))
         return self.values or tuple(range(self.low, self.high + 1))
+
+
+def subset_name(item: object) -> str | None:
+    """The value name an element of a subset parameter gives: a name that is a number is written
+    as a number (key sizes), any other as a string; None for anything else."""
+    if isinstance(item, int) and not isinstance(item, bool):
+        return str(item)
+    if isinstance(item, str) and not item.isdigit():
+        return item
+    return None
 
 
 @dataclass(frozen=True)
@@ -358,15 +405,21 @@ def _parse_param(entry: dict[str, Any], enums: dict[str, Enum]) -> Param:
     _known(entry, _PARAM_KEYS, f"parameter {entry.get('name')}")
     name = _name(entry, "parameter")
     where = f"parameter {name}"
-    kinds = [k for k in ("enum", "type", "values", "max") if k in entry]
+    kinds = [k for k in ("enum", "subset", "type", "values", "max") if k in entry]
     if len(kinds) != 1 or ("min" in entry) != ("max" in entry) or entry.get("type", "bool") != "bool":
-        raise RegsError(f"{where}: give exactly one of enum = \"<value set>\", type = \"bool\", "
-                        "min and max, or values = [...]")
-    enum = None
+        raise RegsError(f"{where}: give exactly one of enum = \"<value set>\", subset = \"<value set>\", "
+                        "type = \"bool\", min and max, or values = [...]")
+    enum = subset = None
+    for key in ("enum", "subset"):
+        if key in entry and entry[key] not in enums:
+            raise RegsError(f"{where}: no value set named {entry[key]}")
     if "enum" in entry:
-        if entry["enum"] not in enums:
-            raise RegsError(f"{where}: no value set named {entry['enum']}")
         enum = enums[entry["enum"]]
+    if "subset" in entry:
+        subset = enums[entry["subset"]]
+    optional = entry.get("optional", False)
+    if not isinstance(optional, bool):
+        raise RegsError(f"{where}: optional must be true or false")
     values = tuple(entry.get("values", ()))
     if "values" in entry and (not values or not all(isinstance(v, int) and v >= 0 for v in values)
                               or len(set(values)) != len(values)):
@@ -374,8 +427,10 @@ def _parse_param(entry: dict[str, Any], enums: dict[str, Enum]) -> Param:
     low, high = int(entry.get("min", 0)), int(entry.get("max", 0))
     if "max" in entry and not 0 <= low <= high:
         raise RegsError(f"{where}: min {low} and max {high} must be 0 <= min <= max")
+    default = _get(entry, "default", where)
     param = Param(name, _get(entry, "description", where), _get(entry, "engine", where),
-                  _get(entry, "default", where), enum, "type" in entry, low, high, values)
+                  tuple(default) if isinstance(default, list) else default, enum, "type" in entry, low, high,
+                  values, subset, optional)
     problem = param.problem(param.default)
     if problem:
         raise RegsError(f"{where}: default {problem}")

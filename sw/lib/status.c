@@ -22,6 +22,10 @@ const char *couplet_status_name(couplet_status_t status) {
       return "COUPLET_ERR_KEY_LEN";
     case COUPLET_ERR_LEN:
       return "COUPLET_ERR_LEN";
+    case COUPLET_ERR_UNSUPPORTED_MODE:
+      return "COUPLET_ERR_UNSUPPORTED_MODE";
+    case COUPLET_ERR_UNSUPPORTED_KEY_SIZE:
+      return "COUPLET_ERR_UNSUPPORTED_KEY_SIZE";
     case COUPLET_STATUS_COUNT:
     default:
       return "COUPLET_STATUS_UNKNOWN";

@@ -28,6 +28,27 @@
 #endif
 #define MAX_MESSAGE 96u
 
+// Refusals of an engine built without the inverse cipher or some key sizes: each one the call
+// gave, with an output buffer it left as it was (tests/test_aes_firmware.py counts them).
+static uint32_t refused;
+
+// True when `status` is `want`, a refusal, and `out` (len bytes, filled with 0xA5 before the
+// call) is untouched: a refused call writes nothing.
+static bool check_refused(const char *name, const char *what, couplet_status_t want, couplet_status_t status,
+                          const uint8_t *out, size_t len) {
+  if (!couplet_check_status(name, what, want, status)) {
+    return false;
+  }
+  for (size_t i = 0; i < len; i++) {
+    if (out[i] != 0xA5u) {
+      couplet_check_fail(name, what, "a refused call wrote output");
+      return false;
+    }
+  }
+  refused++;
+  return true;
+}
+
 static const char *mode_name(uint32_t mode) {
   static const char *const names[] = {"ECB", "CBC", "CTR", "CFB", "OFB"};
   return mode < 5u ? names[mode] : "?";
@@ -43,6 +64,24 @@ static uint32_t run_cavp(couplet_aes_backend_id_t id) {
     uint8_t out[160];
     if (v->iv != NULL) {
       memcpy(iv, v->iv, 16);
+    }
+    const couplet_status_t want =
+        couplet_aes_backend_supports(id, (couplet_aes_mode_t)v->mode, v->decrypt, v->key_len);
+    if (want != COUPLET_OK) {
+      // An absent key size is refused by set_key, a mode by the call.
+      memset(out, 0xA5, sizeof out);
+      couplet_status_t got = couplet_aes_init_backend(&ctx, id);
+      if (got == COUPLET_OK) {
+        got = couplet_aes_set_key(&ctx, v->key, v->key_len);
+      }
+      if (got == COUPLET_OK) {
+        got = couplet_aes_crypt(&ctx, (couplet_aes_mode_t)v->mode, v->decrypt, v->iv != NULL ? iv : NULL, v->in,
+                                out, v->len);
+      }
+      if (check_refused(name, v->source, want, got, out, v->len)) {
+        passed++;
+      }
+      continue;
     }
     if (!couplet_check_status(name, v->source, COUPLET_OK, couplet_aes_init_backend(&ctx, id)) ||
         !couplet_check_status(name, v->source, COUPLET_OK, couplet_aes_set_key(&ctx, v->key, v->key_len)) ||
@@ -113,6 +152,14 @@ static uint32_t run_random(couplet_aes_backend_id_t id) {
     char what[64];
     snprintf(what, sizeof what, "random #%lu %s-%u len %u", (unsigned long)r, mode_name(mode),
              (unsigned)(key_len * 8u), (unsigned)len);
+    if (couplet_aes_backend_supports(id, mode, false, key_len) == COUPLET_ERR_UNSUPPORTED_KEY_SIZE) {
+      if (couplet_check_status(name, what, COUPLET_OK, couplet_aes_init_backend(&ctx, id)) &&
+          check_refused(name, what, COUPLET_ERR_UNSUPPORTED_KEY_SIZE, couplet_aes_set_key(&ctx, key, key_len),
+                        NULL, 0)) {
+        passed++;
+      }
+      continue;
+    }
     if (!couplet_check_status(name, what, COUPLET_OK, couplet_aes_init_backend(&ctx, id)) ||
         !couplet_check_status(name, what, COUPLET_OK, couplet_aes_init_backend(&soft, COUPLET_AES_BACKEND_SOFT)) ||
         !couplet_check_status(name, what, COUPLET_OK, couplet_aes_set_key(&ctx, key, key_len)) ||
@@ -127,12 +174,19 @@ static uint32_t run_random(couplet_aes_backend_id_t id) {
     uint8_t iv[16];
     memcpy(iv, iv0, 16);
     uint8_t *back = back_buf + in_offset;
-    if (!couplet_check_status(name, what, COUPLET_OK,
-                              couplet_aes_crypt(&ctx, mode, decrypt, mode == COUPLET_AES_ECB ? NULL : iv,
-                                                ct, back, len))) {
+    const couplet_status_t want = couplet_aes_backend_supports(id, mode, decrypt, key_len);
+    if (want != COUPLET_OK) {
+      memset(back, 0xA5, len);
+      if (!check_refused(name, what, want,
+                         couplet_aes_crypt(&ctx, mode, decrypt, mode == COUPLET_AES_ECB ? NULL : iv, ct, back, len),
+                         back, len)) {
+        continue;
+      }
+    } else if (!couplet_check_status(name, what, COUPLET_OK,
+                                     couplet_aes_crypt(&ctx, mode, decrypt, mode == COUPLET_AES_ECB ? NULL : iv,
+                                                       ct, back, len))) {
       continue;
-    }
-    if (memcmp(back, plain, len) != 0) {
+    } else if (memcmp(back, plain, len) != 0) {
       couplet_check_fail(name, what, "decryption does not give the plaintext back");
       continue;
     }
@@ -164,6 +218,8 @@ static bool run_contexts(couplet_aes_backend_id_t id) {
   const char *name = couplet_aes_backend_name(id);
   couplet_aes_ctx_t a, b, soft_a, soft_b;
   uint8_t key_a[16], key_b[32], msg[32], out[32], expected[32];
+  // Two keys of different lengths where the backend has both.
+  const size_t len_b = couplet_aes_backend_supports(id, COUPLET_AES_ECB, false, 32) == COUPLET_OK ? 32u : 16u;
   couplet_check_fill(key_a, sizeof key_a);
   couplet_check_fill(key_b, sizeof key_b);
   couplet_check_fill(msg, sizeof msg);
@@ -174,9 +230,9 @@ static bool run_contexts(couplet_aes_backend_id_t id) {
       !couplet_check_status(name, "contexts init", COUPLET_OK,
                             couplet_aes_init_backend(&soft_b, COUPLET_AES_BACKEND_SOFT)) ||
       !couplet_check_status(name, "contexts key", COUPLET_OK, couplet_aes_set_key(&a, key_a, 16)) ||
-      !couplet_check_status(name, "contexts key", COUPLET_OK, couplet_aes_set_key(&b, key_b, 32)) ||
+      !couplet_check_status(name, "contexts key", COUPLET_OK, couplet_aes_set_key(&b, key_b, len_b)) ||
       !couplet_check_status(name, "contexts key", COUPLET_OK, couplet_aes_set_key(&soft_a, key_a, 16)) ||
-      !couplet_check_status(name, "contexts key", COUPLET_OK, couplet_aes_set_key(&soft_b, key_b, 32))) {
+      !couplet_check_status(name, "contexts key", COUPLET_OK, couplet_aes_set_key(&soft_b, key_b, len_b))) {
     return false;
   }
   for (int turn = 0; turn < 4; turn++) {
@@ -203,7 +259,8 @@ static bool run_errors(couplet_aes_backend_id_t id) {
                              couplet_aes_ecb_encrypt(&ctx, buf, buf, 16));
   ok &= couplet_check_status(name, "key length 17", COUPLET_ERR_KEY_LEN, couplet_aes_set_key(&ctx, key, 17));
   ok &= couplet_check_status(name, "NULL key", COUPLET_ERR_NULL, couplet_aes_set_key(&ctx, NULL, 16));
-  ok &= couplet_check_status(name, "set_key", COUPLET_OK, couplet_aes_set_key(&ctx, key, 32));
+  const size_t key_len = couplet_aes_backend_supports(id, COUPLET_AES_ECB, false, 32) == COUPLET_OK ? 32u : 16u;
+  ok &= couplet_check_status(name, "set_key", COUPLET_OK, couplet_aes_set_key(&ctx, key, key_len));
   ok &= couplet_check_status(name, "ECB length 15", COUPLET_ERR_LEN, couplet_aes_ecb_encrypt(&ctx, buf, buf, 15));
   ok &= couplet_check_status(name, "CBC length 24", COUPLET_ERR_LEN, couplet_aes_cbc_encrypt(&ctx, iv, buf, buf, 24));
   ok &= couplet_check_status(name, "NULL output", COUPLET_ERR_NULL, couplet_aes_ecb_encrypt(&ctx, buf, NULL, 16));
@@ -289,10 +346,24 @@ static bool run_held(couplet_aes_backend_id_t id) {
   // Every mode, key size and direction; whole messages and pieces; aligned and not.
   for (uint32_t k = 0; k < 3u && ok; k++) {
     const size_t key_len = 16u + 8u * k;
+    if (couplet_aes_backend_supports(id, COUPLET_AES_ECB, false, key_len) != COUPLET_OK) {
+      ok &= check_refused(name, "held key", COUPLET_ERR_UNSUPPORTED_KEY_SIZE, couplet_aes_set_key(&ctx, key, key_len),
+                          NULL, 0);
+      continue;
+    }
     ok &= couplet_check_status(name, "held key", COUPLET_OK, couplet_aes_set_key(&ctx, key, key_len)) &&
           couplet_check_status("soft", "held key", COUPLET_OK, couplet_aes_set_key(&soft, key, key_len));
     for (uint32_t mode = 0; mode <= (uint32_t)COUPLET_AES_OFB && ok; mode++) {
       for (uint32_t decrypt = 0; decrypt < 2u && ok; decrypt++) {
+        const couplet_status_t want =
+            couplet_aes_backend_supports(id, (couplet_aes_mode_t)mode, decrypt != 0u, key_len);
+        if (want != COUPLET_OK) {
+          couplet_aes_held_t held;
+          uint8_t iv[16] = {0};
+          ok &= check_refused(name, "hold", want,
+                              couplet_aes_hold(&held, &ctx, (couplet_aes_mode_t)mode, decrypt != 0u, iv), NULL, 0);
+          continue;
+        }
         ok &= held_matches(name, &ctx, &soft, (couplet_aes_mode_t)mode, decrypt != 0u, 96, 16, 0);
         ok &= held_matches(name, &ctx, &soft, (couplet_aes_mode_t)mode, decrypt != 0u, 96, 48, 0);
         ok &= held_matches(name, &ctx, &soft, (couplet_aes_mode_t)mode, decrypt != 0u, 64, 32, 1);
@@ -406,15 +477,16 @@ int main(void) {
       continue;
     }
     uint32_t before = couplet_check_failures();
+    refused = 0;
     uint32_t cavp = run_cavp(id);
     uint32_t random = run_random(id);
     bool contexts = run_contexts(id);
     bool errors = run_errors(id);
     bool held = run_held(id);
-    printf("backend %-8s cavp %lu/%u random %lu/%u contexts %s errors %s held %s\n",
+    printf("backend %-8s cavp %lu/%u random %lu/%u contexts %s errors %s held %s refused %lu\n",
            couplet_aes_backend_name(id), (unsigned long)cavp, (unsigned)cavp_vector_count,
            (unsigned long)random, (unsigned)RANDOM_MESSAGES, contexts ? "ok" : "FAIL",
-           errors ? "ok" : "FAIL", held ? "ok" : "FAIL");
+           errors ? "ok" : "FAIL", held ? "ok" : "FAIL", (unsigned long)refused);
     if (couplet_check_failures() != before) {
       printf("backend %s: %lu failures\n", couplet_aes_backend_name(id),
              (unsigned long)(couplet_check_failures() - before));

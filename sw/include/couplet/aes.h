@@ -73,8 +73,18 @@ bool couplet_aes_backend_available(couplet_aes_backend_id_t backend);
 // A short fixed name ("soft", "tight", ...); "unknown" outside the enum. Never NULL.
 const char *couplet_aes_backend_name(couplet_aes_backend_id_t backend);
 
+// What a backend refuses of what this API defines: the accelerator's engine may be built without
+// the inverse cipher or some key sizes (`decrypt` and `key_sizes` of the SoC configuration,
+// COUPLET_AES_ENGINE_* in couplet/soc_config.h). The backends that drive it then answer ECB and
+// CBC decryption with COUPLET_ERR_UNSUPPORTED_MODE (CTR, CFB and OFB need only the forward
+// cipher) and an absent key size with COUPLET_ERR_UNSUPPORTED_KEY_SIZE (from set_key), before
+// touching the hardware; soft and zkn do everything. COUPLET_OK where the backend can, or
+// COUPLET_ERR_ARG for an unknown backend or mode, or a key length that is not 16, 24 or 32.
+couplet_status_t couplet_aes_backend_supports(couplet_aes_backend_id_t backend, couplet_aes_mode_t mode,
+                                              bool decrypt, size_t key_len) COUPLET_MUST_CHECK;
+
 // key_len is in bytes: 16, 24 or 32 (else COUPLET_ERR_KEY_LEN). Expands the key (in the
-// accelerator for hardware backends).
+// accelerator for hardware backends; COUPLET_ERR_UNSUPPORTED_KEY_SIZE if its engine lacks it).
 couplet_status_t couplet_aes_set_key(couplet_aes_ctx_t *ctx, const uint8_t *key,
                                      size_t key_len) COUPLET_MUST_CHECK;
 

@@ -21,6 +21,8 @@ typedef enum {
   COUPLET_ERR_NULL = 7,         // a required pointer is NULL
   COUPLET_ERR_KEY_LEN = 8,      // a key length the algorithm does not define
   COUPLET_ERR_LEN = 9,          // a data length that is not a multiple of the block size
+  COUPLET_ERR_UNSUPPORTED_MODE = 10,      // the hardware was built without this mode or direction
+  COUPLET_ERR_UNSUPPORTED_KEY_SIZE = 11,  // the hardware was built without this key size
   COUPLET_STATUS_COUNT          // number of codes; keep last
 } couplet_status_t;
 

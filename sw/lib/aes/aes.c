@@ -44,6 +44,29 @@
 #define COUPLET_AES_DEFAULT_BACKEND COUPLET_AES_BACKEND_SOFT
 #endif
 
+// What the accelerator's engine was built with (couplet/soc_config.h); a SoC without it, and a
+// host build, refuse nothing. Every check below is a constant false for a full engine, so that
+// its code is as it was without the options.
+#define ENGINE_ALL_KEY_SIZES ((1u << AES_KEY_LEN_128) | (1u << AES_KEY_LEN_192) | (1u << AES_KEY_LEN_256))
+#ifdef COUPLET_AES_ENGINE_DECRYPT
+#define ENGINE_DECRYPT COUPLET_AES_ENGINE_DECRYPT
+#define ENGINE_KEY_SIZES COUPLET_AES_ENGINE_KEY_SIZES
+#else
+#define ENGINE_DECRYPT 1
+#define ENGINE_KEY_SIZES ENGINE_ALL_KEY_SIZES
+#endif
+
+// ECB and CBC decryption need the inverse cipher; the other modes run the forward one both ways.
+static inline __attribute__((always_inline)) bool engine_refuses_mode(couplet_aes_mode_t mode, bool decrypt) {
+  return !ENGINE_DECRYPT && decrypt && (mode == COUPLET_AES_ECB || mode == COUPLET_AES_CBC);
+}
+
+// key_len is 16, 24 or 32 here.
+static inline __attribute__((always_inline)) bool engine_refuses_key_len(size_t key_len) {
+  return ENGINE_KEY_SIZES != ENGINE_ALL_KEY_SIZES &&
+         ((ENGINE_KEY_SIZES >> (AES_KEY_LEN_128 + (key_len - 16u) / 8u)) & 1u) == 0u;
+}
+
 // Only the backends this SoC has are referenced, so only they are linked.
 static const couplet_aes_backend_t *const backends[COUPLET_AES_BACKEND_COUNT] = {
     [COUPLET_AES_BACKEND_SOFT] = &couplet_aes_backend_soft,
@@ -192,6 +215,24 @@ couplet_status_t couplet_aes_init_backend(couplet_aes_ctx_t *ctx,
   return COUPLET_OK;
 }
 
+couplet_status_t couplet_aes_backend_supports(couplet_aes_backend_id_t backend, couplet_aes_mode_t mode,
+                                              bool decrypt, size_t key_len) {
+  if ((unsigned)backend >= (unsigned)COUPLET_AES_BACKEND_COUNT || (unsigned)mode > (unsigned)COUPLET_AES_OFB ||
+      (key_len != 16u && key_len != 24u && key_len != 32u)) {
+    return COUPLET_ERR_ARG;
+  }
+  if (backends[backend] == NULL) {
+    return COUPLET_ERR_UNSUPPORTED;
+  }
+  if (backends[backend]->uses_accelerator && engine_refuses_key_len(key_len)) {
+    return COUPLET_ERR_UNSUPPORTED_KEY_SIZE;
+  }
+  if (backends[backend]->uses_accelerator && engine_refuses_mode(mode, decrypt)) {
+    return COUPLET_ERR_UNSUPPORTED_MODE;
+  }
+  return COUPLET_OK;
+}
+
 couplet_status_t couplet_aes_init(couplet_aes_ctx_t *ctx) {
   return couplet_aes_init_backend(ctx, COUPLET_AES_DEFAULT_BACKEND);
 }
@@ -239,6 +280,9 @@ static __attribute__((noinline)) couplet_status_t set_key_checked(couplet_aes_ct
     return COUPLET_ERR_KEY_LEN;
   }
   const couplet_aes_backend_t *backend = ctx->backend;
+  if (UNLIKELY(backend->uses_accelerator && engine_refuses_key_len(key_len))) {
+    return COUPLET_ERR_UNSUPPORTED_KEY_SIZE;
+  }
   if (UNLIKELY(!lock_take(backend))) {
     return COUPLET_ERR_BUSY;
   }
@@ -317,7 +361,7 @@ couplet_status_t couplet_aes_set_key(couplet_aes_ctx_t *ctx, const uint8_t *key,
   const uint32_t id = ctx == NULL ? (uint32_t)COUPLET_AES_BACKEND_COUNT : ctx->backend_id;
   if (LIKELY(id == COUPLET_AES_BACKEND_TIGHT || id == COUPLET_AES_BACKEND_MEM) &&
       LIKELY(KEY_WORD_COPY && key != NULL && ((uintptr_t)key & 3u) == 0u && key_len - 16u <= 16u &&
-             (key_len & 7u) == 0u) &&
+             (key_len & 7u) == 0u && !engine_refuses_key_len(key_len)) &&
       LIKELY(ctx->backend == backends[id]) && LIKELY(accel_take())) {
     return xif_set_key(ctx, (const key_word_t *)(const void *)key, key_len);
   }
@@ -326,8 +370,8 @@ couplet_status_t couplet_aes_set_key(couplet_aes_ctx_t *ctx, const uint8_t *key,
 }
 
 static inline couplet_status_t check_crypt(const couplet_aes_ctx_t *ctx, couplet_aes_mode_t mode,
-                                    const uint8_t *iv, const uint8_t *in, const uint8_t *out,
-                                    size_t len) {
+                                    bool decrypt, const uint8_t *iv, const uint8_t *in,
+                                    const uint8_t *out, size_t len) {
   if (UNLIKELY(ctx == NULL || (mode != COUPLET_AES_ECB && iv == NULL) ||
                (len != 0u && (in == NULL || out == NULL)))) {
     return COUPLET_ERR_NULL;
@@ -340,6 +384,9 @@ static inline couplet_status_t check_crypt(const couplet_aes_ctx_t *ctx, couplet
   }
   if (UNLIKELY((unsigned)mode > (unsigned)COUPLET_AES_OFB)) {
     return COUPLET_ERR_ARG;
+  }
+  if (UNLIKELY(ctx->backend->uses_accelerator && engine_refuses_mode(mode, decrypt))) {
+    return COUPLET_ERR_UNSUPPORTED_MODE;
   }
   return COUPLET_OK;
 }
@@ -378,7 +425,7 @@ static __attribute__((noinline)) couplet_status_t ctr_with_tail(
 static __attribute__((noinline)) couplet_status_t crypt_checked(
     couplet_aes_ctx_t *ctx, const uint8_t *in, uint8_t *out, size_t len, uint8_t *iv,
     couplet_aes_mode_t mode, bool decrypt) {
-  couplet_status_t status = check_crypt(ctx, mode, iv, in, out, len);
+  couplet_status_t status = check_crypt(ctx, mode, decrypt, iv, in, out, len);
   if (UNLIKELY(status != COUPLET_OK || len == 0u)) {
     return status;
   }
@@ -467,7 +514,8 @@ static inline __attribute__((always_inline)) couplet_status_t inline_call(
   // The context's words are loaded where no instruction waits on them: key_id before the take,
   // the control word between the resident key's load and its compare.
   const uint32_t key_id = ctx->key_id;
-  if (LIKELY(common_args(mode, iv, in, out, len)) && LIKELY(accel_take())) {
+  if (LIKELY(common_args(mode, iv, in, out, len)) && LIKELY(!engine_refuses_mode(mode, decrypt)) &&
+      LIKELY(accel_take())) {
     const uint32_t resident = couplet_aes_accel.resident_key;
     const uint32_t ctrl = ctx->ctrl | (uint32_t)mode | (decrypt ? AES_CTRL_DECRYPT_MASK : 0u);
     if (LIKELY(resident == key_id)) {
@@ -668,6 +716,9 @@ couplet_status_t couplet_aes_hold(couplet_aes_held_t *held, couplet_aes_ctx_t *c
     decrypt = false;  // the same keystream both ways
   }
   const couplet_aes_backend_t *backend = ctx->backend;
+  if (backend->uses_accelerator && engine_refuses_mode(mode, decrypt)) {
+    return COUPLET_ERR_UNSUPPORTED_MODE;
+  }
   if (!lock_take(backend)) {
     return COUPLET_ERR_BUSY;
   }

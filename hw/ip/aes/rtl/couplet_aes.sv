@@ -21,7 +21,11 @@ module couplet_aes
   import couplet_aes_pkg::*;
   import aes_reg_pkg::*;
 #(
-  parameter aes_arch_e Arch = AesArchRolled
+  parameter aes_arch_e      Arch     = AesArchRolled,
+  // Without the inverse cipher, and with fewer key sizes: options for small FPGAs, which CTRL
+  // refuses as ctrl_legalize says (hw/ip/aes/README.md, "Build options").
+  parameter bit             Decrypt  = 1'b1,
+  parameter aes_key_sizes_t KeySizes = AesKeySizesAll
 ) (
   input  logic           clk_i,
   input  logic           rst_ni,
@@ -82,17 +86,30 @@ module couplet_aes
     return sel;
   endfunction
 
-  // An unsupported mode or key length (above the highest of its value set) leaves that field as
-  // it was, so the register always holds a setting the datapath implements and software can
-  // read back what it got.
-  function automatic aes_ctrl_reg_t ctrl_legalize(aes_ctrl_reg_t value, aes_key_len_e old_key_len,
-                                                  aes_mode_e old_mode);
+  // An unsupported mode or key length (above the highest of its value set, or one the engine is
+  // built without) leaves that field as it was, and without Decrypt a write asking for ECB or
+  // CBC decryption leaves mode and decrypt as they were: the register always holds a setting
+  // the datapath implements and software can read back what it got.
+  function automatic aes_ctrl_reg_t ctrl_legalize(aes_ctrl_reg_t value, aes_ctrl_reg_t old);
     aes_ctrl_reg_t c;
-    c = value;
-    if (value.key_len > AesKeyLen256) c.key_len = old_key_len;
-    if (value.mode > AesModeOfb) c.mode = old_mode;
+    c            = old;
+    c.decrypt    = value.decrypt;
+    c.irq_enable = value.irq_enable;
+    if (aes_key_len_built(KeySizes, value.key_len)) c.key_len = value.key_len;
+    if (value.mode <= AesModeOfb) c.mode = value.mode;
+    if (!Decrypt && c.decrypt && (c.mode == AesModeEcb || c.mode == AesModeCbc)) begin
+      c.mode    = old.mode;
+      c.decrypt = old.decrypt;
+    end
     return c;
   endfunction
+
+  // Key words of the longest key length the engine has (Nk): KEY registers above are accepted
+  // and ignored, so that they are not built.
+  localparam int unsigned KeyWords = 4 + 2 * int'(aes_key_len_last(KeySizes));
+
+  // CTRL after reset and zeroize: the smallest key length the engine has.
+  localparam aes_ctrl_reg_t CtrlReset = '{mode: AesModeEcb, key_len: aes_key_len_first(KeySizes), default: '0};
 
   // The sticky STATUS bits, REFUSED_BUSY up to BAD_LEN, are contiguous.
   localparam int unsigned StickyLo = AES_STATUS_REFUSED_BUSY_BIT;
@@ -159,7 +176,9 @@ module couplet_aes
   logic         core_busy;
 
   couplet_aes_core #(
-    .Arch (Arch)
+    .Arch     (Arch),
+    .Decrypt  (Decrypt),
+    .KeySizes (KeySizes)
   ) u_core (
     .clk_i,
     .rst_ni,
@@ -388,8 +407,7 @@ module couplet_aes
             if (sel.sub[1:0] == 2'd3) act.start = 1'b1;
           end
           RegCtrl: begin
-            ctrl_d = ctrl_legalize(aes_ctrl_reg_t'(slot_data[s][$bits(aes_ctrl_reg_t)-1:0]),
-                                   ctrl_q.key_len, ctrl_q.mode);
+            ctrl_d = ctrl_legalize(aes_ctrl_reg_t'(slot_data[s][$bits(aes_ctrl_reg_t)-1:0]), ctrl_q);
             if (ctrl_d.key_len != ctrl_q.key_len) key_set_d = 1'b0;
           end
           RegLen: len_d = lane[1'(reg_index(AES_LEN_OFFSET))];
@@ -435,9 +453,10 @@ module couplet_aes
     if (zeroize_go) begin
       key_d     = '0;
       din_d     = '0;
-      ctrl_d    = '0;
+      ctrl_d    = CtrlReset;
       key_set_d = 1'b0;
     end
+    for (int unsigned w = KeyWords; w < 8; w++) key_d[w] = '0;
   end
 
   assign issue_blk      = issue_din ? din_cmd : blk_q;
@@ -579,7 +598,7 @@ module couplet_aes
       iv_q         <= '0;
       din_q        <= '0;
       dout_q       <= '0;
-      ctrl_q       <= '0;
+      ctrl_q       <= CtrlReset;
       len_q        <= '0;
       key_set_q    <= 1'b0;
       dout_valid_q <= 1'b0;

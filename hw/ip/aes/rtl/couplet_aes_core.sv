@@ -16,11 +16,23 @@
 //
 // key_valid_i and clear_i are accepted only while busy_o is low (the user guarantees it).
 // clear_i zeroes the key schedule and every data register.
+//
+// Without Decrypt there is no inverse cipher (decrypt_i is ignored: the forward cipher), and only
+// the key lengths of KeySizes are built; key_len_i must be one of them.
+//
+// On-the-fly keys: ROLLED and PARTIAL without Decrypt and with AES-128 alone store no schedule.
+// A block derives each round key from the previous one as it goes (couplet_aes_key_step), from
+// key_i as round key 0 when it enters: the user holds key_i from key_valid_i until clear_i or
+// the next key_valid_i whenever a block may enter (couplet_aes does, refusing KEY writes while
+// busy and starting no block after one until the next expansion). key_valid_i then takes one
+// cycle: key_ready_o is high from the next cycle on.
 module couplet_aes_core
   import aes_reg_pkg::*;
   import couplet_aes_pkg::*;
 #(
-  parameter aes_arch_e Arch = AesArchRolled
+  parameter aes_arch_e      Arch     = AesArchRolled,
+  parameter bit             Decrypt  = 1'b1,
+  parameter aes_key_sizes_t KeySizes = AesKeySizesAll
 ) (
   input  logic         clk_i,
   input  logic         rst_ni,
@@ -44,34 +56,64 @@ module couplet_aes_core
   output logic         busy_o
 );
 
+  localparam bit OnTheFly = !Decrypt && KeySizes == aes_key_sizes_t'(1 << AesKeyLen128) &&
+                            Arch != AesArchUnrolled;
+
   // ---------------------------------------------------------------- key schedule
-  logic [AesMaxRounds:0][127:0] round_keys;
-  aes_key_len_e                 key_len;
-  logic                         key_busy, key_ready;
-
-  couplet_aes_key_expand u_key_expand (
-    .clk_i,
-    .rst_ni,
-    .key_valid_i,
-    .key_i,
-    .key_len_i,
-    .clear_i,
-    .busy_o       (key_busy),
-    .ready_o      (key_ready),
-    .key_len_o    (key_len),
-    .round_keys_o (round_keys)
-  );
-
+  aes_key_len_e key_len;
+  logic         key_busy, key_ready;
   // Indexed by a 4-bit round number; entry 15 only pads the table to a power of two.
   logic [15:0][127:0] rk;
-  assign rk = {128'h0, round_keys};
+
+  if (OnTheFly) begin : gen_key_on_the_fly
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        key_ready <= 1'b0;
+      end else if (clear_i) begin
+        key_ready <= 1'b0;
+      end else if (key_valid_i) begin
+        key_ready <= 1'b1;
+      end
+    end
+    assign key_busy = 1'b0;
+    assign key_len  = AesKeyLen128;
+    assign rk       = {{15{128'h0}}, key_i[127:0]};  // round key 0; the others come with the block
+
+    // Only the first four key words and AES-128 exist here.
+    logic unused_key;
+    assign unused_key = ^{key_i[255:128], key_len_i};
+  end else begin : gen_key_stored
+    logic [AesMaxRounds:0][127:0] round_keys;
+
+    couplet_aes_key_expand #(
+      .KeySizes (KeySizes)
+    ) u_key_expand (
+      .clk_i,
+      .rst_ni,
+      .key_valid_i,
+      .key_i,
+      .key_len_i,
+      .clear_i,
+      .busy_o       (key_busy),
+      .ready_o      (key_ready),
+      .key_len_o    (key_len),
+      .round_keys_o (round_keys)
+    );
+
+    assign rk = {128'h0, round_keys};
+  end
 
   logic [3:0] num_rounds;
-  assign num_rounds = aes_num_rounds(key_len);
+  assign num_rounds = aes_num_rounds(aes_key_len_fold(KeySizes, key_len));
+
+  // A constant 0 without Decrypt, so that the inverse S-boxes, InvShiftRows, InvMixColumns and
+  // the reverse key order are not built.
+  logic in_dec;
+  assign in_dec = Decrypt && decrypt_i;
 
   // The key added before the first round: round key 0, or round key Nr when decrypting.
   logic [127:0] in_keyed;
-  assign in_keyed = in_data_i ^ (decrypt_i ? rk[num_rounds] : rk[0]);
+  assign in_keyed = in_data_i ^ (in_dec ? rk[num_rounds] : rk[0]);
 
   logic blocks_busy;
   assign busy_o      = key_busy || blocks_busy;
@@ -97,7 +139,7 @@ module couplet_aes_core
       logic         stage_dec;
       if (s == 1) begin : gen_first
         assign stage_in  = in_keyed;
-        assign stage_dec = decrypt_i;
+        assign stage_dec = in_dec;
       end else begin : gen_next
         assign stage_in  = state_q[s-1];
         assign stage_dec = dec_q[s-1];
@@ -182,8 +224,39 @@ module couplet_aes_core
     logic [3:0]   first_idx;
     logic         first_dec;
     assign first_in  = accept ? in_keyed : blk_q.state;
-    assign first_dec = accept ? decrypt_i : blk_q.dec;
-    assign first_idx = !accept ? blk_q.round : decrypt_i ? num_rounds - 4'd1 : 4'd1;
+    assign first_dec = accept ? in_dec : blk_q.dec;
+    assign first_idx = !accept ? blk_q.round : in_dec ? num_rounds - 4'd1 : 4'd1;
+
+    // The round keys of the cycle's rounds, in order: from the stored schedule, or on the fly
+    // from the last one the block used (round key 0 when it enters), kept with the block.
+    logic [Step-1:0][127:0] round_key;
+    if (OnTheFly) begin : gen_keys_on_the_fly
+      logic [Step:0][127:0] chain;
+      logic [127:0]         last_key_q;
+      assign chain[0] = accept ? rk[0] : last_key_q;
+
+      for (genvar i = 0; i < Step; i++) begin : gen_step
+        couplet_aes_key_step u_key_step (
+          .key_i  (chain[i]),
+          .rcon_i (aes_rcon(first_idx - 4'd1 + 4'(i))),
+          .key_o  (chain[i+1])
+        );
+        assign round_key[i] = chain[i+1];
+      end
+
+      // A round key is key material: clear_i wipes it with the block.
+      always_ff @(posedge clk_i or negedge rst_ni) begin
+        if (!rst_ni) begin
+          last_key_q <= '0;
+        end else if (clear_i || accept || blk_q.run) begin
+          last_key_q <= clear_i ? '0 : chain[Step];
+        end
+      end
+    end else begin : gen_keys_stored
+      for (genvar i = 0; i < Step; i++) begin : gen_step
+        assign round_key[i] = rk[first_dec ? first_idx - 4'(i) : first_idx + 4'(i)];
+      end
+    end
 
     // The rounds of one cycle: the first, and with PARTIAL the second, whose output is the
     // step's. Nr is even, so with two rounds per cycle the last round is always the second.
@@ -193,7 +266,7 @@ module couplet_aes_core
 
     couplet_aes_round u_round_first (
       .state_i     (first_in),
-      .round_key_i (rk[first_idx]),
+      .round_key_i (round_key[0]),
       .decrypt_i   (first_dec),
       .last_i      (first_last),
       .state_o     (first_out)
@@ -207,7 +280,7 @@ module couplet_aes_core
 
       couplet_aes_round u_round_second (
         .state_i     (first_out),
-        .round_key_i (rk[idx]),
+        .round_key_i (round_key[1]),
         .decrypt_i   (first_dec),
         .last_i      (step_last),
         .state_o     (second_out)

@@ -6,10 +6,16 @@
 // with key_valid_i in cycle 0, ready_o is high from cycle 10, 8 or 7 on and busy_o in between.
 // Words past the end of the schedule (192 and 256 bits produce more than needed) are dropped.
 // Round key r is words 4r..4r+3, i.e. round_keys_o[r], column c in bits [32*c +: 32].
+//
+// Only the key sizes of KeySizes are built: the schedule is stored up to the longest of them
+// (round keys beyond it read as zero), and with one size the key length is a constant.
+// key_len_i must be one of them (CTRL holds no other).
 module couplet_aes_key_expand
   import aes_reg_pkg::*;
   import couplet_aes_pkg::*;
-(
+#(
+  parameter aes_key_sizes_t KeySizes = AesKeySizesAll
+) (
   input  logic                                clk_i,
   input  logic                                rst_ni,
 
@@ -24,9 +30,11 @@ module couplet_aes_key_expand
   output logic [AesMaxRounds:0][127:0]        round_keys_o
 );
 
+  localparam int unsigned Words = 4 * (int'(aes_num_rounds(aes_key_len_last(KeySizes))) + 1);
+
   // The schedule and its progress are one record: cleared, loaded and stepped together.
   typedef struct packed {
-    logic [AesMaxKeyWords-1:0][31:0] words;
+    logic [Words-1:0][31:0]          words;
     logic [7:0][31:0]                window;  // the last Nk words, the next step's input
     logic [3:0]                      iter;
     logic                            busy;
@@ -35,7 +43,10 @@ module couplet_aes_key_expand
   } sched_t;
   sched_t sched_q, sched_d;
 
-  localparam sched_t SchedIdle = '{key_len: AesKeyLen128, default: '0};
+  localparam sched_t SchedIdle = '{key_len: aes_key_len_first(KeySizes), default: '0};
+
+  aes_key_len_e key_len_in;
+  assign key_len_in = aes_key_len_fold(KeySizes, key_len_i);
 
   // The first Nk words of a schedule are the key; the rest start at zero so that no part of an
   // earlier, longer key survives a shorter one.
@@ -43,10 +54,10 @@ module couplet_aes_key_expand
   always_comb begin
     key_words = key_i;
     for (int unsigned j = 6; j < 8; j++) begin
-      if (key_len_i != AesKeyLen256) key_words[j] = '0;
+      if (key_len_in != AesKeyLen256) key_words[j] = '0;
     end
     for (int unsigned j = 4; j < 6; j++) begin
-      if (key_len_i == AesKeyLen128) key_words[j] = '0;
+      if (key_len_in == AesKeyLen128) key_words[j] = '0;
     end
   end
 
@@ -54,15 +65,15 @@ module couplet_aes_key_expand
   // schedule is complete after as many cycles as there are steps.
   logic                            load;
   logic [7:0][31:0]                src_window;
-  logic [AesMaxKeyWords-1:0][31:0] src_words;
+  logic [Words-1:0][31:0]          src_words;
   logic [3:0]                      src_iter;
   aes_key_len_e                    src_len;
 
   assign load       = key_valid_i && !clear_i;
   assign src_window = load ? key_words : sched_q.window;
-  assign src_words  = load ? {{(AesMaxKeyWords - 8){32'h0}}, key_words} : sched_q.words;
+  assign src_words  = load ? {{(Words - 8){32'h0}}, key_words} : sched_q.words;
   assign src_iter   = load ? 4'd0 : sched_q.iter;
-  assign src_len    = load ? key_len_i : sched_q.key_len;
+  assign src_len    = aes_key_len_fold(KeySizes, load ? key_len_i : sched_q.key_len);
 
   // ---------------------------------------------------------------- one expansion step
   // The new words, split in halves because the upper half of AES-256 depends on the lower.
@@ -92,36 +103,21 @@ module couplet_aes_key_expand
     );
   end
 
-  // w[i] = w[i-Nk] ^ w[i-1], except where the SubWord terms enter.
-  always_comb begin
-    logic [31:0] acc;
-    acc = src_window[0] ^ aes_rot_word(rot_sub) ^ {24'h0, aes_rcon(src_iter)};
-    for (int unsigned j = 0; j < 4; j++) begin
-      if (j > 0) acc = src_window[j] ^ acc;
-      next_lo[j] = acc;
-    end
-  end
-
-  always_comb begin
-    logic [31:0] acc;
-    acc = src_window[4] ^ (src_len == AesKeyLen256 ? mid_sub : next_lo[3]);
-    for (int unsigned j = 0; j < 4; j++) begin
-      if (j > 0) acc = src_window[4+j] ^ acc;
-      next_hi[j] = acc;
-    end
-  end
+  assign next_lo = aes_key_chain(src_window[3:0], aes_rot_word(rot_sub) ^ {24'h0, aes_rcon(src_iter)});
+  assign next_hi = aes_key_chain(src_window[7:4], src_len == AesKeyLen256 ? mid_sub : next_lo[3]);
 
   assign next_words = {next_hi, next_lo};
 
   // ---------------------------------------------------------------- schedule storage
   // Word p of a schedule with Nk key words is written by step (p - Nk) / Nk as its new word
   // (p - Nk) % Nk. Nk is a constant in each branch, so this is a fixed decode per word.
-  logic [AesMaxKeyWords-1:0][31:0] step_words;
+  // A key size the engine does not have writes no word (and stays within Words).
+  logic [Words-1:0][31:0] step_words;
   always_comb begin
     step_words = src_words;
     for (int unsigned k = 0; k < 3; k++) begin
-      if (src_len == aes_key_len_e'(k)) begin
-        for (int unsigned p = 4 + 2 * k; p < 4 * (11 + 2 * k); p++) begin
+      if (KeySizes[k] && src_len == aes_key_len_e'(k)) begin
+        for (int unsigned p = 4 + 2 * k; p < 4 * (11 + 2 * k) && p < Words; p++) begin
           if (src_iter == 4'((p - (4 + 2 * k)) / (4 + 2 * k))) begin
             step_words[p] = next_words[(p - (4 + 2 * k)) % (4 + 2 * k)];
           end
@@ -163,6 +159,9 @@ module couplet_aes_key_expand
   assign busy_o       = sched_q.busy;
   assign ready_o      = sched_q.ready;
   assign key_len_o    = sched_q.key_len;
-  assign round_keys_o = sched_q.words;
+  always_comb begin
+    round_keys_o = '0;
+    round_keys_o[Words/4-1:0] = sched_q.words;
+  end
 
 endmodule

@@ -25,6 +25,44 @@ package couplet_aes_pkg;
     endcase
   endfunction
 
+  // An engine's key sizes (its KeySizes parameter, aes_cfg_t.key_sizes): bit i is key length i.
+  typedef logic [2:0] aes_key_sizes_t;
+  localparam aes_key_sizes_t AesKeySizesAll = 3'b111;
+
+  // Whether an engine with `sizes` has key length `key_len` (the unused encoding: never).
+  function automatic logic aes_key_len_built(aes_key_sizes_t sizes, aes_key_len_e key_len);
+    logic [3:0] with_unused;
+    with_unused = {1'b0, sizes};
+    return with_unused[key_len];
+  endfunction
+
+  // The smallest key length of an engine with `sizes`: CTRL's after reset and zeroize.
+  function automatic aes_key_len_e aes_key_len_first(aes_key_sizes_t sizes);
+    aes_key_len_e first = AesKeyLen256;
+    for (int i = $bits(sizes) - 1; i >= 0; i--) begin
+      if (sizes[i]) first = aes_key_len_e'(i);
+    end
+    return first;
+  endfunction
+
+  // The largest key length of an engine with `sizes`: its schedule's length.
+  function automatic aes_key_len_e aes_key_len_last(aes_key_sizes_t sizes);
+    aes_key_len_e last = AesKeyLen128;
+    for (int i = 0; i < $bits(sizes); i++) begin
+      if (sizes[i]) last = aes_key_len_e'(i);
+    end
+    return last;
+  endfunction
+
+  // The key length the datapath works with: `key_len` itself, which CTRL holds only where the
+  // engine has it, or else the smallest. With one key size it is a constant, so that the
+  // schedule and round count of the others are not built.
+  function automatic aes_key_len_e aes_key_len_fold(aes_key_sizes_t sizes, aes_key_len_e key_len);
+    if (sizes == AesKeySizesAll) return key_len;  // the full engine, as before the option
+    if ($countones(sizes) == 1) return aes_key_len_first(sizes);
+    return aes_key_len_built(sizes, key_len) ? key_len : aes_key_len_first(sizes);
+  endfunction
+
   // Key expansion iterations (each produces Nk words): ceil((4*(Nr+1) - Nk) / Nk).
   function automatic logic [3:0] aes_key_iterations(aes_key_len_e key_len);
     unique case (key_len)
@@ -119,6 +157,17 @@ package couplet_aes_pkg;
       for (int unsigned row = 0; row < 4; row++) begin
         r[8*(row + 4*c) +: 8] = s[8*(row + 4*((c + 4 - row) % 4)) +: 8];
       end
+    end
+    return r;
+  endfunction
+
+  // Four key schedule words after `w` (FIPS-197 5.2): w[i] = w[i-Nk] ^ w[i-1], where the first
+  // takes `t` (its SubWord term) in place of w[i-1].
+  function automatic logic [3:0][31:0] aes_key_chain(logic [3:0][31:0] w, logic [31:0] t);
+    logic [3:0][31:0] r;
+    r[0] = w[0] ^ t;
+    for (int unsigned j = 1; j < 4; j++) begin
+      r[j] = w[j] ^ r[j-1];
     end
     return r;
   endfunction

@@ -40,7 +40,7 @@ ARCHS = {v.name: v.value for v in ARCH_SET.values}
 ROLLED, PARTIAL, UNROLLED = (ARCHS[name] for name in ("rolled", "partial", "unrolled"))
 RTL_DIR = Path(__file__).resolve().parents[1] / "rtl"
 RTL_FILES = ("autogen/aes_reg_pkg.sv", "couplet_aes_pkg.sv", "couplet_aes_sbox.sv",
-             "couplet_aes_round.sv", "couplet_aes_key_expand.sv", "couplet_aes_core.sv")
+             "couplet_aes_round.sv", "couplet_aes_key_step.sv", "couplet_aes_key_expand.sv", "couplet_aes_core.sv")
 
 
 @dataclass(frozen=True)
@@ -423,7 +423,7 @@ async def aes_core_clear(dut):
             for name in ("key_ready_o", "in_ready_o", "out_valid_o", "busy_o"):
                 assert int(getattr(dut, name).value) == 0, f"{name} high after clear"
             assert int(dut.out_data_o.value) == 0, "out_data_o not zeroed by clear"
-        schedule = dut.u_key_expand.round_keys_o
+        schedule = dut.gen_key_stored.u_key_expand.round_keys_o
         assert int(schedule.value) == 0, "round keys not zeroed by clear"
     # A shorter key replacing a longer one must not inherit any of its round keys.
     await tb.load_key(tb.rng.randbytes(32))

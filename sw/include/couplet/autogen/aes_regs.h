@@ -96,7 +96,7 @@
 // Actions: the index of an action command (funct7 of a custom instruction with funct3 3).
 // Start the block in DIN0..3; refused while busy or without a key.
 #define AES_ACTION_START 0x0u
-// Expand the key in KEY0..7 for CTRL.key_len; refused while busy. Takes 7 to 10 cycles, during which no command is taken.
+// Expand the key in KEY0..7 for CTRL.key_len; refused while busy. Takes 7 to 10 cycles (1 on an encrypt-only AES-128 ROLLED or PARTIAL engine, which derives round keys during each block), during which no command is taken.
 #define AES_ACTION_EXPAND 0x1u
 // Clear the key, chaining value, data and CTRL; refused while busy.
 #define AES_ACTION_ZEROIZE 0x2u

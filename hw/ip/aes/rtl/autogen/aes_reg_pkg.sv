@@ -30,7 +30,7 @@ package aes_reg_pkg;
   typedef enum logic [6:0] {
     // Start the block in DIN0..3; refused while busy or without a key.
     AesActionStart = 7'h0,
-    // Expand the key in KEY0..7 for CTRL.key_len; refused while busy. Takes 7 to 10 cycles, during which no command is taken.
+    // Expand the key in KEY0..7 for CTRL.key_len; refused while busy. Takes 7 to 10 cycles (1 on an encrypt-only AES-128 ROLLED or PARTIAL engine, which derives round keys during each block), during which no command is taken.
     AesActionExpand = 7'h1,
     // Clear the key, chaining value, data and CTRL; refused while busy.
     AesActionZeroize = 7'h2,
@@ -149,5 +149,7 @@ package aes_reg_pkg;
   // Build parameters of the engine, as a SoC configuration sets them ([[param]]).
   typedef struct packed {
     aes_arch_e arch;  // Arch: one of rolled, partial, unrolled
+    logic decrypt;  // Decrypt: true or false
+    logic [2:0] key_sizes;  // KeySizes: a non-empty subset of 128, 192, 256, in that order
   } aes_cfg_t;
 endpackage
