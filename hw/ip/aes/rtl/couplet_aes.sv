@@ -217,15 +217,18 @@ module couplet_aes
   // The block entering the core is the input block, the IV or both XORed, and what its result is
   // XORed with is the IV or the input block: each an AND-XOR of two terms chosen by the mode,
   // one LUT per bit, where a case per mode would build a mux of all five.
-  logic mode_cbc, mode_ecb, in_blk, in_iv, post_iv, post_blk;
+  // Without Decrypt, CTRL never holds ECB or CBC decryption (ctrl_legalize): saying so here
+  // lets synthesis drop the IV's path into what a result is XORed with.
+  logic mode_cbc, mode_ecb, cbc_dec, in_blk, in_iv, post_iv, post_blk;
   assign mode_cbc = ctrl_q.mode == AesModeCbc;
   assign mode_ecb = !mode_cbc && ctrl_q.mode != AesModeCtr && ctrl_q.mode != AesModeCfb &&
                     ctrl_q.mode != AesModeOfb;
+  assign cbc_dec  = Decrypt && mode_cbc && ctrl_q.decrypt;
   assign in_blk   = mode_cbc || mode_ecb;
-  assign in_iv    = !mode_ecb && !(mode_cbc && ctrl_q.decrypt);
-  assign post_iv  = mode_cbc && ctrl_q.decrypt;
+  assign in_iv    = !mode_ecb && !cbc_dec;
+  assign post_iv  = cbc_dec;
   assign post_blk = !mode_cbc && !mode_ecb;
-  assign core_decrypt = in_blk && ctrl_q.decrypt;
+  assign core_decrypt = Decrypt && in_blk && ctrl_q.decrypt;
   assign core_in_data = ({128{in_blk}} & issue_blk) ^ ({128{in_iv}} & iv_q);
   assign issue_post   = ({128{post_iv}} & iv_q) | ({128{post_blk}} & issue_blk);
 
@@ -270,7 +273,7 @@ module couplet_aes
   // The command port, STATUS's sticky bits, the interrupt and the job port
   // (couplet_accel_frontend); what each register and action does is decoded here.
   logic                     cmd_hold, rd_fire, unused_exec_fire, wr_refused;
-  logic [1:0]               unused_slot, slot_bad, slot_guard, wr;
+  logic [1:0]               slot, slot_bad, slot_guard, wr;
   logic [1:0][7:0]          slot_index;
   logic [1:0][31:0]         slot_data;
   logic                     late;
@@ -459,7 +462,22 @@ module couplet_aes
     for (int unsigned w = KeyWords; w < 8; w++) key_d[w] = '0;
   end
 
-  assign issue_blk      = issue_din ? din_cmd : blk_q;
+  // The block a start issues is DIN with the words its command writes. For the path into the
+  // first round those words are picked by the command's op and index alone, not by wr: a start
+  // goes ahead only with its command taken, and then DIN takes every write (no guard, never
+  // bad), so din_issue equals din_cmd whenever a DIN block enters. Likewise a DIN block enters
+  // only when no stream block waits (start_res needs the stream idle), so blk_valid_q picks the
+  // source. The command's acceptance then reaches the core's enables only, not its data path
+  // (the Fmax of the tight tile on ECP5, issue 19).
+  logic [3:0][31:0] din_issue;
+  for (genvar w = 0; w < 4; w++) begin : gen_din_issue
+    localparam logic [7:0] DinIndex = reg_index(AES_DIN0_OFFSET) + 8'(w);
+    logic hit;
+    assign hit = (slot[0] && slot_index[0] == DinIndex) ||
+                 (slot[1] && slot_index[0] == DinIndex - 8'd1);
+    assign din_issue[w] = hit ? lane[DinIndex[0]] : din_q[w];
+  end
+  assign issue_blk      = blk_valid_q ? blk_q : din_issue;
   assign core_key_valid = expand_go;
   assign core_clear     = zeroize_go;
 
@@ -665,7 +683,7 @@ module couplet_aes
     .clk_i, .rst_ni,
     .cmd_req_i, .cmd_ready_o, .cmd_rsp_o,
     .hold_i(cmd_hold),
-    .slot_o(unused_slot), .slot_index_o(slot_index), .slot_data_o(slot_data),  // wr says which
+    .slot_o(slot), .slot_index_o(slot_index), .slot_data_o(slot_data),
     .slot_bad_i(slot_bad), .slot_guard_i(slot_guard), .busy_i(busy), .wr_o(wr),
     .refused_o(wr_refused), .rd_o(rd_fire), .exec_o(unused_exec_fire),
     .act_o(act_req),

@@ -147,7 +147,9 @@ module couplet_aes_core
       // For stages beyond Nr, which carry no block, num_rounds - s wraps around: a don't care.
       assign stage_key = stage_dec ? rk[num_rounds - 4'(s)] : rk[s];
 
-      couplet_aes_round u_round (
+      couplet_aes_round #(
+        .Decrypt (Decrypt)
+      ) u_round (
         .state_i     (stage_in),
         .round_key_i (stage_key),
         .decrypt_i   (stage_dec),
@@ -223,9 +225,12 @@ module couplet_aes_core
     logic [127:0] first_in;
     logic [3:0]   first_idx;
     logic         first_dec;
-    assign first_in  = accept ? in_keyed : blk_q.state;
-    assign first_dec = accept ? in_dec : blk_q.dec;
-    assign first_idx = !accept ? blk_q.round : in_dec ? num_rounds - 4'd1 : 4'd1;
+    // The round works on the input whenever no block runs (a block enters only then), and only
+    // accept || run stores its output: the input's handshake reaches the register's enable but
+    // not the round's data path (Fmax, issue 19).
+    assign first_in  = blk_q.run ? blk_q.state : in_keyed;
+    assign first_dec = blk_q.run ? blk_q.dec : in_dec;
+    assign first_idx = blk_q.run ? blk_q.round : in_dec ? num_rounds - 4'd1 : 4'd1;
 
     // The round keys of the cycle's rounds, in order: from the stored schedule, or on the fly
     // from the last one the block used (round key 0 when it enters), kept with the block.
@@ -233,7 +238,7 @@ module couplet_aes_core
     if (OnTheFly) begin : gen_keys_on_the_fly
       logic [Step:0][127:0] chain;
       logic [127:0]         last_key_q;
-      assign chain[0] = accept ? rk[0] : last_key_q;
+      assign chain[0] = blk_q.run ? last_key_q : rk[0];
 
       for (genvar i = 0; i < Step; i++) begin : gen_step
         couplet_aes_key_step u_key_step (
@@ -264,7 +269,9 @@ module couplet_aes_core
     logic         first_last, step_last;
     assign first_last = first_dec ? (first_idx == 4'd0) : (first_idx == num_rounds);
 
-    couplet_aes_round u_round_first (
+    couplet_aes_round #(
+      .Decrypt (Decrypt)
+    ) u_round_first (
       .state_i     (first_in),
       .round_key_i (round_key[0]),
       .decrypt_i   (first_dec),
@@ -278,7 +285,9 @@ module couplet_aes_core
       assign idx       = first_dec ? first_idx - 4'd1 : first_idx + 4'd1;
       assign step_last = first_dec ? (idx == 4'd0) : (idx == num_rounds);
 
-      couplet_aes_round u_round_second (
+      couplet_aes_round #(
+        .Decrypt (Decrypt)
+      ) u_round_second (
         .state_i     (first_out),
         .round_key_i (round_key[1]),
         .decrypt_i   (first_dec),

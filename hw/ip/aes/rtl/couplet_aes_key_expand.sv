@@ -91,12 +91,18 @@ module couplet_aes_key_expand
 
   // SubWord(RotWord(w)) = RotWord(SubWord(w)); the second SubWord serves only AES-256.
   for (genvar i = 0; i < 4; i++) begin : gen_sbox
-    couplet_aes_sbox u_sbox_rot (
+    (* keep_hierarchy *)
+    couplet_aes_sbox #(
+      .Inverse (1'b0)
+    ) u_sbox_rot (
       .inv_i  (1'b0),
       .data_i (rot_src[8*i +: 8]),
       .data_o (rot_sub[8*i +: 8])
     );
-    couplet_aes_sbox u_sbox_mid (
+    (* keep_hierarchy *)
+    couplet_aes_sbox #(
+      .Inverse (1'b0)
+    ) u_sbox_mid (
       .inv_i  (1'b0),
       .data_i (next_lo[3][8*i +: 8]),
       .data_o (mid_sub[8*i +: 8])

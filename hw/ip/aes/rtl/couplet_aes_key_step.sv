@@ -12,7 +12,10 @@ module couplet_aes_key_step
   logic [31:0] sub;
 
   for (genvar i = 0; i < 4; i++) begin : gen_sbox
-    couplet_aes_sbox u_sbox (
+    (* keep_hierarchy *)
+    couplet_aes_sbox #(
+      .Inverse (1'b0)
+    ) u_sbox (
       .inv_i  (1'b0),
       .data_i (key_i[96 + 8*i +: 8]),
       .data_o (sub[8*i +: 8])

@@ -7,7 +7,10 @@
 // either direction skips the column mixing, leaving the same "substitute, permute, add key".
 module couplet_aes_round
   import couplet_aes_pkg::*;
-(
+#(
+  // Without it the round is forward only (decrypt_i must be 0): forward-only S-boxes.
+  parameter bit Decrypt = 1'b1
+) (
   input  logic [127:0] state_i,
   input  logic [127:0] round_key_i,
   input  logic         decrypt_i,
@@ -17,12 +20,24 @@ module couplet_aes_round
 
   logic [127:0] sub, perm, keyed, mix_in, mixed;
 
+  // Forward-only S-boxes are kept as modules of their own (couplet_aes_sbox).
   for (genvar i = 0; i < 16; i++) begin : gen_sbox
-    couplet_aes_sbox u_sbox (
-      .inv_i  (decrypt_i),
-      .data_i (state_i[8*i +: 8]),
-      .data_o (sub[8*i +: 8])
-    );
+    if (Decrypt) begin : gen_both
+      couplet_aes_sbox u_sbox (
+        .inv_i  (decrypt_i),
+        .data_i (state_i[8*i +: 8]),
+        .data_o (sub[8*i +: 8])
+      );
+    end else begin : gen_forward
+      (* keep_hierarchy *)
+      couplet_aes_sbox #(
+        .Inverse (1'b0)
+      ) u_sbox (
+        .inv_i  (1'b0),
+        .data_i (state_i[8*i +: 8]),
+        .data_o (sub[8*i +: 8])
+      );
+    end
   end
 
   assign perm   = decrypt_i ? aes_inv_shift_rows(sub) : aes_shift_rows(sub);
