@@ -223,6 +223,25 @@ module couplet_aes_key_expand
     return wr;
   endfunction
 
+  // The whole plan, evaluated once at elaboration (unrolling bank_write in the write ports
+  // would exceed synthesis' loop limits).
+  localparam int unsigned MaxSteps = 10;
+  typedef bank_wr_t [MaxSteps-1:0] bank_steps_t;
+  typedef bank_steps_t [7:0]       bank_plan_t;
+  typedef bank_plan_t [2:0]        plan_t;
+
+  function automatic plan_t bank_plans();
+    plan_t plan = '0;
+    for (int unsigned k = 0; k < 3; k++) begin
+      for (int unsigned b = 0; b < 8; b++) begin
+        for (int unsigned i = 0; i < int'(aes_key_iterations(aes_key_len_e'(k))); i++) begin
+          plan[k][b][i] = bank_write(k, b, i);
+        end
+      end
+    end
+    return plan;
+  endfunction
+
   // Pending words that find no free step would survive: none do (checked at elaboration).
   function automatic int unsigned pending_left(int unsigned k, int unsigned b);
     int unsigned count = 0;
@@ -287,6 +306,8 @@ module couplet_aes_key_expand
       end
     end
 
+    localparam plan_t Plan = bank_plans();
+
     // The wipe: the number of addresses left to zero, counting down. clear_i zeroes the top
     // address itself, so that the banks are zero after Depth cycles counting the clear's.
     logic [3:0] wipe_q, wipe_d;
@@ -324,7 +345,7 @@ module couplet_aes_key_expand
             for (int unsigned i = 0; i < int'(aes_key_iterations(aes_key_len_e'(k))); i++) begin
               bank_wr_t wr;
               logic     hit;
-              wr  = bank_write(k, b, i);
+              wr  = Plan[k][b][i];
               hit = step && src_len == aes_key_len_e'(k) && src_iter == 4'(i) && wr.kind != WrNone;
               bank_we[b]    |= hit;
               bank_waddr[b] |= hit ? wr.addr : 3'd0;
