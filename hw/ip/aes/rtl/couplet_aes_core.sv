@@ -15,17 +15,29 @@
 // in_ready_o depends combinationally on out_ready_i there.
 //
 // key_valid_i and clear_i are accepted only while busy_o is low (the user guarantees it).
-// clear_i zeroes the key schedule and every data register.
+// clear_i zeroes the key schedule and every data register; ROLLED and PARTIAL keep the schedule
+// in RAM, which a wipe zeroes within 8 cycles of clear_i (and of reset) without busy_o: a key may
+// be loaded during it (couplet_aes_key_expand says why that is safe).
 //
 // Without Decrypt there is no inverse cipher (decrypt_i is ignored: the forward cipher), and only
 // the key lengths of KeySizes are built; key_len_i must be one of them.
 //
-// On-the-fly keys: ROLLED and PARTIAL without Decrypt and with AES-128 alone store no schedule.
-// A block derives each round key from the previous one as it goes (couplet_aes_key_step), from
-// key_i as round key 0 when it enters: the user holds key_i from key_valid_i until clear_i or
-// the next key_valid_i whenever a block may enter (couplet_aes does, refusing KEY writes while
-// busy and starting no block after one until the next expansion). key_valid_i then takes one
-// cycle: key_ready_o is high from the next cycle on.
+// ROLLED and PARTIAL read key_i after key_valid_i: it is their round key 0, which they do not
+// store, and the expansion stores the key words past round key 0 from it in whichever step has
+// a free bank. So the user holds key_i's key bytes from key_valid_i until clear_i or the next
+// key_valid_i (couplet_aes does, refusing KEY writes while busy and starting no block after one
+// until the next expansion). UNROLLED samples key_i only with key_valid_i.
+//
+// Round keys, by Arch:
+//   UNROLLED: all of them at once from the schedule in flip-flops (couplet_aes_key_expand,
+//     Banked = 0), 1,920 of them with every key size.
+//   ROLLED, PARTIAL: one or two a cycle from the schedule in eight LUT-RAM banks (Banked = 1),
+//     read by round number: round key r is one half of the banks at address r / 2, round key 0
+//     is key_i and round key Nr, the initial AddRoundKey of a decryption, a register.
+//   On the fly: ROLLED and PARTIAL without Decrypt and with AES-128 alone store no schedule.
+//     A block derives each round key from the previous one as it goes (couplet_aes_key_step),
+//     from key_i as round key 0 when it enters. key_valid_i then takes one cycle: key_ready_o
+//     is high from the next cycle on.
 module couplet_aes_core
   import aes_reg_pkg::*;
   import couplet_aes_pkg::*;

@@ -276,13 +276,8 @@ module couplet_aes_key_expand
     end
 
     always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni) begin
-        words_q <= '0;
-      end else if (clear_i) begin
-        words_q <= '0;
-      end else if (step) begin
-        words_q <= step_words;
-      end
+      if (!rst_ni)              words_q <= '0;
+      else if (clear_i || step) words_q <= clear_i ? '0 : step_words;
     end
 
     always_comb begin
@@ -382,13 +377,8 @@ module couplet_aes_key_expand
     // Round key Nr: the last step's first four new words.
     logic [127:0] last_key_q;
     always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni) begin
-        last_key_q <= '0;
-      end else if (clear_i) begin
-        last_key_q <= '0;
-      end else if (step && last_step) begin
-        last_key_q <= next_lo;
-      end
+      if (!rst_ni)                             last_key_q <= '0;
+      else if (clear_i || (step && last_step)) last_key_q <= clear_i ? '0 : next_lo;
     end
     assign last_key_o   = last_key_q;
     assign round_keys_o = '0;
