@@ -192,7 +192,8 @@ module couplet_aes_key_expand
     logic [2:0] word;  // the new word (WrNew) or key word (WrKey)
   } bank_wr_t;
 
-  // Whether word q of the banks is a pending word for key length k.
+  // Whether word q is one that an expansion of key length k writes in a free step: a key word
+  // past round key 0, or a word past its schedule.
   function automatic bit pending(int unsigned k, int unsigned q);
     return (q >= 4 && q < 4 + 2 * k) || q >= 4 * (11 + 2 * k);
   endfunction
@@ -225,7 +226,7 @@ module couplet_aes_key_expand
 
   // The whole plan, evaluated once at elaboration (unrolling bank_write in the write ports
   // would exceed synthesis' loop limits).
-  localparam int unsigned MaxSteps = 10;
+  localparam int unsigned MaxSteps = int'(aes_key_iterations(AesKeyLen128));
   typedef bank_wr_t [MaxSteps-1:0] bank_steps_t;
   typedef bank_steps_t [7:0]       bank_plan_t;
   typedef bank_plan_t [2:0]        plan_t;
@@ -290,7 +291,7 @@ module couplet_aes_key_expand
     logic unused_rd;
     assign unused_rd = ^rd_round_i;
   end else begin : gen_banked
-    localparam int unsigned Depth = 8;  // 3-bit addresses; 60 words fit in 64
+    localparam int unsigned Depth = (AesMaxKeyWords + 7) / 8;  // 8: 3-bit addresses
 
     for (genvar k = 0; k < 3; k++) begin : gen_check
       for (genvar b = 0; b < 8; b++) begin : gen_bank

@@ -135,7 +135,6 @@ def key_schedule(key: bytes) -> list[int]:
 
 BANKS = 8  # couplet_aes_key_expand's banked schedule: word p in bank p % 8 at address p / 8
 BANK_DEPTH = 8
-SCHEDULE_WORDS = 60  # the longest schedule, AES-256
 
 
 def stored_words(dut) -> list[int]:
