@@ -15,17 +15,29 @@
 // in_ready_o depends combinationally on out_ready_i there.
 //
 // key_valid_i and clear_i are accepted only while busy_o is low (the user guarantees it).
-// clear_i zeroes the key schedule and every data register.
+// clear_i zeroes the key schedule and every data register; ROLLED and PARTIAL keep the schedule
+// in RAM, which a wipe zeroes within 8 cycles of clear_i (and of reset) without busy_o: a key may
+// be loaded during it (couplet_aes_key_expand says why that is safe).
 //
 // Without Decrypt there is no inverse cipher (decrypt_i is ignored: the forward cipher), and only
 // the key lengths of KeySizes are built; key_len_i must be one of them.
 //
-// On-the-fly keys: ROLLED and PARTIAL without Decrypt and with AES-128 alone store no schedule.
-// A block derives each round key from the previous one as it goes (couplet_aes_key_step), from
-// key_i as round key 0 when it enters: the user holds key_i from key_valid_i until clear_i or
-// the next key_valid_i whenever a block may enter (couplet_aes does, refusing KEY writes while
-// busy and starting no block after one until the next expansion). key_valid_i then takes one
-// cycle: key_ready_o is high from the next cycle on.
+// ROLLED and PARTIAL read key_i after key_valid_i: it is their round key 0, which they do not
+// store, and the expansion stores the key words past round key 0 from it in whichever step has
+// a free bank. So the user holds key_i's key bytes from key_valid_i until clear_i or the next
+// key_valid_i (couplet_aes does, refusing KEY writes while busy and starting no block after one
+// until the next expansion). UNROLLED samples key_i only with key_valid_i.
+//
+// Round keys, by Arch:
+//   UNROLLED: all of them at once from the schedule in flip-flops (couplet_aes_key_expand,
+//     Banked = 0), 1,920 of them with every key size.
+//   ROLLED, PARTIAL: one or two a cycle from the schedule in eight LUT-RAM banks (Banked = 1),
+//     read by round number: round key r is one half of the banks at address r / 2, round key 0
+//     is key_i and round key Nr, the initial AddRoundKey of a decryption, a register.
+//   On the fly: ROLLED and PARTIAL without Decrypt and with AES-128 alone store no schedule.
+//     A block derives each round key from the previous one as it goes (couplet_aes_key_step),
+//     from key_i as round key 0 when it enters. key_valid_i then takes one cycle: key_ready_o
+//     is high from the next cycle on.
 module couplet_aes_core
   import aes_reg_pkg::*;
   import couplet_aes_pkg::*;
@@ -60,10 +72,18 @@ module couplet_aes_core
                             Arch != AesArchUnrolled;
 
   // ---------------------------------------------------------------- key schedule
-  aes_key_len_e key_len;
-  logic         key_busy, key_ready;
+  // UNROLLED reads every round key at once from the schedule in flip-flops (rk); ROLLED and
+  // PARTIAL read one or two a cycle (rd_round, rd_key) from the schedule in RAM banks or derive
+  // them on the fly. The initial AddRoundKey takes round key 0 or Nr (key_first, key_last)
+  // without a read port.
+  aes_key_len_e           key_len;
+  logic [3:0]             num_rounds;
+  logic                   key_busy, key_ready;
+  logic [127:0]           key_first, key_last;
+  logic [1:0][3:0]        rd_round;
+  logic [1:0][127:0]      rd_key;
   // Indexed by a 4-bit round number; entry 15 only pads the table to a power of two.
-  logic [15:0][127:0] rk;
+  logic [15:0][127:0]     rk;
 
   if (OnTheFly) begin : gen_key_on_the_fly
     always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -75,18 +95,22 @@ module couplet_aes_core
         key_ready <= 1'b1;
       end
     end
-    assign key_busy = 1'b0;
-    assign key_len  = AesKeyLen128;
-    assign rk       = {{15{128'h0}}, key_i[127:0]};  // round key 0; the others come with the block
+    assign key_busy  = 1'b0;
+    assign key_len   = AesKeyLen128;
+    assign key_first = key_i[127:0];  // the others come with the block
+    assign key_last  = '0;            // no decryption
+    assign rd_key    = '0;
+    assign rk        = '0;
 
-    // Only the first four key words and AES-128 exist here.
+    // Only the first four key words and AES-128 exist here, and no stored round key.
     logic unused_key;
-    assign unused_key = ^{key_i[255:128], key_len_i};
+    assign unused_key = ^{key_i[255:128], key_len_i, rd_round, rd_key, rk};
   end else begin : gen_key_stored
-    logic [AesMaxRounds:0][127:0] round_keys;
+    logic [127:0] last_key;
 
     couplet_aes_key_expand #(
-      .KeySizes (KeySizes)
+      .KeySizes (KeySizes),
+      .Banked   (Arch != AesArchUnrolled)
     ) u_key_expand (
       .clk_i,
       .rst_ni,
@@ -97,13 +121,28 @@ module couplet_aes_core
       .busy_o       (key_busy),
       .ready_o      (key_ready),
       .key_len_o    (key_len),
-      .round_keys_o (round_keys)
+      .round_keys_o (rk[AesMaxRounds:0]),
+      .rd_round_i   (rd_round),
+      .rd_key_o     (rd_key),
+      .last_key_o   (last_key)
     );
+    assign rk[15] = '0;
 
-    assign rk = {128'h0, round_keys};
+    if (Arch == AesArchUnrolled) begin : gen_flops
+      assign key_first = rk[0];
+      assign key_last  = rk[num_rounds];
+
+      logic unused_banked;
+      assign unused_banked = ^{rd_key, last_key};
+    end else begin : gen_banked
+      assign key_first = key_i[127:0];
+      assign key_last  = last_key;
+
+      logic unused_flops;
+      assign unused_flops = ^rk;
+    end
   end
 
-  logic [3:0] num_rounds;
   assign num_rounds = aes_num_rounds(aes_key_len_fold(KeySizes, key_len));
 
   // A constant 0 without Decrypt, so that the inverse S-boxes, InvShiftRows, InvMixColumns and
@@ -113,7 +152,7 @@ module couplet_aes_core
 
   // The key added before the first round: round key 0, or round key Nr when decrypting.
   logic [127:0] in_keyed;
-  assign in_keyed = in_data_i ^ (in_dec ? rk[num_rounds] : rk[0]);
+  assign in_keyed = in_data_i ^ (in_dec ? key_last : key_first);
 
   logic blocks_busy;
   assign busy_o      = key_busy || blocks_busy;
@@ -123,6 +162,7 @@ module couplet_aes_core
     // Stage s holds a block after round s; stage 1 takes the block straight from the input.
     // Only stages up to Nr carry blocks: the valid bit is not passed beyond stage Nr.
     logic [AesMaxRounds:1][127:0] state_q;
+    assign rd_round = '0;
     logic [AesMaxRounds:1]        valid_q, valid_d;
     logic [AesMaxRounds-1:1]      dec_q;
     logic                         advance, accept;
@@ -238,7 +278,7 @@ module couplet_aes_core
     if (OnTheFly) begin : gen_keys_on_the_fly
       logic [Step:0][127:0] chain;
       logic [127:0]         last_key_q;
-      assign chain[0] = blk_q.run ? last_key_q : rk[0];
+      assign chain[0] = blk_q.run ? last_key_q : key_first;
 
       for (genvar i = 0; i < Step; i++) begin : gen_step
         couplet_aes_key_step u_key_step (
@@ -257,9 +297,19 @@ module couplet_aes_core
           last_key_q <= clear_i ? '0 : chain[Step];
         end
       end
+      assign rd_round = '0;
     end else begin : gen_keys_stored
+      // With one round a cycle both ports read the same round key; with two their rounds are
+      // neighbours, of different parities, as the banks need.
+      for (genvar i = 0; i < 2; i++) begin : gen_port
+        assign rd_round[i] = first_dec ? first_idx - 4'(i % Step) : first_idx + 4'(i % Step);
+      end
       for (genvar i = 0; i < Step; i++) begin : gen_step
-        assign round_key[i] = rk[first_dec ? first_idx - 4'(i) : first_idx + 4'(i)];
+        assign round_key[i] = rd_key[i];
+      end
+      if (Step == 1) begin : gen_one_port
+        logic unused_port;
+        assign unused_port = ^rd_key[1];  // the same round key as port 0
       end
     end
 

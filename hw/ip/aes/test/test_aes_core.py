@@ -1,8 +1,10 @@
 """cocotb tests of couplet_aes_core, built once per architecture (ROLLED, PARTIAL, UNROLLED).
 
 The golden model is pycryptodome's AES in ECB mode, keyed with the key bytes sampled from the
-design's key port (byte i = key_i[8*i +: 8]; only the first 16/24/32 bytes count). A per-cycle
-checker (`CoreChecker`) follows every handshake and checks, on every cycle of every test:
+design's key port (byte i = key_i[8*i +: 8]; only the first 16/24/32 bytes count, which the
+testbench holds from key_valid_i until the next key or clear, as the core requires; the rest
+carries junk). A per-cycle checker (`CoreChecker`) follows every handshake and checks, on every
+cycle of every test:
   - each result against the model, in order, and that out_data_o is held while stalled;
   - key expansion timing: with key_valid_i in cycle c, key_ready_o is low in cycles c+1 ..
     c+N-1 and high from cycle c+N (N = 10, 8, 7 for 128, 192, 256 bits), until the next
@@ -88,6 +90,59 @@ def latency_bound(arch_value: int, key: KeyLen) -> int:
     return key.rounds // 2 if arch_value == PARTIAL else key.rounds
 
 
+SBOX = [0] * 256
+
+
+def _sbox() -> None:
+    """The AES S-box from its definition (inverse in GF(2^8), then the affine map)."""
+    def mul(a: int, b: int) -> int:
+        r = 0
+        while b:
+            if b & 1:
+                r ^= a
+            a = ((a << 1) ^ 0x11B) if a & 0x80 else a << 1
+            b >>= 1
+        return r
+    for x in range(256):
+        inv = next((y for y in range(1, 256) if mul(x, y) == 1), 0)
+        s = inv
+        for shift in range(1, 5):
+            s ^= ((inv << shift) | (inv >> (8 - shift))) & 0xFF
+        SBOX[x] = s ^ 0x63
+
+
+_sbox()
+
+
+def key_schedule(key: bytes) -> list[int]:
+    """FIPS-197 5.2: the 4*(Nr+1) words of `key`'s schedule, word i = bytes 4i..4i+3 as a
+    little-endian int (column order of the design's round keys)."""
+    nk = len(key) // 4
+    total = 4 * (KEY_LENS[len(key) * 8].rounds + 1)
+    words = [int.from_bytes(key[4 * i:4 * i + 4], "little") for i in range(nk)]
+    rcon = 1
+    for i in range(nk, total):
+        t = words[i - 1]
+        if i % nk == 0:
+            t = (t >> 8) | ((t & 0xFF) << 24)  # RotWord: byte 0 moves to the top
+            t = int.from_bytes(bytes(SBOX[b] for b in t.to_bytes(4, "little")), "little") ^ rcon
+            rcon = (rcon << 1) ^ (0x11B if rcon & 0x80 else 0)
+        elif nk == 8 and i % nk == 4:
+            t = int.from_bytes(bytes(SBOX[b] for b in t.to_bytes(4, "little")), "little")
+        words.append(words[i - nk] ^ t)
+    return words
+
+
+BANKS = 8  # couplet_aes_key_expand's banked schedule: word p in bank p % 8 at address p / 8
+BANK_DEPTH = 8
+
+
+def stored_words(dut) -> list[int]:
+    """What the banked schedule's RAM holds, word p at index p."""
+    expand = dut.gen_key_stored.u_key_expand.gen_banked
+    return [int(expand.gen_bank[p % BANKS].mem[p // BANKS].value) for p in range(BANKS * BANK_DEPTH)]
+
+
 @dataclass
 class Block:
     expected: int
@@ -114,6 +169,7 @@ class CoreChecker:
         self.key: KeyLen | None = None
         self.key_valid_cycle = 0
         self.ready_at: int | None = None  # cycle from which key_ready_o must be high
+        self.key_bytes = b""  # key_i's key bytes, held from key_valid_i on
         self.pending: deque[Block] = deque()
         self.held: int | None = None  # out_data_o of a stalled result
         self.stats = Stats()
@@ -138,6 +194,9 @@ class CoreChecker:
         assert v["key_ready_o"] == key_ready, f"{where}: key_ready_o {v['key_ready_o']}, expected {int(key_ready)}"
         busy = self._expanding(cycle) or bool(self.pending)
         assert v["busy_o"] == busy, f"{where}: busy_o {v['busy_o']}, expected {int(busy)}"
+        if self.key is not None and not v["key_valid_i"]:
+            held = to_bytes(int(dut.key_i.value), 32)[: self.key.nbytes]
+            assert held == self.key_bytes, f"{where}: testbench changed key_i's key bytes"
         if v["in_ready_o"]:
             assert key_ready, f"{where}: in_ready_o without a ready key"
         if self.arch == UNROLLED:
@@ -188,6 +247,7 @@ class CoreChecker:
             self.key = KEY_BY_CODE[int(dut.key_len_i.value)]
             key = to_bytes(int(dut.key_i.value), 32)[: self.key.nbytes]
             self.cipher = AES.new(key, AES.MODE_ECB)
+            self.key_bytes = key
             self.key_valid_cycle = cycle
             self.ready_at = cycle + self.key.expand_cycles
 
@@ -282,12 +342,15 @@ class AesCoreTb(ClockedTb):
             getattr(self.dut, name).value = value
 
     async def load_key(self, key: bytes, *, wait: bool = True) -> None:
-        """Expand `key`; the unused upper bytes of key_i carry junk the core must ignore."""
+        """Expand `key`; the unused upper bytes of key_i carry junk the core must ignore, new junk
+        from the next cycle on, while the key bytes are held."""
         bits = len(key) * 8
-        junk = self.rng.getrandbits(256) & ~((1 << bits) - 1)
+        mask = (1 << bits) - 1
         await self._pulse(
-            {"key_valid_i": 1, "key_i": to_int(key) | junk, "key_len_i": KEY_LENS[bits].code},
-            {"key_valid_i": 0, "key_i": self.rng.getrandbits(256), "key_len_i": self.rng.randrange(3)},
+            {"key_valid_i": 1, "key_i": to_int(key) | (self.rng.getrandbits(256) & ~mask),
+             "key_len_i": KEY_LENS[bits].code},
+            {"key_valid_i": 0, "key_i": to_int(key) | (self.rng.getrandbits(256) & ~mask),
+             "key_len_i": self.rng.randrange(3)},
         )
         if wait:
             await self.wait_key_ready()
@@ -408,29 +471,79 @@ async def aes_core_random(dut):
     tb.log_stats()
 
 
+def check_schedule(tb: AesCoreTb, key: bytes | None, what: str) -> None:
+    """The stored schedule is `key`'s (None: all zero) and nothing else: every word past it is
+    zero. The banks leave out round key 0 (key_i) and keep round key Nr in a register too."""
+    dut = tb.dut
+    words = key_schedule(key) if key is not None else []
+    if tb.arch == UNROLLED:
+        got = int(dut.gen_key_stored.u_key_expand.round_keys_o.value)
+        want = sum(w << (32 * i) for i, w in enumerate(words))
+        assert got == want, f"{what}: round keys {got:x}, expected {want:x}"
+        return
+    want_words = [0] * 4 + words[4:] + [0] * (BANKS * BANK_DEPTH - max(len(words), 4))
+    got_words = stored_words(dut)
+    wrong = [p for p in range(BANKS * BANK_DEPTH) if got_words[p] != want_words[p]]
+    assert not wrong, f"{what}: schedule words {wrong} hold {[hex(got_words[p]) for p in wrong]}"
+    last = int(dut.gen_key_stored.u_key_expand.gen_banked.last_key_q.value)
+    want_last = sum(w << (32 * i) for i, w in enumerate(words[-4:])) if words else 0
+    assert last == want_last, f"{what}: round key Nr {last:x}, expected {want_last:x}"
+
+
+async def wipe_done(tb: AesCoreTb) -> None:
+    """Wait out the banked schedule's wipe after clear_i (BANK_DEPTH cycles), checking that the
+    core looks idle and cleared meanwhile."""
+    dut = tb.dut
+    for _ in range(BANK_DEPTH):
+        await tb.sample_point()
+        for name in ("key_ready_o", "in_ready_o", "out_valid_o", "busy_o"):
+            assert int(getattr(dut, name).value) == 0, f"{name} high after clear"
+        assert int(dut.out_data_o.value) == 0, "out_data_o not zeroed by clear"
+
+
 @cocotb.test()
 async def aes_core_clear(dut):
-    """clear_i drops key_ready_o and in_ready_o, zeroes the schedule and the result register;
-    a new key works afterwards. A key can be replaced by another of a different length."""
+    """clear_i drops key_ready_o and in_ready_o, zeroes the schedule (the banks within their
+    wipe's BANK_DEPTH cycles) and the result register; a new key works afterwards. A key can be
+    replaced by another of a different length."""
     tb = AesCoreTb(dut)
     await tb.start()
+    await wipe_done(tb)
+    check_schedule(tb, None, "after reset")
     for bits in (256, 128):
         await tb.load_key(tb.rng.randbytes(bits // 8))
         await tb.run_blocks(tb.random_blocks(20), stall=0.3)
         await tb.clear()
-        for _ in range(5):
-            await tb.sample_point()
-            for name in ("key_ready_o", "in_ready_o", "out_valid_o", "busy_o"):
-                assert int(getattr(dut, name).value) == 0, f"{name} high after clear"
-            assert int(dut.out_data_o.value) == 0, "out_data_o not zeroed by clear"
-        schedule = dut.gen_key_stored.u_key_expand.round_keys_o
-        assert int(schedule.value) == 0, "round keys not zeroed by clear"
+        await wipe_done(tb)
+        check_schedule(tb, None, f"AES-{bits} cleared")
     # A shorter key replacing a longer one must not inherit any of its round keys.
     await tb.load_key(tb.rng.randbytes(32))
     key_hex, cipher_hex = FIPS197_C[192]
     await tb.load_key(bytes.fromhex(key_hex))
     got = await tb.run_blocks([(to_int(bytes.fromhex(FIPS197_PLAIN)), False)])
     assert got == [to_int(bytes.fromhex(cipher_hex))]
+    tb.log_stats()
+
+
+@cocotb.test()
+async def aes_core_schedule_storage(dut):
+    """The stored schedule is exactly the last key's, with zeros past it: after each key length
+    following each other (longest first, so that a shorter one must overwrite the rest), and after
+    a key loaded while the wipe of a clear_i is still running."""
+    tb = AesCoreTb(dut)
+    await tb.start()
+    for bits in (256, 192, 128, 256, 128, 192, 256):
+        key = tb.rng.randbytes(bits // 8)
+        await tb.load_key(key)
+        check_schedule(tb, key, f"AES-{bits}")
+        await tb.run_blocks(tb.random_blocks(4))
+    for bits in (128, 192, 256):
+        await tb.load_key(tb.rng.randbytes(32))
+        await tb.clear()
+        key = tb.rng.randbytes(bits // 8)
+        await tb.load_key(key)  # the next cycle: the wipe has just begun
+        check_schedule(tb, key, f"AES-{bits} loaded during the wipe")
+        await tb.run_blocks(tb.random_blocks(4))
     tb.log_stats()
 
 
