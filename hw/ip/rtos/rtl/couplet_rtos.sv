@@ -50,7 +50,8 @@ module couplet_rtos
       MsgWords < RTOS_PARAM_MESSAGE_WORDS_MIN || MsgWords > RTOS_PARAM_MESSAGE_WORDS_MAX ||
       RTOS_PARAM_MESSAGE_WORDS_MAX > RTOS_MSG_COUNT ||
       QueueDepth < RTOS_PARAM_QUEUE_DEPTH_MIN || QueueDepth > RTOS_PARAM_QUEUE_DEPTH_MAX ||
-      PrioAscending > 1 || PrioInherit > 1) begin : gen_param_check
+      PrioAscending > 1 || PrioInherit > 1 ||
+      (ScanW & (ScanW - 1)) != 0) begin : gen_param_check  // best_of's tournament
     $error("couplet_rtos: parameter out of range (hw/ip/rtos/data/rtos.toml)");
   end
 

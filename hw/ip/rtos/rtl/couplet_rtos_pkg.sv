@@ -69,21 +69,27 @@ package couplet_rtos_pkg;
 
   // The best thread of a set: the highest prio, among equals the lowest TID (0 if none). It
   // chooses among the waiters of an object and, in the inheritance walk, among an owner's.
+  // A tournament of log2(ScanW) rounds of pairwise choices, not a scan: a scan chains one
+  // priority comparison per thread, and that chain was the RTOS tile's critical path (issue 19).
   function automatic scan_idx_t best_of(logic asc, scan_t set, prio_set_t prio);
-    scan_idx_t best;
-    prio_l_t   best_p;
-    logic      any;
-    best   = '0;
-    best_p = '0;
-    any    = 1'b0;
-    for (int unsigned t = 0; t < ScanW; t++) begin
-      if (set[t] && (!any || higher(asc, prio[t], best_p))) begin
-        best   = scan_idx_t'(t);
-        best_p = prio[t];
-        any    = 1'b1;
+    logic      [ScanW-1:0] in_set;
+    scan_idx_t [ScanW-1:0] idx;
+    prio_set_t             p;
+    logic                  right;
+    in_set = set;
+    p      = prio;
+    for (int unsigned t = 0; t < ScanW; t++) idx[t] = scan_idx_t'(t);
+    // Round `w` leaves the winner of entries 2i and 2i+1 in entry i (i < w). The left entry
+    // holds the lower TIDs, so the right one wins only with a strictly higher priority.
+    for (int unsigned w = ScanW / 2; w > 0; w = w / 2) begin
+      for (int unsigned i = 0; i < w; i++) begin
+        right     = in_set[2*i+1] && (!in_set[2*i] || higher(asc, p[2*i+1], p[2*i]));
+        in_set[i] = in_set[2*i] || in_set[2*i+1];
+        idx[i]    = right ? idx[2*i+1] : idx[2*i];
+        p[i]      = right ? p[2*i+1] : p[2*i];
       end
     end
-    return best;
+    return idx[0];
   endfunction
 
   // The units of the accelerator (ChamelIoT's Figure 3): the thread manager with the scheduler,
