@@ -266,11 +266,21 @@ package couplet_aes_pkg;
     return r;
   endfunction
 
-  // SubBytes of every byte value: the table a forward-only S-box reads (couplet_aes_sbox).
-  typedef logic [255:0][7:0] aes_sbox_table_t;
-  function automatic aes_sbox_table_t aes_sbox_table();
-    aes_sbox_table_t t;
+  // A byte function as a table of its 256 values, the form in which couplet_aes_sbox reads
+  // its functions.
+  typedef logic [255:0][7:0] aes_byte_table_t;
+
+  // SubBytes of every byte value: the table a forward-only S-box reads.
+  function automatic aes_byte_table_t aes_sbox_table();
+    aes_byte_table_t t;
     for (int unsigned i = 0; i < 256; i++) t[i] = aes_affine(aes_gf_inv(8'(i)));
+    return t;
+  endfunction
+
+  // The inverse of every byte value: the table an S-box of both directions reads.
+  function automatic aes_byte_table_t aes_gf_inv_table();
+    aes_byte_table_t t;
+    for (int unsigned i = 0; i < 256; i++) t[i] = aes_gf_inv(8'(i));
     return t;
   endfunction
 

@@ -24,13 +24,17 @@ module couplet_aes_sbox
   // by sixteen and an UNROLLED core's build time by four.
   /* verilator no_inline_module */
 
+  // The inversion is read from a table, not from aes_gf_inv's case: Verilator makes the case a
+  // 256-leaf tree of conditions in each instance's code, and the SoC model with an UNROLLED
+  // engine (160 S-boxes) then simulated at half speed. Synthesis sees the same function.
   if (Inverse) begin : gen_both
+    localparam aes_byte_table_t GfInv = aes_gf_inv_table();
     logic [7:0] x, inv;
     assign x      = inv_i ? aes_inv_affine(data_i) : data_i;
-    assign inv    = aes_gf_inv(x);
+    assign inv    = GfInv[x];
     assign data_o = inv_i ? inv : aes_affine(inv);
   end else begin : gen_forward
-    localparam aes_sbox_table_t SBox = aes_sbox_table();
+    localparam aes_byte_table_t SBox = aes_sbox_table();
     assign data_o = SBox[data_i];
     logic unused_inv;
     assign unused_inv = inv_i;
