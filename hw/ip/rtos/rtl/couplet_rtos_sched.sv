@@ -11,8 +11,18 @@
 // Every queue is circular, so the predecessor of the head is the tail, and a one-node queue
 // (head = tail = t) just becomes empty.
 //
-// Timing: everything here is one cycle; the priority encoder over nonempty, the predecessor
-// search and the choice are combinational, so no operation depends on the number of threads.
+// Timing: an operation is applied in the cycle after the thread manager asks for it, from a
+// register (op_q): the node change that causes it and the queue update it needs would otherwise
+// be one path, the RTOS tile's critical one (issue 19). Nothing notices the cycle: no action
+// runs in the cycle after a node change (a command runs at the earliest two cycles after the
+// last action or inheritance step, see couplet_rtos), so pick_o and the rotation always see
+// applied queues; and preempt_o, which the response shows from that cycle on, reads the queues'
+// nonempty bits as the pending operation leaves them. One operation a cycle, applied in order,
+// gives the same queues as applying each in its own cycle: an operation says what happens to
+// one node (computed from the nodes, not from the queues), and is_pred masks with the nodes as
+// they are, which differ from the nodes at the request only in that operation's own node, which
+// the search excludes. The priority encoder over nonempty, the predecessor search and the choice
+// are combinational, so no operation depends on the number of threads.
 module couplet_rtos_sched
   import couplet_rtos_pkg::*;
 #(
@@ -56,13 +66,27 @@ module couplet_rtos_sched
   } queues_t;
   queues_t rq_q, rq_d;
 
+  // The operation asked for in the last cycle; all zero is none.
+  typedef struct packed {
+    tid_t  t;
+    logic  rm;
+    prio_t rm_p;
+    logic  add;
+    prio_t add_p;
+  } op_t;
+  op_t op_q, op_d;
+  assign op_d = '{t: t_i, rm: rm_i, rm_p: rm_p_i, add: add_i, add_p: add_p_i};
+
   localparam logic Asc = PrioAscending[0];
+
+  function automatic prio_t top_of(logic [NumPrio-1:0] nonempty);
+    return prio_t'(Asc ? highest_one(scan_t'(nonempty)) : lowest_one(scan_t'(nonempty)));
+  endfunction
 
   // The highest non-empty queue in the PrioAscending order.
   prio_t top;
   assign any_o = |rq_q.nonempty;
-  assign top   = prio_t'(Asc ? highest_one(scan_t'(rq_q.nonempty))
-                             : lowest_one(scan_t'(rq_q.nonempty)));
+  assign top   = top_of(rq_q.nonempty);
 
   // SCHEDULE runs the head of the highest queue; if that is the running thread, its successor,
   // and the queue rotates so that the running thread goes to the tail.
@@ -71,15 +95,29 @@ module couplet_rtos_sched
   assign cur_at_head = cur_ready && cur_eprio_i == top && rq_q.head[top] == cur_i;
   assign rot         = schedule_i && cur_at_head;
   assign pick_o      = cur_at_head ? rq_q.next[cur_i] : rq_q.head[top];
-  assign preempt_o   = !cur_v_i   ? any_o :
-                       !cur_ready ? 1'b1 :
-                       (any_o && higher(Asc, prio_l_t'(top), prio_l_t'(cur_eprio_i)));
+
+  // preempt_o with the pending operation applied: only nonempty matters to it.
+  logic [NumPrio-1:0] ne_after;
+  prio_t              top_after;
+  logic               any_after;
+  always_comb begin
+    ne_after = rq_q.nonempty;
+    if (op_q.rm && rq_q.head[op_q.rm_p] == op_q.t && rq_q.tail[op_q.rm_p] == op_q.t) begin
+      ne_after[op_q.rm_p] = 1'b0;
+    end
+    if (op_q.add) ne_after[op_q.add_p] = 1'b1;
+  end
+  assign top_after = top_of(ne_after);
+  assign any_after = |ne_after;
+  assign preempt_o = !cur_v_i   ? any_after :
+                     !cur_ready ? 1'b1 :
+                     (any_after && higher(Asc, prio_l_t'(top_after), prio_l_t'(cur_eprio_i)));
 
   logic [MaxThreads-1:0] is_pred;  // at most one node
   tid_t                  rm_pred;
   always_comb begin
     for (int unsigned u = 0; u < MaxThreads; u++) begin
-      is_pred[u] = queued_i[u] && rq_q.next[u] == t_i && tid_t'(u) != t_i;
+      is_pred[u] = queued_i[u] && rq_q.next[u] == op_q.t && tid_t'(u) != op_q.t;
     end
   end
   assign rm_pred = tid_t'(highest_one(scan_t'(is_pred)));
@@ -91,27 +129,27 @@ module couplet_rtos_sched
       rq_d.head[top] = pick_o;
       rq_d.tail[top] = cur_i;
     end else begin
-      if (rm_i) begin
-        if (rq_q.head[rm_p_i] == t_i && rq_q.tail[rm_p_i] == t_i) begin
-          rq_d.nonempty[rm_p_i] = 1'b0;
+      if (op_q.rm) begin
+        if (rq_q.head[op_q.rm_p] == op_q.t && rq_q.tail[op_q.rm_p] == op_q.t) begin
+          rq_d.nonempty[op_q.rm_p] = 1'b0;
         end else begin
-          rq_d.next[rm_pred] = rq_q.next[t_i];
-          if (rq_q.head[rm_p_i] == t_i) rq_d.head[rm_p_i] = rq_q.next[t_i];
-          if (rq_q.tail[rm_p_i] == t_i) rq_d.tail[rm_p_i] = rm_pred;
+          rq_d.next[rm_pred] = rq_q.next[op_q.t];
+          if (rq_q.head[op_q.rm_p] == op_q.t) rq_d.head[op_q.rm_p] = rq_q.next[op_q.t];
+          if (rq_q.tail[op_q.rm_p] == op_q.t) rq_d.tail[op_q.rm_p] = rm_pred;
         end
       end
       // The removal was from another queue than the append's: it wrote no node of that one,
-      // nor t_i's link.
-      if (add_i) begin
-        if (!rq_q.nonempty[add_p_i]) begin
-          rq_d.nonempty[add_p_i] = 1'b1;
-          rq_d.head[add_p_i]     = t_i;
-          rq_d.tail[add_p_i]     = t_i;
-          rq_d.next[t_i]         = t_i;
+      // nor op_q.t's link.
+      if (op_q.add) begin
+        if (!rq_q.nonempty[op_q.add_p]) begin
+          rq_d.nonempty[op_q.add_p] = 1'b1;
+          rq_d.head[op_q.add_p]     = op_q.t;
+          rq_d.tail[op_q.add_p]     = op_q.t;
+          rq_d.next[op_q.t]         = op_q.t;
         end else begin
-          rq_d.next[rq_q.tail[add_p_i]] = t_i;
-          rq_d.next[t_i]                = rq_q.head[add_p_i];
-          rq_d.tail[add_p_i]            = t_i;
+          rq_d.next[rq_q.tail[op_q.add_p]] = op_q.t;
+          rq_d.next[op_q.t]                = rq_q.head[op_q.add_p];
+          rq_d.tail[op_q.add_p]            = op_q.t;
         end
       end
     end
@@ -120,12 +158,14 @@ module couplet_rtos_sched
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       rq_q <= '0;
+      op_q <= '0;
     end else begin
       rq_q <= rq_d;
+      op_q <= op_d;
 `ifndef SYNTHESIS
       // What lets every operation above read the queues as they were.
-      RotateAlone: assert (!(rot && (rm_i || add_i)));
-      MoveBetweenQueues: assert (!(rm_i && add_i && rm_p_i == add_p_i));
+      RotateAlone: assert (!(rot && (op_q.rm || op_q.add)));
+      MoveBetweenQueues: assert (!(op_q.rm && op_q.add && op_q.rm_p == op_q.add_p));
       OnePredecessor: assert ($onehot0(is_pred));
 `endif
     end
