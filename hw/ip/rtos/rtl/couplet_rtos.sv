@@ -13,7 +13,10 @@
 // chain, one owner per cycle, and answers one cycle after the last step. The result word's
 // preempt bit depends on the state after the walk, so it is taken from the state registers
 // while the response waits: nothing can change that state then, as no command is taken while
-// a response is pending and the copy engine touches no thread state.
+// a response is pending and the copy engine touches no thread state. A command is taken at the
+// earliest in the first cycle of its predecessor's response, so an action runs two cycles after
+// the previous action or inheritance step at the earliest: the scheduler uses the cycle between
+// to apply the ready-queue operation a node change asked for (couplet_rtos_sched).
 module couplet_rtos
   import couplet_accel_pkg::*;
   import couplet_rtos_pkg::*;

@@ -163,8 +163,9 @@ module couplet_rtos_sched
       rq_q <= rq_d;
       op_q <= op_d;
 `ifndef SYNTHESIS
-      // What lets every operation above read the queues as they were.
-      RotateAlone: assert (!(rot && (op_q.rm || op_q.add)));
+      // What lets every operation above read the queues as they were, and SCHEDULE (its choice
+      // and rotation) see every operation asked for before it applied.
+      ScheduleAlone: assert (!(schedule_i && (op_q.rm || op_q.add)));
       MoveBetweenQueues: assert (!(op_q.rm && op_q.add && op_q.rm_p == op_q.add_p));
       OnePredecessor: assert ($onehot0(is_pred));
 `endif
