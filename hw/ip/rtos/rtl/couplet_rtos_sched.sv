@@ -96,16 +96,18 @@ module couplet_rtos_sched
   assign rot         = schedule_i && cur_at_head;
   assign pick_o      = cur_at_head ? rq_q.next[cur_i] : rq_q.head[top];
 
+  // The removal takes the only node of its queue (head = tail = t), which becomes empty.
+  logic rm_last;
+  assign rm_last = rq_q.head[op_q.rm_p] == op_q.t && rq_q.tail[op_q.rm_p] == op_q.t;
+
   // preempt_o with the pending operation applied: only nonempty matters to it.
   logic [NumPrio-1:0] ne_after;
   prio_t              top_after;
   logic               any_after;
   always_comb begin
     ne_after = rq_q.nonempty;
-    if (op_q.rm && rq_q.head[op_q.rm_p] == op_q.t && rq_q.tail[op_q.rm_p] == op_q.t) begin
-      ne_after[op_q.rm_p] = 1'b0;
-    end
-    if (op_q.add) ne_after[op_q.add_p] = 1'b1;
+    if (op_q.rm && rm_last) ne_after[op_q.rm_p] = 1'b0;
+    if (op_q.add)           ne_after[op_q.add_p] = 1'b1;
   end
   assign top_after = top_of(ne_after);
   assign any_after = |ne_after;
@@ -130,7 +132,7 @@ module couplet_rtos_sched
       rq_d.tail[top] = cur_i;
     end else begin
       if (op_q.rm) begin
-        if (rq_q.head[op_q.rm_p] == op_q.t && rq_q.tail[op_q.rm_p] == op_q.t) begin
+        if (rm_last) begin
           rq_d.nonempty[op_q.rm_p] = 1'b0;
         end else begin
           rq_d.next[rm_pred] = rq_q.next[op_q.t];
