@@ -5,8 +5,9 @@
 //
 // Blocks come from two sources, never mixed in flight: a DIN block (started by a command, its
 // result goes to DOUT) and stream blocks (four input words, result to the output stream). Every
-// block that enters the core gets an entry in a small in-order queue holding what its result is
-// XORed with (the IV for CBC decryption, the input for CTR/CFB/OFB) and where it goes. Blocks of
+// block that enters the core gets an entry in a small in-order queue holding where its result
+// goes and, with UNROLLED, what it is XORed with (the IV for CBC decryption, the input for
+// CTR/CFB/OFB; the other datapaths read that as the block leaves, see PostAtExit). Blocks of
 // ECB, CTR, CBC-decrypt and CFB-decrypt are independent (the next IV is known when a block
 // enters), so with the UNROLLED core several are in flight; CBC-encrypt, CFB-encrypt and OFB
 // need the previous result first and run one block at a time.
@@ -14,8 +15,9 @@
 // Command timing: a command is taken when the response register is free (or drained in the same
 // cycle) and answered in the next cycle, except a DOUT read while a DIN block is in flight
 // (answered the cycle after the block leaves the core) and MEM (answered the cycle after
-// job_done_i). While such an answer is pending, and while the key is being expanded, no command
-// is taken (bounded: core latency, key expansion 7-10 cycles, or the job).
+// job_done_i). While such an answer is pending, while the key is being expanded, and while a DIN
+// block is in flight for a DIN write, no command is taken (bounded: core latency, key expansion
+// 7-10 cycles, or the job).
 module couplet_aes
   import couplet_accel_pkg::*;
   import couplet_aes_pkg::*;
@@ -157,11 +159,19 @@ module couplet_aes
   localparam int unsigned QDepth = (Arch == AesArchUnrolled) ? 4 : 1;
   localparam int unsigned QPtrW  = (QDepth > 1) ? $clog2(QDepth) : 1;
   localparam int unsigned QCntW  = $clog2(QDepth + 1);
-  logic [QDepth-1:0][127:0] q_post_q, q_post_d;  // XORed into the core's result
+  logic [QDepth-1:0][127:0] q_post_q, q_post_d;  // XORed into the core's result (not PostAtExit)
   logic [QDepth-1:0]        q_dout_q, q_dout_d;  // result goes to DOUT (else the stream)
   logic [QDepth-1:0]        q_drop_q, q_drop_d;  // discard the result (the DMA aborted the job)
   logic [QPtrW-1:0]         q_wptr_q, q_wptr_d, q_rptr_q, q_rptr_d;
   logic [QCntW-1:0]         q_cnt_q, q_cnt_d;
+
+  // ROLLED and PARTIAL hold one block at a time, so what its result is XORed with is read as it
+  // leaves, from where the block came from, instead of being stored as it enters: DIN or the
+  // stream's block register, both held while their block is in the core (a DIN write waits for a
+  // DIN block to leave; the stream's next block is taken in the cycle its predecessor leaves), and
+  // the IV, which then changes as the block leaves. This saves the queue's 128 flip-flops and
+  // their input mux (hw/ip/aes/README.md, "Cost"). UNROLLED has several blocks in flight.
+  localparam bit PostAtExit = QDepth == 1;
 
   function automatic logic [QPtrW-1:0] q_ptr_inc(logic [QPtrW-1:0] ptr);
     return (ptr == QPtrW'(QDepth - 1)) ? '0 : ptr + QPtrW'(1);
@@ -210,9 +220,10 @@ module couplet_aes
 
   logic         issue_din;     // the command in this cycle starts a DIN block
   logic [127:0] issue_blk;     // input block of the block entering the core
-  logic [127:0] issue_post;
-  logic         issue_iv_upd;  // modes whose next IV is known when a block enters
-  logic [127:0] issue_iv;
+  logic [127:0] own_blk;       // input block of the block entering the core (leaving, PostAtExit)
+  logic [127:0] own_post;      // what that block's result is XORed with
+  logic         chain_upd;     // modes whose next IV is known from the input block alone
+  logic [127:0] chain_iv;
 
   // The block entering the core is the input block, the IV or both XORed, and what its result is
   // XORed with is the IV or the input block: each an AND-XOR of two terms chosen by the mode,
@@ -230,19 +241,19 @@ module couplet_aes
   assign post_blk = !mode_cbc && !mode_ecb;
   assign core_decrypt = Decrypt && in_blk && ctrl_q.decrypt;
   assign core_in_data = ({128{in_blk}} & issue_blk) ^ ({128{in_iv}} & iv_q);
-  assign issue_post   = ({128{post_iv}} & iv_q) | ({128{post_blk}} & issue_blk);
+  assign own_post     = ({128{post_iv}} & iv_q) | ({128{post_blk}} & own_blk);
 
   always_comb begin
-    issue_iv_upd = 1'b0;
-    issue_iv     = iv_q;
+    chain_upd = 1'b0;
+    chain_iv  = iv_q;
     unique case (ctrl_q.mode)
       AesModeCbc, AesModeCfb: begin
-        issue_iv_upd = ctrl_q.decrypt;
-        issue_iv     = issue_blk;
+        chain_upd = ctrl_q.decrypt;
+        chain_iv  = own_blk;
       end
       AesModeCtr: begin
-        issue_iv_upd = 1'b1;
-        issue_iv     = ctr_inc(iv_q);
+        chain_upd = 1'b1;
+        chain_iv  = ctr_inc(iv_q);
       end
       default: ;  // ECB, OFB
     endcase
@@ -261,7 +272,7 @@ module couplet_aes
   logic [127:0] result;
   assign head_dout = q_dout_q[q_rptr_q];
   assign head_drop = q_drop_q[q_rptr_q];
-  assign result    = core_out_data ^ q_post_q[q_rptr_q];
+  assign result    = core_out_data ^ (PostAtExit ? own_post : q_post_q[q_rptr_q]);
   assign obuf_free = (obuf_cnt_q == '0) || (obuf_cnt_q == 3'd1 && mem_rsp_i.out_ready);
   assign core_out_ready = (q_cnt_q != '0) && (head_dout || head_drop || obuf_free);
   assign core_out_fire  = core_out_valid && core_out_ready;
@@ -273,7 +284,7 @@ module couplet_aes
   // The command port, STATUS's sticky bits, the interrupt and the job port
   // (couplet_accel_frontend); what each register and action does is decoded here.
   logic                     cmd_hold, rd_fire, unused_exec_fire, wr_refused;
-  logic [1:0]               slot, slot_bad, slot_guard, wr;
+  logic [1:0]               slot, slot_bad, slot_guard, slot_din, wr;
   logic [1:0][7:0]          slot_index;
   logic [1:0][31:0]         slot_data;
   logic                     late;
@@ -281,7 +292,13 @@ module couplet_aes
   logic [StickyHi:StickyLo] sticky_q, sticky_set;
   logic                     job_end;
 
-  assign cmd_hold = pend_dout_q || mem_busy_q || expanding;
+  // A DIN write waits while a DIN block is in flight: DIN is that block's input until it leaves
+  // (PostAtExit), and one rule for every datapath keeps the register description one.
+  // (slot_din on its own: in the block that answers reads, Verilator would see a loop through rd_fire.)
+  for (genvar s = 0; s < 2; s++) begin : gen_slot_din
+    assign slot_din[s] = decode_index(slot_index[s]).kind == RegDin;
+  end
+  assign cmd_hold = pend_dout_q || mem_busy_q || expanding || (din_busy_q && |(slot & slot_din));
 
   logic [31:0] status_word;
   always_comb begin
@@ -478,6 +495,7 @@ module couplet_aes
     assign din_issue[w] = hit ? lane[DinIndex[0]] : din_q[w];
   end
   assign issue_blk      = blk_valid_q ? blk_q : din_issue;
+  assign own_blk        = !PostAtExit ? issue_blk : head_dout ? din_q : blk_q;
   assign core_key_valid = expand_go;
   assign core_clear     = zeroize_go;
 
@@ -548,11 +566,11 @@ module couplet_aes
 
     // Blocks entering the core.
     if (core_in_fire) begin
-      q_post_d[q_wptr_q] = issue_post;
+      if (!PostAtExit) q_post_d[q_wptr_q] = own_post;
       q_dout_d[q_wptr_q] = issue_din;
       q_drop_d[q_wptr_q] = 1'b0;
       q_wptr_d           = q_ptr_inc(q_wptr_q);
-      if (issue_iv_upd) iv_d = issue_iv;
+      if (!PostAtExit && chain_upd) iv_d = chain_iv;
       if (issue_din) begin
         din_busy_d   = 1'b1;
         dout_valid_d = 1'b0;
@@ -573,6 +591,7 @@ module couplet_aes
         AesModeCbc, AesModeCfb: if (!ctrl_q.decrypt) iv_d = result;
         default: ;
       endcase
+      if (PostAtExit && chain_upd) iv_d = chain_iv;
       if (head_dout) begin
         dout_d       = result;
         dout_valid_d = 1'b1;
@@ -667,7 +686,13 @@ module couplet_aes
   end
 
   assign mem_req_o.job       = job_q;
-  assign mem_req_o.in_ready  = (col_cnt_q != 2'd3) || !blk_valid_q;
+  // The word completing a block needs the block register free: PostAtExit, also of a stream block
+  // in the core, which frees it as it leaves (core_out_fire; the DMA's out_ready is a flop, so
+  // this path from it to in_ready closes no loop).
+  logic blk_free;
+  assign blk_free = !blk_valid_q &&
+                    (!PostAtExit || q_cnt_q == '0 || head_dout || core_out_fire);
+  assign mem_req_o.in_ready  = (col_cnt_q != 2'd3) || blk_free;
   assign mem_req_o.out_valid = obuf_cnt_q != '0;
   assign mem_req_o.out_data  = obuf_q[0];
 

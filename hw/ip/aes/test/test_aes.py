@@ -534,6 +534,36 @@ async def aes_unknown_commands(dut):
 
 
 @cocotb.test()
+async def aes_din_write_waits(dut):
+    """A DIN write while a DIN block is in flight waits until the block leaves (until then DIN is the
+    block's input, which its result and the next IV are made from): the next block's words, issued
+    at once, then go in and start it, nothing refused."""
+    tb = await AesTb.started(dut)
+    for mode, decrypt in ((CTR, False), (CBC, True), (CFB, True), (CBC, False)):
+        key = await tb.new_key(16, mode, decrypt)
+        iv = tb.random_iv()
+        await tb.set_iv(iv)
+        data = tb.rng.randbytes(32)
+        first, second = to_words(data[:16]), to_words(data[16:])
+        tb.cmd.issue(OP_WRITE2, DIN0, first[0], first[1])
+        start = tb.cmd.issue(OP_WRITE2, DIN0 + 2, first[2], first[3])
+        held = tb.cmd.issue(OP_WRITE2, DIN0, second[0], second[1])
+        tb.cmd.issue(OP_WRITE2, DIN0 + 2, second[2], second[3])
+        reads = [tb.cmd.issue(OP_READ, DOUT0 + i) for i in range(4)]
+        for cmd in reads:
+            await tb.cmd.wait(cmd)
+        name = MODE_NAMES[MODES.index(mode)]
+        expected, iv_after = golden(key, mode, decrypt, iv, data)
+        assert from_words([cmd.data for cmd in reads]) == expected[16:], f"{name}: the second block"
+        # The first block leaves `latency` cycles after it entered; DIN is free in the next cycle.
+        assert held.accept_cycle >= start.accept_cycle + core_latency(tb.arch, 16) + 1, (
+            f"{name}: DIN written in cycle {held.accept_cycle}, block in flight from {start.accept_cycle}")
+        await tb.expect_status(ST_STICKY, ST_DONE, f"{name}: nothing refused")
+        await tb.clear_status()
+        assert await tb.read_iv() == iv_after, f"{name}: chaining value after both blocks"
+
+
+@cocotb.test()
 async def aes_interrupt(dut):
     """irq_o = STATUS[5] (block done) and CTRL[6]; W1C of STATUS[5] drops it."""
     tb = await AesTb.started(dut)
