@@ -15,9 +15,8 @@
 // Command timing: a command is taken when the response register is free (or drained in the same
 // cycle) and answered in the next cycle, except a DOUT read while a DIN block is in flight
 // (answered the cycle after the block leaves the core) and MEM (answered the cycle after
-// job_done_i). While such an answer is pending, while the key is being expanded, and while a DIN
-// block is in flight for a DIN write, no command is taken (bounded: core latency, key expansion
-// 7-10 cycles, or the job).
+// job_done_i). While such an answer is pending, and while the key is being expanded, no command
+// is taken (bounded: core latency, key expansion 7-10 cycles, or the job).
 module couplet_aes
   import couplet_accel_pkg::*;
   import couplet_aes_pkg::*;
@@ -167,10 +166,11 @@ module couplet_aes
 
   // ROLLED and PARTIAL hold one block at a time, so what its result is XORed with is read as it
   // leaves, from where the block came from, instead of being stored as it enters: DIN or the
-  // stream's block register, both held while their block is in the core (a DIN write waits for a
-  // DIN block to leave; the stream's next block is taken in the cycle its predecessor leaves), and
-  // the IV, which then changes as the block leaves. This saves the queue's 128 flip-flops and
-  // their input mux (hw/ip/aes/README.md, "Cost"). UNROLLED has several blocks in flight.
+  // stream's block register, both held while their block is in the core (DIN writes are refused
+  // while a DIN block is in flight; the stream's next block is taken in the cycle its
+  // predecessor leaves), and the IV, which then changes as the block leaves. This saves the
+  // queue's 128 flip-flops and their input mux (hw/ip/aes/README.md, "Cost"). UNROLLED has
+  // several blocks in flight and keeps the queue.
   localparam bit PostAtExit = QDepth == 1;
 
   function automatic logic [QPtrW-1:0] q_ptr_inc(logic [QPtrW-1:0] ptr);
@@ -284,7 +284,7 @@ module couplet_aes
   // The command port, STATUS's sticky bits, the interrupt and the job port
   // (couplet_accel_frontend); what each register and action does is decoded here.
   logic                     cmd_hold, rd_fire, unused_exec_fire, wr_refused;
-  logic [1:0]               slot, slot_bad, slot_guard, slot_din, wr;
+  logic [1:0]               slot, slot_bad, slot_guard, wr;
   logic [1:0][7:0]          slot_index;
   logic [1:0][31:0]         slot_data;
   logic                     late;
@@ -292,13 +292,7 @@ module couplet_aes
   logic [StickyHi:StickyLo] sticky_q, sticky_set;
   logic                     job_end;
 
-  // A DIN write waits while a DIN block is in flight: DIN is that block's input until it leaves
-  // (PostAtExit), and one rule for every datapath keeps the register description one.
-  // (slot_din on its own: in the block that answers reads, Verilator would see a loop through rd_fire.)
-  for (genvar s = 0; s < 2; s++) begin : gen_slot_din
-    assign slot_din[s] = decode_index(slot_index[s]).kind == RegDin;
-  end
-  assign cmd_hold = pend_dout_q || mem_busy_q || expanding || (din_busy_q && |(slot & slot_din));
+  assign cmd_hold = pend_dout_q || mem_busy_q || expanding;
 
   logic [31:0] status_word;
   always_comb begin
@@ -423,7 +417,12 @@ module couplet_aes
           end
           RegIv: iv_we[sel.sub[1:0]] = 1'b1;
           RegDin: begin
-            din_we[sel.sub[1:0]] = 1'b1;
+            // While a DIN block is in flight DIN is its input (PostAtExit): the write is refused.
+            // Decided here, on the data only: as a guarded register (couplet_accel_frontend)
+            // DIN's flight would reach wr and with it the start's path into the first round, and
+            // the start is refused anyway (busy).
+            if (din_busy_q) refuse_busy = 1'b1;
+            else            din_we[sel.sub[1:0]] = 1'b1;
             if (sel.sub[1:0] == 2'd3) act.start = 1'b1;
           end
           RegCtrl: begin
@@ -481,8 +480,8 @@ module couplet_aes
 
   // The block a start issues is DIN with the words its command writes. For the path into the
   // first round those words are picked by the command's op and index alone, not by wr: a start
-  // goes ahead only with its command taken, and then DIN takes every write (no guard, never
-  // bad), so din_issue equals din_cmd whenever a DIN block enters. Likewise a DIN block enters
+  // goes ahead only with its command taken and no block in flight, and then DIN takes every
+  // write (no guard, never bad), so din_issue equals din_cmd whenever a DIN block enters. Likewise a DIN block enters
   // only when no stream block waits (start_res needs the stream idle), so blk_valid_q picks the
   // source. The command's acceptance then reaches the core's enables only, not its data path
   // (the Fmax of the tight tile on ECP5, issue 19).
