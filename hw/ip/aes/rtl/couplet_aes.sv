@@ -481,10 +481,10 @@ module couplet_aes
   // The block a start issues is DIN with the words its command writes. For the path into the
   // first round those words are picked by the command's op and index alone, not by wr: a start
   // goes ahead only with its command taken and no block in flight, and then DIN takes every
-  // write (no guard, never bad), so din_issue equals din_cmd whenever a DIN block enters. Likewise a DIN block enters
-  // only when no stream block waits (start_res needs the stream idle), so blk_valid_q picks the
-  // source. The command's acceptance then reaches the core's enables only, not its data path
-  // (the Fmax of the tight tile on ECP5, issue 19).
+  // write (no guard, never bad), so din_issue equals din_cmd whenever a DIN block enters.
+  // Likewise a DIN block enters only when no stream block waits (start_res needs the stream
+  // idle), so blk_valid_q picks the source. The command's acceptance then reaches the core's
+  // enables only, not its data path (the Fmax of the tight tile on ECP5, issue 19).
   logic [3:0][31:0] din_issue;
   for (genvar w = 0; w < 4; w++) begin : gen_din_issue
     localparam logic [7:0] DinIndex = reg_index(AES_DIN0_OFFSET) + 8'(w);
