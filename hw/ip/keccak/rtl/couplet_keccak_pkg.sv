@@ -14,6 +14,7 @@ package couplet_keccak_pkg;
 
   typedef logic [KeccakLaneW-1:0]  keccak_lane_t;
   typedef logic [KeccakStateW-1:0] keccak_state_t;
+  typedef logic [4:0][KeccakLaneW-1:0] keccak_plane_t;  // a lane per x: theta's column parities
   typedef logic [4:0]              keccak_round_idx_t;  // 0 .. KeccakRounds-1
 
   // RC[i] of iota (FIPS 202 Algorithm 6), i = round index.
@@ -50,14 +51,20 @@ package couplet_keccak_pkg;
     return (a << n) | (a >> ((KeccakLaneW - n) % KeccakLaneW));
   endfunction
 
-  // theta: every bit gets the parities of the columns to its left and (one z back) right.
-  function automatic keccak_state_t keccak_theta(keccak_state_t s);
-    keccak_lane_t [4:0] parity;
-    keccak_state_t      t;
+  // theta in two parts: the parity of each column (one lane of parities per x), then every bit
+  // gets the parities of the columns to its left and (one z back) right. The round computes
+  // the parities in a module of their own (couplet_keccak_parity, which says why).
+  function automatic keccak_plane_t keccak_column_parity(keccak_state_t s);
+    keccak_plane_t parity;
     for (int unsigned x = 0; x < 5; x++) begin
       parity[x] = keccak_lane(s, x, 0) ^ keccak_lane(s, x, 1) ^ keccak_lane(s, x, 2)
                 ^ keccak_lane(s, x, 3) ^ keccak_lane(s, x, 4);
     end
+    return parity;
+  endfunction
+
+  function automatic keccak_state_t keccak_theta_apply(keccak_state_t s, keccak_plane_t parity);
+    keccak_state_t t;
     for (int unsigned y = 0; y < 5; y++) begin
       for (int unsigned x = 0; x < 5; x++) begin
         t[KeccakLaneW * keccak_lane_idx(x, y) +: KeccakLaneW] =

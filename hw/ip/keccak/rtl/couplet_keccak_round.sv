@@ -1,5 +1,7 @@
 // One round of Keccak-f[1600], purely combinational: iota(chi(pi(rho(theta(state))))).
 // round_idx_i (0 .. 23) selects the round constant; larger values are not used by the core.
+// theta's column parities come from couplet_keccak_parity, a module kept whole in synthesis
+// (it says why).
 module couplet_keccak_round
   import couplet_keccak_pkg::*;
 (
@@ -8,7 +10,13 @@ module couplet_keccak_round
   output keccak_state_t     state_o
 );
 
-  assign state_o = keccak_iota(keccak_chi(keccak_pi(keccak_rho(keccak_theta(state_i)))),
-                               round_idx_i);
+  keccak_plane_t parity;
+  couplet_keccak_parity u_parity (
+    .state_i  (state_i),
+    .parity_o (parity)
+  );
+
+  assign state_o = keccak_iota(
+      keccak_chi(keccak_pi(keccak_rho(keccak_theta_apply(state_i, parity)))), round_idx_i);
 
 endmodule

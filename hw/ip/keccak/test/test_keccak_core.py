@@ -587,7 +587,9 @@ async def keccak_core_write(dut):
 # ------------------------------------------------------------------------------- pytest side
 
 
-ENGINE_MODULES = ("couplet_keccak_pkg", "couplet_keccak_round", "couplet_keccak_core")
+ENGINE_MODULES = (
+    "couplet_keccak_pkg", "couplet_keccak_parity", "couplet_keccak_round", "couplet_keccak_core",
+)
 
 
 @pytest.mark.parametrize("rpc", BUILDS)
