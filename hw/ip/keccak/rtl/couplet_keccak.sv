@@ -183,22 +183,29 @@ module couplet_keccak
   // stream's word count_q while it takes one, else the two a command can address (its index and
   // the next). A READ answers one of them; a STATE_XOR write and a stream word are written back
   // XORed (the engine's port only replaces words).
-  logic [5:0]  cmd_word0, rd_word;
-  logic [4:0]  lane_even, lane_odd;
-  logic [31:0] rd_even, rd_odd;
-  logic        word_take;
+  //
+  // Each port is an array indexed by the lane, which Yosys maps as a multiplexer tree: 1,143
+  // LUTs for couplet_keccak around its engine, where a loop comparing the lane with each
+  // index mapped into 1,608 (xc7). A lane past 24 (a WRITE2 at STATE49, whose even word would
+  // be the 51st; an index that is no state word) reads a word nobody uses: such a command
+  // writes no state word through that bus and answers no state word.
+  logic [5:0]                      cmd_word0, rd_word;
+  logic [4:0]                      lane_even, lane_odd;
+  logic [StateWords/2-1:0][31:0]   st_even, st_odd;
+  logic [31:0]                     rd_even, rd_odd;
+  logic                            word_take;
   assign cmd_word0 = state_word(slot_index[0]);
   assign rd_word   = word_take ? count_q : cmd_word0;
   assign lane_even = 5'((rd_word + 6'd1) >> 1);
   assign lane_odd  = 5'(rd_word >> 1);
   always_comb begin
-    rd_even = '0;
-    rd_odd  = '0;
     for (int unsigned l = 0; l < StateWords / 2; l++) begin
-      if (32'(lane_even) == l) rd_even = st_cur[2*l];
-      if (32'(lane_odd) == l)  rd_odd  = st_cur[2*l+1];
+      st_even[l] = st_cur[2*l];
+      st_odd[l]  = st_cur[2*l+1];
     end
   end
+  assign rd_even = st_even[lane_even];
+  assign rd_odd  = st_odd[lane_odd];
 
   logic [31:0] status_word;
   always_comb begin
