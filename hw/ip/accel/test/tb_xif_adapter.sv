@@ -7,7 +7,7 @@
 module tb_xif_adapter
   import couplet_accel_pkg::*;
 #(
-  parameter int unsigned Depth = 4
+  parameter int unsigned Depth = 3
 ) (
   input  logic        clk_i,
   input  logic        rst_ni,

@@ -41,7 +41,7 @@ from testsupport.struct_port import StructPort
 
 HERE = Path(__file__).resolve().parent
 DEPTH_ENV = "COUPLET_XIF_DEPTH"
-DEPTHS = (4, 2)
+DEPTHS = (3, 2)  # 3: the SoC's (the default); 2: fewer than the core has in flight
 NUM_PORTS = 3
 # No command shown and no response taken on any accelerator port.
 PORTS_IDLE = {f"acc_req_o[{k}].{field}": 0 for k in range(NUM_PORTS) for field in ("valid", "rsp_ready")}
@@ -53,7 +53,7 @@ EXC_ILLEGAL_INSN = 2
 
 
 def depth() -> int:
-    return int(os.environ.get(DEPTH_ENV, "4"))
+    return int(os.environ.get(DEPTH_ENV, "3"))
 
 
 def decode_port(word: int) -> int | None:
