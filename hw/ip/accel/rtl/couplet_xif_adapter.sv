@@ -39,7 +39,7 @@ module couplet_xif_adapter
   parameter logic [NumPorts-1:0][31:0] PortMatch  = {NumPorts{32'h0000_000b}},
   // Accepted instructions held from issue to result. The CV32E40X has at most three in flight
   // (ID, EX, WB), so with Depth >= 3 issue is never held back; each entry more costs its
-  // command, operands and response (117 flops) and a wider read of the queue.
+  // command, operands and response (about 120 flops) and a wider read of the queue.
   parameter int unsigned               Depth      = 3
 ) (
   input  logic                       clk_i,
