@@ -252,3 +252,26 @@ def test_rtos_rules(key: str, value: Any, message: str) -> None:
 def test_rtos_mmio_window_follows_its_coupling() -> None:
     assert_rejected(edited({"accelerator.rtos.couplings": ["tight"]}), r"\[peripheral.rtos\] is given but no coupling")
     assert_rejected(edited({"peripheral.rtos": DELETE}), r"missing table \[peripheral.rtos\]")
+
+
+def test_register_slice_reaches_only_the_tiles_that_ask_for_it() -> None:
+    # Off unless asked; per accelerator, so that one tile can trade two cycles per command for
+    # its clock while the others keep theirs.
+    assert not any(t.slice for t in tiles(load_config("default")))
+    config = parse(edited({"accelerator.aes.register_slice": True, "accelerator.rtos.register_slice": True}))
+    assert config.aes.register_slice and config.rtos.register_slice and not config.keccak.register_slice
+    by_name = {t.name: t.slice for t in tiles(config)}
+    assert by_name == {"aes": True, "keccak": False, "rtos": True, "zkn": False, "keccak_ise": False}
+    arrays = _sv_arrays(sv_config_package(config))
+    assert arrays["TileSlice"] == [int(t.slice) for t in tiles(config)]
+
+
+@pytest.mark.parametrize(
+    ("edits", "message"),
+    [
+        ({"accelerator.aes.register_slice": 1}, r"aes\]\.register_slice: expected true or false, got 1"),
+        ({"accelerator.rtos.register_slice": "yes"}, r"rtos\]\.register_slice: expected true or false, got 'yes'"),
+    ],
+)
+def test_register_slice_rules(edits: dict[str, Any], message: str) -> None:
+    assert_rejected(edited(edits), message)

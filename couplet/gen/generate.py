@@ -57,6 +57,7 @@ class Tile:
     regs: bool  # mmio or dma: the accelerator's register window
     dma_regs: bool  # dma: the DMA engine's descriptor window
     dma_engine: bool  # mem or dma: the tile has a DMA engine (a bus master)
+    slice: bool = False  # a register stage in front of the engine's command port (register_slice)
 
     @property
     def dma_name(self) -> str:
@@ -74,19 +75,19 @@ def tiles(config: SocConfig) -> list[Tile]:
     stateless instruction units. A tile has the register windows its couplings need (config.py)."""
     windows = {r.name for r in config.peripherals}
 
-    def tile(name: str, xif: bool, dma_engine: bool) -> Tile:
-        bare = Tile(name, xif, False, False, dma_engine)
+    def tile(name: str, xif: bool, dma_engine: bool, slice_: bool = False) -> Tile:
+        bare = Tile(name, xif, False, False, dma_engine, slice_)
         return replace(bare, regs=name in windows, dma_regs=bare.dma_name in windows)
 
     result: list[Tile] = []
     aes, keccak, rtos = config.aes, config.keccak, config.rtos
     if aes and any(aes.has(c) for c in ("tight", "mem", "mmio", "dma")):
-        result.append(tile("aes", aes.needs_xif_port, aes.needs_dma_engine))
+        result.append(tile("aes", aes.needs_xif_port, aes.needs_dma_engine, aes.register_slice))
     if keccak and keccak.needs_accelerator:
-        result.append(tile("keccak", keccak.needs_xif_port, keccak.needs_dma_engine))
+        result.append(tile("keccak", keccak.needs_xif_port, keccak.needs_dma_engine, keccak.register_slice))
     if rtos:
         # The engine's descriptor registers are not mapped: no RTOS coupling programs them.
-        result.append(tile("rtos", rtos.needs_xif_port, rtos.needs_dma_engine))
+        result.append(tile("rtos", rtos.needs_xif_port, rtos.needs_dma_engine, rtos.register_slice))
     if aes and aes.has("zkn"):
         result.append(tile("zkn", True, False))
     if keccak and keccak.has("ise"):
@@ -248,6 +249,7 @@ def sv_config_package(config: SocConfig) -> str:
         tile_bits("TileRegs", [t.regs for t in tile_list]),
         tile_bits("TileDmaRegs", [t.dma_regs for t in tile_list]),
         tile_bits("TileDmaEngine", [t.dma_engine for t in tile_list]),
+        tile_bits("TileSlice", [t.slice for t in tile_list]),
         tile_array("TileXifIdx", [port_names.index(t.name) if t.xif else 0 for t in tile_list], "adapter port"),
         tile_array("TileRegsIdx", [slaves.index(t.name) if t.regs else 0 for t in tile_list], "data-bus slave"),
         tile_array("TileDmaRegsIdx", [slaves.index(t.dma_name) if t.dma_regs else 0 for t in tile_list],

@@ -73,12 +73,14 @@ OPTIONAL_PERIPHERALS = tuple(dict.fromkeys(
 @dataclass(frozen=True)
 class AccelConfig(ABC):
     """What every accelerator of a SoC has: the couplings it is reachable through (in the order
-    of its *_COUPLINGS), the backend software uses by default, and its custom-N opcode (of the
-    tight and mem couplings)."""
+    of its *_COUPLINGS), the backend software uses by default, its custom-N opcode (of the
+    tight and mem couplings), and whether a register stage sits in front of its command port
+    (couplet_accel_cmd_slice: two cycles more per command, for FPGA clock rates)."""
 
     couplings: tuple[str, ...]
     default_backend: str
     custom: int
+    register_slice: bool
     # Every backend of the accelerator's C API, in its order, and the coupling each one needs
     # where that is not the coupling of its name.
     BACKENDS: ClassVar[tuple[str, ...]]
@@ -438,17 +440,26 @@ def _take_params(table: dict[str, Any], ip: str, where: str) -> dict[str, Any]:
     return values
 
 
+def _take_common(table: dict[str, Any], allowed: tuple[str, ...], default_custom: int, where: str) -> dict[str, Any]:
+    """The keys every [accelerator.*] table has, checked, as AccelConfig's fields."""
+    couplings = _take(table, "couplings", list, where)
+    default_backend = _take(table, "default_backend", str, where)
+    custom = table.pop("custom_opcode", default_custom)
+    register_slice = table.pop("register_slice", False)
+    if not isinstance(register_slice, bool):
+        raise ConfigError(f"{where}.register_slice: expected true or false, got {register_slice!r}")
+    _check_couplings_and_opcode(couplings, allowed, custom, where)
+    return {"couplings": tuple(c for c in allowed if c in couplings), "default_backend": default_backend,
+            "custom": custom, "register_slice": register_slice}
+
+
 def _parse_aes(table: Any, where: str) -> AesConfig:
     if not isinstance(table, dict):
         raise ConfigError(f"{where}: must be a table")
     params = _take_params(table, "aes", where)
-    couplings = _take(table, "couplings", list, where)
-    default_backend = _take(table, "default_backend", str, where)
-    custom = table.pop("custom_opcode", 0)
+    common = _take_common(table, AES_COUPLINGS, 0, where)
     _no_leftovers(table, where)
-    _check_couplings_and_opcode(couplings, AES_COUPLINGS, custom, where)
-    return _with_default_backend(AesConfig(tuple(c for c in AES_COUPLINGS if c in couplings), default_backend, custom,
-                                           arch=params["arch"], decrypt=params["decrypt"],
+    return _with_default_backend(AesConfig(**common, arch=params["arch"], decrypt=params["decrypt"],
                                            key_sizes=params["key_sizes"]), where)
 
 
@@ -469,28 +480,19 @@ def _parse_keccak(table: Any, where: str) -> KeccakConfig:
     if not isinstance(table, dict):
         raise ConfigError(f"{where}: must be a table")
     rounds = _take_params(table, "keccak", where)["rounds_per_cycle"]
-    couplings = _take(table, "couplings", list, where)
-    default_backend = _take(table, "default_backend", str, where)
-    custom = table.pop("custom_opcode", 2)
+    common = _take_common(table, KECCAK_COUPLINGS, 2, where)
     _no_leftovers(table, where)
-    _check_couplings_and_opcode(couplings, KECCAK_COUPLINGS, custom, where)
-    return _with_default_backend(KeccakConfig(tuple(c for c in KECCAK_COUPLINGS if c in couplings), default_backend,
-                                              custom, rounds_per_cycle=rounds), where)
+    return _with_default_backend(KeccakConfig(**common, rounds_per_cycle=rounds), where)
 
 
 def _parse_rtos(table: Any, where: str) -> RtosConfig:
     if not isinstance(table, dict):
         raise ConfigError(f"{where}: must be a table")
-    couplings = _take(table, "couplings", list, where)
-    default_backend = _take(table, "default_backend", str, where)
-    custom = table.pop("custom_opcode", 3)
+    common = _take_common(table, RTOS_COUPLINGS, 3, where)
     sizes = _take_params(table, "rtos", where)
     _no_leftovers(table, where)
-    _check_couplings_and_opcode(couplings, RTOS_COUPLINGS, custom, where)
     rtos = RtosConfig(
-        couplings=tuple(c for c in RTOS_COUPLINGS if c in couplings),
-        default_backend=default_backend,
-        custom=custom,
+        **common,
         ascending=sizes["priority_order"] == "ascending",
         priority_inheritance=sizes["priority_inheritance"],
         max_threads=sizes["max_threads"],

@@ -83,7 +83,8 @@ module couplet_fmax_tile
     .Cfg   (AccelCfg),
     .Xif   (TileXif[TileIndex]),
     .Regs  (TileRegs[TileIndex]),
-    .Dma   (TileDmaEngine[TileIndex])
+    .Dma   (TileDmaEngine[TileIndex]),
+    .Slice (TileSlice[TileIndex])
   ) u_tile (
     .clk_i,
     .rst_ni,

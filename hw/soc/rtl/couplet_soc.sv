@@ -343,7 +343,8 @@ module couplet_soc
       .Cfg   (AccelCfg),
       .Xif   (TileXif[t]),
       .Regs  (TileRegs[t]),
-      .Dma   (TileDmaEngine[t])
+      .Dma   (TileDmaEngine[t]),
+      .Slice (TileSlice[t])
     ) u_tile (
       .clk_i           (clk_i),
       .rst_ni          (rst_ni),

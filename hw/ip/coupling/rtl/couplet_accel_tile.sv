@@ -20,7 +20,10 @@ module couplet_accel_tile
   parameter accel_cfg_t  Cfg   = AccelCfgDefault,
   parameter bit          Xif   = 1'b1,  // tight, mem, zkn or ise coupling
   parameter bit          Regs  = 1'b1,  // mmio or dma coupling
-  parameter bit          Dma   = 1'b1   // mem or dma coupling: the DMA engine exists
+  parameter bit          Dma   = 1'b1,  // mem or dma coupling: the DMA engine exists
+  // A register stage between the couplings and the engine's command port (couplet_accel_cmd_slice:
+  // two cycles more per command, no path from the core or the bus into the engine in one cycle).
+  parameter bit          Slice = 1'b0
 ) (
   input  logic           clk_i,
   input  logic           rst_ni,
@@ -70,10 +73,11 @@ module couplet_accel_tile
     assign unused_regs_bus = ^{regs_req_i, reg_cmd_ready, reg_cmd_rsp};
   end
 
-  // Merge the sources into the engine's one command port.
-  accel_cmd_req_t eng_cmd_req;
-  logic           eng_cmd_ready;
-  accel_cmd_rsp_t eng_cmd_rsp;
+  // Merge the sources into one command port (src_*), then, with Slice, through a register
+  // stage into the engine's (eng_*).
+  accel_cmd_req_t src_cmd_req, eng_cmd_req;
+  logic           src_cmd_ready, eng_cmd_ready;
+  accel_cmd_rsp_t src_cmd_rsp, eng_cmd_rsp;
   accel_mem_req_t eng_mem_req;
   accel_mem_rsp_t eng_mem_rsp;
 
@@ -87,24 +91,24 @@ module couplet_accel_tile
       .in_req_i   ({reg_cmd_req, xif_cmd_req_i}),
       .in_ready_o ({reg_cmd_ready, xif_cmd_ready_o}),
       .in_rsp_o   (in_rsp),
-      .req_o      (eng_cmd_req),
-      .ready_i    (eng_cmd_ready),
-      .rsp_i      (eng_cmd_rsp)
+      .req_o      (src_cmd_req),
+      .ready_i    (src_cmd_ready),
+      .rsp_i      (src_cmd_rsp)
     );
     assign xif_cmd_rsp_o = in_rsp[0];
     assign reg_cmd_rsp   = in_rsp[1];
   end else if (Xif) begin : g_xif_only
-    assign eng_cmd_req      = xif_cmd_req_i;
-    assign xif_cmd_ready_o = eng_cmd_ready;
-    assign xif_cmd_rsp_o   = eng_cmd_rsp;
+    assign src_cmd_req     = xif_cmd_req_i;
+    assign xif_cmd_ready_o = src_cmd_ready;
+    assign xif_cmd_rsp_o   = src_cmd_rsp;
     assign reg_cmd_ready   = 1'b0;
     assign reg_cmd_rsp     = '0;
     logic unused_reg_cmd;  // the absent register door's idle command side
     assign unused_reg_cmd = ^reg_cmd_req;
   end else begin : g_regs_only
-    assign eng_cmd_req      = reg_cmd_req;
-    assign reg_cmd_ready   = eng_cmd_ready;
-    assign reg_cmd_rsp     = eng_cmd_rsp;
+    assign src_cmd_req     = reg_cmd_req;
+    assign reg_cmd_ready   = src_cmd_ready;
+    assign reg_cmd_rsp     = src_cmd_rsp;
     assign xif_cmd_ready_o = 1'b0;
     assign xif_cmd_rsp_o   = '0;
   end
@@ -112,6 +116,23 @@ module couplet_accel_tile
   if (!Xif) begin : g_no_xif
     logic unused_xif;
     assign unused_xif = ^xif_cmd_req_i;
+  end
+
+  if (Slice) begin : g_slice
+    couplet_accel_cmd_slice u_cmd_slice (
+      .clk_i       (clk_i),
+      .rst_ni      (rst_ni),
+      .in_req_i    (src_cmd_req),
+      .in_ready_o  (src_cmd_ready),
+      .in_rsp_o    (src_cmd_rsp),
+      .out_req_o   (eng_cmd_req),
+      .out_ready_i (eng_cmd_ready),
+      .out_rsp_i   (eng_cmd_rsp)
+    );
+  end else begin : g_no_slice
+    assign eng_cmd_req   = src_cmd_req;
+    assign src_cmd_ready = eng_cmd_ready;
+    assign src_cmd_rsp   = eng_cmd_rsp;
   end
 
   // ------------------------------------------------------------------------ engine + DMA
