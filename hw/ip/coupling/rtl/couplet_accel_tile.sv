@@ -7,8 +7,9 @@
 //   - mmio / dma:  its registers on the data bus through couplet_reg_adapter (regs_*);
 //   - mem / dma:   the tile's own DMA engine, fed by the accelerator's job port (mem) and by its
 //                  descriptor registers (dma_*), moving words over the OBI master port (m_*).
-// When several command sources exist, couplet_accel_cmd_mux merges them. Absent couplings
-// leave their ports unused and cost no logic.
+// When several command sources exist, couplet_accel_cmd_mux merges them; with Slice the merged
+// port reaches the engine through couplet_accel_cmd_slice. Absent couplings leave their ports
+// unused and cost no logic.
 module couplet_accel_tile
   import couplet_accel_pkg::*;
   import couplet_obi_pkg::*;
