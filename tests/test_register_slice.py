@@ -6,8 +6,6 @@ and test_rtos_soc). The slice's own timing and the paths it cuts are hw/ip/accel
 
 from __future__ import annotations
 
-import re
-
 import pytest
 
 from config_doc import edited, parse
@@ -17,6 +15,7 @@ from couplet.model.config import SocConfig
 from couplet.tools import firmware, simulator
 from couplet.tools.simulator import SimResult
 from test_aes_firmware import check_every_backend_passes as check_aes
+from test_rtos_soc import check_every_coupling_passes as check_rtos
 from test_sha3_firmware import check_every_backend_passes as check_sha3
 
 
@@ -47,11 +46,4 @@ def test_sliced_soc_sha3_every_backend(sliced: SocConfig) -> None:
 
 
 def test_sliced_soc_rtos_every_coupling(sliced: SocConfig) -> None:
-    result = run(sliced, "test_rtos_hw")
-    console = result.console or ""
-    assert (result.status, result.exit_code) == ("exit", 0), console
-    assert sliced.rtos is not None
-    for backend in sliced.rtos.couplings:
-        assert re.search(rf"^backend {backend} ok$", console, flags=re.M), console
-        assert len(re.findall(rf"^  ok   {backend} ", console, flags=re.M)) >= 60, console
-    assert "FAIL" not in console
+    check_rtos(run(sliced, "test_rtos_hw"), sliced)
