@@ -16,6 +16,7 @@ import pytest
 from fusesoc.capi2.coreparser import Core2Parser
 
 from couplet import paths
+from couplet.errors import CoupletError
 from couplet.flows import lint
 from couplet.gen import cores
 from couplet.model import rtl
@@ -57,6 +58,28 @@ def test_a_package_nothing_provides_is_refused(tmp_path: Path, monkeypatch: pyte
     monkeypatch.setattr(paths, "IP_DIR", tmp_path)
     with pytest.raises(rtl.DependencyError, match="nowhere_pkg"):
         rtl.ip_dependencies("toy")
+
+
+def test_module_sources_are_what_the_module_instantiates_and_imports(tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    rtl_dir = tmp_path / "toy" / "rtl"
+    (rtl_dir / "autogen").mkdir(parents=True)
+    files = {
+        "autogen/toy_reg_pkg.sv": "package toy_reg_pkg; localparam int W = 8; endpackage\n",
+        "toy_pkg.sv": "package toy_pkg; localparam int N = toy_reg_pkg::W; endpackage\n",
+        "unused_pkg.sv": "package unused_pkg; localparam int U = 1; endpackage\n",
+        "toy_top.sv": "module toy_top;\n  toy_leaf u_leaf ();\nendmodule\n",
+        "toy_leaf.sv": "module toy_leaf;\n  localparam int N = toy_pkg::N;\nendmodule\n",
+        "toy_other.sv": "module toy_other;\n  localparam int U = unused_pkg::U;\nendmodule\n",
+    }
+    for name, text in files.items():
+        (rtl_dir / name).write_text(text)
+    monkeypatch.setattr(paths, "IP_DIR", tmp_path)
+    # Packages first (generated, then the IP's own), each package once, nothing the top never reaches.
+    assert [p.stem for p in rtl.module_sources("toy", "toy_top")] == ["toy_reg_pkg", "toy_pkg", "toy_leaf", "toy_top"]
+    assert [p.stem for p in rtl.module_sources("toy", "toy_other")] == ["unused_pkg", "toy_other"]
+    with pytest.raises(CoupletError, match="defines no module toy_missing.*toy_leaf, toy_other, toy_top"):
+        rtl.module_sources("toy", "toy_missing")
 
 
 def test_fusesoc_sets_up_the_soc_and_its_file_list_lints(tmp_path: Path) -> None:

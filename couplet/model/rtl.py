@@ -172,6 +172,29 @@ def sources_with_dependencies(ips: Iterable[str]) -> list[Path]:
     return [p for ip in with_dependencies(ips) for p in ip_sources(ip)]
 
 
+def module_sources(ip: str, top: str) -> list[Path]:
+    """The files of `ip` that its module `top` needs, in compile order: the top's file, the files of
+    the modules it instantiates and of the IP's packages they use, transitively. A unit test or a
+    lint of one module compiles just these (a package compiled but not imported would report its
+    unused parameters); what the module needs of other IPs the caller adds."""
+    sources = ip_sources(ip)
+    texts = {src: src.read_text() for src in sources}
+    module_file = {name: src for src, text in texts.items() for name in _MODULE_DEF.findall(text)}
+    package_file = {name: src for src, text in texts.items() for name in _PACKAGE_DEF.findall(text)}
+    if top not in module_file:
+        raise CoupletError(f"IP '{ip}' defines no module {top} (it defines: {', '.join(sorted(module_file))})")
+    needed: set[Path] = set()
+    todo = [module_file[top]]
+    while todo:
+        src = todo.pop()
+        if src in needed:
+            continue
+        needed.add(src)
+        todo += [module_file[m] for m in _INSTANCE.findall(texts[src]) if m in module_file]
+        todo += [package_file[p] for p in packages_used(src) if p in package_file]
+    return [src for src in sources if src in needed]
+
+
 def accel_port_sources() -> list[Path]:
     """What an accelerator needs of the coupling layer on its own: the command port's types, the
     response side and register front end every accelerator shares, and the checkers of their

@@ -587,11 +587,6 @@ async def keccak_core_write(dut):
 # ------------------------------------------------------------------------------- pytest side
 
 
-ENGINE_MODULES = (
-    "couplet_keccak_pkg", "couplet_keccak_parity", "couplet_keccak_round", "couplet_keccak_core",
-)
-
-
 @pytest.mark.parametrize("rpc", BUILDS)
 def test_keccak_core(rpc: int, monkeypatch: pytest.MonkeyPatch) -> None:
     from couplet.model import rtl
@@ -601,7 +596,7 @@ def test_keccak_core(rpc: int, monkeypatch: pytest.MonkeyPatch) -> None:
         toplevel="couplet_keccak_core",
         # The engine alone: the accelerator and the instruction unit in the same folder need
         # the coupling layer's package, the engine does not.
-        sources=[p for p in rtl.ip_sources("keccak") if p.stem in ENGINE_MODULES],
+        sources=rtl.module_sources("keccak", "couplet_keccak_core"),
         test_file=__file__,
         build_name=f"keccak_core_r{rpc}",
         parameters={"RoundsPerCycle": rpc},
