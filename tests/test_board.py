@@ -171,7 +171,7 @@ def probe() -> tuple[boards.Pll, PnrResult]:
     pll = boards.generate_pll(ULX3S, int(PROBE_MHZ * 1e6), out)
     design = Design("test_ulx3s_probe", "couplet_ulx3s_probe", (*rtl.sources_with_dependencies(["uart"]), top),
                     verilog_sources=(pll.verilog,))
-    return pll, place_and_route(design, pll.mhz, ULX3S.device, lpf=ULX3S.lpf)
+    return pll, place_and_route(design, pll.mhz, ULX3S.device, lpf=ULX3S.lpf, placer=ULX3S.placer)
 
 
 def probe_config(name: str) -> SocConfig:

@@ -171,7 +171,7 @@ def run(board_name: str, config_name: str, app: str) -> int:
     design = board_design(board, config, init, pll)
     log.info(f"synthesis (Yosys synth_ecp5) and place and route (nextpnr-ecp5) of {board.top} for "
              f"{board.device.name}: tens of minutes when something changed")
-    pnr = place_and_route(design, pll.mhz, board.device, lpf=board.lpf)
+    pnr = place_and_route(design, pll.mhz, board.device, lpf=board.lpf, placer=board.placer)
     # place_and_route does not split its time; synthesis' own share is in its result.
     steps["synthesis (Yosys)"] = pnr.synth.seconds
     steps["place and route (nextpnr)"] = pnr.seconds

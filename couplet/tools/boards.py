@@ -26,6 +26,7 @@ class Board:
     ips: tuple[str, ...]  # the IPs the board's top uses beside the SoC (compiled with the SoC's)
     rtl: tuple[Path, ...]  # the board's own RTL, compiled after the SoC's, top last
     osc_mhz: float  # the oscillator the PLL runs from
+    placer: str  # nextpnr's placer for the whole SoC (one of nextpnr.PLACERS; docs/board-ulx3s.md says why)
 
 
 BOARDS = {
@@ -37,6 +38,9 @@ BOARDS = {
         ips=("uart",),
         rtl=(paths.HW_DIR / "fpga" / "ulx3s" / "couplet_ulx3s.sv",),
         osc_mhz=25.0,
+        # The heap placer packs the Keccak round (1,600 bits, every one wired across the state)
+        # so densely that the router stalls on the SoC with all three accelerators.
+        placer="static",
     ),
 }
 

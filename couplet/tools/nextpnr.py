@@ -38,19 +38,25 @@ class PnrResult:
     textcfg: Path  # the placed and routed design, input of the bitstream packer
 
 
+# nextpnr's placers: "heap" (its default, analytical) or "static" (electrostatic).
+PLACERS = ("heap", "static")
+
+
 def place_and_route(design: Design, target_mhz: float, device: Ecp5Device = ULX3S_85F,
-                    lpf: Path | None = None, seed: int = 1) -> PnrResult:
+                    lpf: Path | None = None, seed: int = 1, placer: str = "heap") -> PnrResult:
     """Synthesize for ECP5 and place and route; the clock's Fmax is nextpnr's timing analysis.
 
     Without constraints nextpnr places the I/O itself: fine for a timing figure, not for a board.
     """
+    if placer not in PLACERS:
+        raise ValueError(f"nextpnr placer '{placer}' is not one of {', '.join(PLACERS)}")
     synth = synthesize(design, TARGETS["ecp5"], netlist=True)
     assert synth.netlist is not None
     out = synth_dir(design, TARGETS["ecp5"])
     args = [
         f"--{device.size}", "--package", device.package, "--speed", str(device.speed),
         "--json", synth.netlist.name, "--textcfg", "pnr.config", "--report", "pnr_report.json",
-        "--freq", f"{target_mhz:g}", "--seed", str(seed),
+        "--freq", f"{target_mhz:g}", "--seed", str(seed), "--placer", placer,
         # A missed clock is a result to report (PnrResult.timing.met), not a tool failure.
         "--timing-allow-fail",
     ]
