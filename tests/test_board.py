@@ -138,16 +138,19 @@ def test_board_elf_image_refuses_bad_input(config: SocConfig, build_app: Callabl
 
 
 def test_board_config_runs_its_app_in_simulation() -> None:
-    """The bitstream's program, on the bitstream's SoC: the board configuration (each accelerator
-    behind its register window, 15 MHz, mtime in microseconds) runs the demo to its end in
-    simulation, every backend it has checked against its reference value."""
+    """The bitstream's program, on the bitstream's SoC: the board configuration (all three
+    accelerators, each in the couplings the board carries, 15 MHz, mtime in microseconds) runs the
+    demo to its end in simulation, every backend it has checked against its reference value."""
     config = load_config(fpga.DEFAULT_CONFIG)
+    assert config.aes and config.keccak and config.rtos, "the board SoC carries all three accelerators"
     result = simulator.simulate(config, firmware.build_app(config, fpga.DEFAULT_APP), max_cycles=5_000_000,
                                 capture=True)
     console = result.console or ""
     assert (result.status, result.exit_code) == ("exit", 0), console
     assert "demo: all results match" in console
-    for row in ("aes128_ecb_80B/mmio", "sha3_256_4k/mmio", "timer_irq"):
+    rows = ["timer_irq", *(f"aes128_ecb_80B/{c}" for c in config.aes.couplings),
+            *(f"sha3_256_4k/{c}" for c in config.keccak.couplings)]
+    for row in rows:
         assert f"result {row} " in console, row
 
 
