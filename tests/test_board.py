@@ -254,6 +254,9 @@ def test_board_report_agrees_with_nextpnr(probe: tuple[boards.Pll, PnrResult],
     nextpnr = json.loads((pnr.textcfg.parent / "pnr_report.json").read_text())
     achieved = min(float(v["achieved"]) for v in nextpnr["fmax"].values())
     assert report["fmax_mhz"] == achieved and report["timing"] == "PASS" and report["clock_mhz"] == PROBE_MHZ
+    # ...and the placer it names is the one that ran (what nextpnr's log says when it starts it).
+    started = {"heap": "Running main analytical placer", "static": "Running Static placer"}[ULX3S.placer]
+    assert report["placer"] == ULX3S.placer and started in (pnr.textcfg.parent / "nextpnr.log").read_text()
     for bel in ("TRELLIS_FF", "TRELLIS_COMB", "TRELLIS_IO", "EHXPLLL"):
         assert report["utilization"][bel] == {k: nextpnr["utilization"][bel][k] for k in ("used", "available")}
     assert report["utilization"]["TRELLIS_IO"]["used"] == 1 + 1 + 1 + 1 + 8 + 1  # the probe's ports

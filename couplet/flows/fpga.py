@@ -130,7 +130,7 @@ def report(board: Board, config: SocConfig, app: str, pll: Pll, pnr: PnrResult, 
     data = {
         "board": board.name, "device": board.device.name, "config": config.name, "app": app,
         "clock_mhz": pll.mhz, "clock_hz_config": config.clock_hz, "fmax_mhz": timing.fmax_mhz,
-        "fmax_clock": timing.clock, "timing": verdict,
+        "fmax_clock": timing.clock, "timing": verdict, "placer": board.placer,
         "utilization": {bel: {"used": u, "available": a} for bel, (u, a) in pnr.utilization.items()},
         "yosys_cells": pnr.synth.hierarchy.total().as_dict(),
         "tools": versions, "bitstream": str(bitstream) if bit_size is not None else None,
@@ -139,7 +139,7 @@ def report(board: Board, config: SocConfig, app: str, pll: Pll, pnr: PnrResult, 
     markdown = "\n".join([
         f"# couplet on {board.name}: configuration '{config.name}', app '{app}'\n",
         f"Made by `couplet fpga --board {board.name} -c {config.name} --app {app}` on the {board.device.name}; "
-        + ", ".join(f"{t} {v}" for t, v in versions.items()) + " (YoWASP).\n",
+        + ", ".join(f"{t} {v}" for t, v in versions.items()) + f" (YoWASP); nextpnr's {board.placer} placer.\n",
         markdown_table(["", ""], summary),
         "## Device utilization (nextpnr)\n",
         markdown_table(["bel", "what", "used", "available", "share"], usage),
@@ -169,8 +169,8 @@ def run(board_name: str, config_name: str, app: str) -> int:
     log.info(f"PLL: {board.osc_mhz:g} MHz -> {pll.mhz:g} MHz")
 
     design = board_design(board, config, init, pll)
-    log.info(f"synthesis (Yosys synth_ecp5) and place and route (nextpnr-ecp5) of {board.top} for "
-             f"{board.device.name}: tens of minutes when something changed")
+    log.info(f"synthesis (Yosys synth_ecp5) and place and route (nextpnr-ecp5, {board.placer} placer) of "
+             f"{board.top} for {board.device.name}: tens of minutes when something changed")
     pnr = place_and_route(design, pll.mhz, board.device, lpf=board.lpf, placer=board.placer)
     # place_and_route does not split its time; synthesis' own share is in its result.
     steps["synthesis (Yosys)"] = pnr.synth.seconds
