@@ -29,4 +29,3 @@ def check_every_coupling_passes(result: SimResult, config: SocConfig) -> None:
 
 def test_rtos_accelerator_through_every_coupling(run_app: RunApp) -> None:
     check_every_coupling_passes(run_app("test_rtos_hw", max_cycles=5_000_000), load_config("default"))
-

@@ -9,7 +9,7 @@ from pathlib import Path
 from couplet import paths
 from couplet.errors import BuildError, CoupletError
 from couplet.tools import yowasp
-from couplet.tools.nextpnr import Ecp5Device, ULX3S_85F
+from couplet.tools.nextpnr import Ecp5Device, Placer, ULX3S_85F
 
 # The PLL must give the configuration's clock this closely: the UART's receiver tolerates a few
 # percent, a timer a fraction of one.
@@ -26,7 +26,7 @@ class Board:
     ips: tuple[str, ...]  # the IPs the board's top uses beside the SoC (compiled with the SoC's)
     rtl: tuple[Path, ...]  # the board's own RTL, compiled after the SoC's, top last
     osc_mhz: float  # the oscillator the PLL runs from
-    placer: str  # nextpnr's placer for the whole SoC (one of nextpnr.PLACERS; docs/board-ulx3s.md says why)
+    placer: Placer  # nextpnr's placer for the whole SoC (docs/board-ulx3s.md says why)
 
 
 BOARDS = {

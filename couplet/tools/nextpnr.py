@@ -10,6 +10,7 @@ import hashlib
 import importlib.metadata
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 from couplet.errors import BuildError
 from couplet.tools import yowasp
@@ -39,17 +40,15 @@ class PnrResult:
 
 
 # nextpnr's placers: "heap" (its default, analytical) or "static" (electrostatic).
-PLACERS = ("heap", "static")
+Placer = Literal["heap", "static"]
 
 
 def place_and_route(design: Design, target_mhz: float, device: Ecp5Device = ULX3S_85F,
-                    lpf: Path | None = None, seed: int = 1, placer: str = "heap") -> PnrResult:
+                    lpf: Path | None = None, seed: int = 1, placer: Placer = "heap") -> PnrResult:
     """Synthesize for ECP5 and place and route; the clock's Fmax is nextpnr's timing analysis.
 
     Without constraints nextpnr places the I/O itself: fine for a timing figure, not for a board.
     """
-    if placer not in PLACERS:
-        raise ValueError(f"nextpnr placer '{placer}' is not one of {', '.join(PLACERS)}")
     synth = synthesize(design, TARGETS["ecp5"], netlist=True)
     assert synth.netlist is not None
     out = synth_dir(design, TARGETS["ecp5"])
