@@ -136,7 +136,7 @@ module couplet_rtos
   logic                             cur_v;
   tid_t                             cur;
   logic [7:0]                       cur_tid;
-  logic                             step, walk_start, walk_done;
+  logic                             step, walk_start, walk_done, inherit;
   tid_t                             step_t;
   prio_t                            step_eprio;
   tid_t                             rq_t, pick;
@@ -164,6 +164,7 @@ module couplet_rtos
     .step_i        (step),
     .step_t_i      (step_t),
     .step_eprio_i  (step_eprio),
+    .inherit_i     (inherit),
     .pick_i        (pick),
     .any_ready_i   (any_ready),
     .res_o         (res_t),
@@ -239,6 +240,7 @@ module couplet_rtos
     .eprio_i      (eprio),
     .res_o        (res_m),
     .owns_o       (owns),
+    .inherit_o    (inherit),
     .step_o       (step),
     .step_t_o     (step_t),
     .step_eprio_o (step_eprio),

@@ -1,6 +1,12 @@
 // Mutexes of couplet_rtos (hw/ip/rtos/README.md "State", "Priority inheritance"): the mutex
 // table (in use, locked, owner), the mutex actions and the priority-inheritance walk.
 //
+// MUTEX_INHERIT chooses at run time whose inheritance it is: the accelerator's (inherit_q, after
+// reset) or the OS's, which then sets every eprio itself (THREAD_SET_PRIO, couplet_rtos_threads):
+// no action starts a walk. FreeRTOS's rules differ from the definition below (a task keeps an
+// inherited priority until it has given back every mutex it holds; no chains), so its hardware
+// kernels do their own.
+//
 // The walk recomputes one owner's eprio per cycle: its bprio raised to the eprio of the best
 // thread waiting on a mutex it owns. If that changed and the owner itself waits on a mutex, it
 // goes on with that mutex's owner; an unlock that hands the mutex on walks the new owner first,
@@ -40,6 +46,7 @@ module couplet_rtos_mutex
 
   output rtos_outcome_t                    res_o,
   output logic [MaxThreads-1:0]            owns_o,        // thread owns a mutex
+  output logic                             inherit_o,     // the accelerator's inheritance is on
   output logic                             step_o,        // set step_t_o's eprio to step_eprio_o
   output logic [TidW-1:0]                  step_t_o,
   output logic [PrioW-1:0]                 step_eprio_o,
@@ -60,6 +67,7 @@ module couplet_rtos_mutex
   typedef logic [PrioW-1:0] prio_t;
 
   logic [NumMutex-1:0] locked_q, locked_d;
+  logic                inherit_q, inherit_d;
   tid_t                owner_q [NumMutex];
   tid_t                owner_d [NumMutex];
 
@@ -77,9 +85,10 @@ module couplet_rtos_mutex
   logic [MIdW-1:0]     a_mid, free_m;
   rtos_code_e          pre_st;
 
+  // A locked mutex may be freed (an OS deletes a held mutex), one a thread waits on not.
   couplet_rtos_alloc #(.N(NumMutex), .AllocAct(RtosActionMutexAlloc), .FreeAct(RtosActionMutexFree)) u_table (
-    .clk_i, .rst_ni, .exec_i, .call_i, .need_id_i(1'b1), .bad_i(1'b0),
-    .busy_i(call_i.act == RtosActionMutexFree && locked_q[a_mid]),
+    .clk_i, .rst_ni, .exec_i, .call_i, .need_id_i(call_i.act != RtosActionMutexInherit), .bad_i(1'b0),
+    .busy_i(call_i.act == RtosActionMutexFree && waiters_i.any),
     .status_o(pre_st), .used_o(used), .id_o(a_mid), .free_o(free_m)
   );
 
@@ -122,8 +131,9 @@ module couplet_rtos_mutex
   always_comb begin
     logic walk_go, walk_go2;
     tid_t walk_t, walk_t2;
-    locked_d = locked_q;
-    owner_d  = owner_q;
+    locked_d  = locked_q;
+    owner_d   = owner_q;
+    inherit_d = inherit_q;
     res_o    = OutcomeNone;
     walk_go  = walk_i;
     walk_t   = walk_owner_i ? owner_of_wait(walk_t_i) : walk_t_i;
@@ -138,6 +148,8 @@ module couplet_rtos_mutex
           owner_d[free_m]  = '0;
           res_o.tid        = 8'(free_m);
         end
+        // Without waiters the mutex gave its owner no priority: nothing to recompute.
+        RtosActionMutexFree: locked_d[a_mid] = 1'b0;
         RtosActionMutexLock: begin
           if (!cur_v_i) begin
             res_o.status = RtosCodeNoCaller;
@@ -149,7 +161,7 @@ module couplet_rtos_mutex
           end else begin
             res_o   = wait_or(res_o, call_i.b[0], RtosCodeUnavailable, block_st_i, RtosWaitKindMutex,
                               3'(a_mid));
-            walk_go = Inherit && res_o.block;
+            walk_go = inherit_q && res_o.block;
             walk_t  = owner_q[a_mid];
           end
         end
@@ -163,9 +175,9 @@ module couplet_rtos_mutex
             // new owner's first (it gained the remaining waiters).
             owner_d[a_mid] = tid_t'(waiters_i.best);
             res_o.wake     = 1'b1;
-            walk_go        = Inherit;
+            walk_go        = inherit_q;
             walk_t         = tid_t'(waiters_i.best);
-            walk_go2       = Inherit;
+            walk_go2       = inherit_q;
             walk_t2        = cur_i;
           end else begin
             // Without waiters the mutex gave its owner no priority: nothing to recompute.
@@ -175,6 +187,13 @@ module couplet_rtos_mutex
         RtosActionMutexInfo: begin
           res_o.tid   = locked_q[a_mid] ? 8'(owner_q[a_mid]) : RTOS_TID_NONE;
           res_o.value = 16'(waiters_i.cnt);
+        end
+        // Switched only while no mutex is locked: no waiter then, so every eprio equals its
+        // bprio under both rules and nothing needs recomputing.
+        RtosActionMutexInherit: begin
+          if (call_i.a > 32'd1 || (call_i.a[0] && !Inherit)) res_o.status = RtosCodeBadArg;
+          else if (|locked_q)                                res_o.status = RtosCodeBusy;
+          else                                               inherit_d    = call_i.a[0];
         end
         default: ;
       endcase
@@ -202,17 +221,20 @@ module couplet_rtos_mutex
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      locked_q <= '0;
+      locked_q  <= '0;
+      inherit_q <= Inherit;
       for (int unsigned m = 0; m < NumMutex; m++) owner_q[m] <= '0;
-      walk_q   <= '0;
+      walk_q    <= '0;
     end else begin
-      locked_q <= locked_d;
-      owner_q  <= owner_d;
-      walk_q   <= walk_d;
+      locked_q  <= locked_d;
+      inherit_q <= inherit_d;
+      owner_q   <= owner_d;
+      walk_q    <= walk_d;
     end
   end
 
-  assign busy_o = walk_q.on;
+  assign busy_o    = walk_q.on;
+  assign inherit_o = inherit_q;
 
 `ifndef SYNTHESIS
   // The walk stays within its bound (README "Timing"), and only a mutex in use is locked.

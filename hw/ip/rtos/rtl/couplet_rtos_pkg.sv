@@ -105,7 +105,7 @@ package couplet_rtos_pkg;
     rtos_unit_e u;
     unique case (a)
       RtosActionMutexAlloc, RtosActionMutexFree, RtosActionMutexLock, RtosActionMutexUnlock,
-      RtosActionMutexInfo: u = RtosUnitMutex;
+      RtosActionMutexInfo, RtosActionMutexInherit: u = RtosUnitMutex;
       RtosActionSemAlloc, RtosActionSemFree, RtosActionSemTake, RtosActionSemGive,
       RtosActionSemInfo: u = RtosUnitSem;
       RtosActionQueueAlloc, RtosActionQueueFree, RtosActionQueueSend, RtosActionQueueRecv,
@@ -121,7 +121,7 @@ package couplet_rtos_pkg;
   function automatic rtos_wait_kinds_t waiter_kinds(rtos_action_e a);
     rtos_wait_kinds_t k;
     unique case (a)
-      RtosActionMutexUnlock, RtosActionMutexInfo: k = {2{RtosWaitKindMutex}};
+      RtosActionMutexFree, RtosActionMutexUnlock, RtosActionMutexInfo: k = {2{RtosWaitKindMutex}};
       RtosActionSemFree, RtosActionSemGive, RtosActionSemInfo: k = {2{RtosWaitKindSem}};
       RtosActionQueueSend: k = {2{RtosWaitKindQueueRecv}};
       RtosActionQueueRecv, RtosActionQueueReset: k = {2{RtosWaitKindQueueSend}};
@@ -199,6 +199,7 @@ package couplet_rtos_pkg;
       RtosActionThreadAdd, RtosActionThreadRemove, RtosActionThreadSetState, RtosActionThreadSetPrio, RtosActionThreadInfo,
       RtosActionThreadTcb, RtosActionThreadFind, RtosActionThreadUnblock, RtosActionSchedule, RtosActionCurrent,
       RtosActionMutexAlloc, RtosActionMutexFree, RtosActionMutexLock, RtosActionMutexUnlock, RtosActionMutexInfo,
+      RtosActionMutexInherit,
       RtosActionSemAlloc, RtosActionSemFree, RtosActionSemTake, RtosActionSemGive, RtosActionSemInfo,
       RtosActionQueueAlloc, RtosActionQueueFree, RtosActionQueueSend, RtosActionQueueRecv, RtosActionQueueInfo,
       RtosActionQueueReset: known = 1'b1;

@@ -33,6 +33,7 @@ module couplet_rtos_threads
   input  logic                             step_i,        // an inheritance step sets step_t_i's
   input  logic [TidW-1:0]                  step_t_i,      // eprio to step_eprio_i
   input  logic [PrioW-1:0]                 step_eprio_i,
+  input  logic                             inherit_i,     // the accelerator's inheritance is on
   input  logic [TidW-1:0]                  pick_i,        // the thread SCHEDULE switches to
   input  logic                             any_ready_i,
 
@@ -68,6 +69,10 @@ module couplet_rtos_threads
 
   localparam logic Asc     = PrioAscending[0];
   localparam logic Inherit = PrioInherit[0];
+
+  // MUTEX_INHERIT may hand inheritance to the OS at run time (couplet_rtos_mutex).
+  logic inherit;
+  assign inherit = Inherit && inherit_i;
 
   // ---------------------------------------------------------------- nodes
   // A thread node beside its valid bit (the node table's, u_nodes): what the OS gave, its state
@@ -192,7 +197,7 @@ module couplet_rtos_threads
         RtosActionThreadRemove: begin
           act_state = 1'b1;
           act_ns    = RtosThreadStateSuspended;
-          walk_o    = Inherit && mwait_o[a_tid];
+          walk_o    = inherit && mwait_o[a_tid];
           if (cur_v_q && cur_q == a_tid) cur_v_d = 1'b0;
         end
         RtosActionThreadSetState, RtosActionThreadUnblock: begin
@@ -203,7 +208,7 @@ module couplet_rtos_threads
             res_o.status = RtosCodeBadArg;
           end else if (node_q[a_tid].state != ns) begin
             act_state = 1'b1;
-            walk_o    = Inherit && mwait_o[a_tid];
+            walk_o    = inherit && mwait_o[a_tid];
             if (act == RtosActionThreadUnblock) res_o.tid = 8'(a_tid);
           end
         end
@@ -212,8 +217,8 @@ module couplet_rtos_threads
             res_o.status = RtosCodeBadArg;
           end else begin
             act_bprio    = 1'b1;
-            act_eprio    = !Inherit;
-            walk_o       = Inherit;
+            act_eprio    = !inherit;
+            walk_o       = inherit;
             walk_owner_o = 1'b0;
           end
         end
@@ -300,9 +305,12 @@ module couplet_rtos_threads
 
   // The node's ready queue: it leaves it when it stops being READY, joins at its eprio when it
   // becomes READY, and moves to the tail of its new queue when its eprio changes while READY.
+  // Without inheritance an eprio is only written by THREAD_SET_PRIO (or THREAD_ADD, not queued
+  // yet), which then always moves the thread to the tail, changed or not: an OS re-queues a ready
+  // task on every priority change (FreeRTOS's vTaskPrioritySet does).
   logic queued_after, moved;
   assign queued_after = we_state ? n_state == RtosThreadStateReady : inq[nt];
-  assign moved        = we_eprio && n_eprio != node_q[nt].eprio;
+  assign moved        = we_eprio && (n_eprio != node_q[nt].eprio || !inherit);
   assign rq_t_o       = nt;
   assign rq_rm_o      = inq[nt] && (!queued_after || moved);
   assign rq_rm_p_o    = node_q[nt].eprio;

@@ -236,6 +236,7 @@ class RtosModel:
         self.ready: list[list[int]] = [[] for _ in range(p.NumPrio)]
         self.cur: int | None = None
         self.mutexes = [Mutex() for _ in range(p.NumMutex)]
+        self.inherit = bool(p.PrioInherit)  # MUTEX_INHERIT: the accelerator's inheritance is on
         self.sems = [Sem() for _ in range(p.NumSem)]
         self.queues = [Queue() for _ in range(p.NumQueue)]
         self.msg = [0] * p.MsgWords
@@ -421,7 +422,7 @@ class RtosModel:
         """eprio of every thread from the definition; READY threads whose eprio changes move to the
         tail of their new queue (by TID; one action moves at most one, see the test)."""
         eprio = {t: th.bprio for t, th in enumerate(self.threads) if th.valid}
-        if self.p.PrioInherit:
+        if self.inherit:
             changed = True
             while changed:
                 changed = False
@@ -523,6 +524,10 @@ class RtosModel:
         if b >= self.p.NumPrio:
             raise _Fail(Status.BAD_ARG)
         th.bprio = b
+        if not self.inherit and th.state == State.READY:  # to the tail, changed or not
+            self._unlink(a)
+            th.eprio = b
+            self.ready[b].append(a)
         self._inheritance()
         return Result()
 
@@ -558,7 +563,7 @@ class RtosModel:
 
     def _mutex_free(self, a: int, b: int) -> Result:
         m = self._mutex(a)
-        if m.owner is not None:
+        if m.waiters:
             raise _Fail(Status.BUSY)
         self.mutexes[a] = Mutex()
         return Result()
@@ -595,6 +600,14 @@ class RtosModel:
             tid = NONE
         self._inheritance()
         return Result(tid=tid)
+
+    def _mutex_inherit(self, a: int, b: int) -> Result:
+        if a > 1 or (a == 1 and not self.p.PrioInherit):
+            raise _Fail(Status.BAD_ARG)
+        if any(m.owner is not None for m in self.mutexes):
+            raise _Fail(Status.BUSY)
+        self.inherit = a == 1
+        return Result()
 
     def _mutex_info(self, a: int, b: int) -> Result:
         m = self._mutex(a)

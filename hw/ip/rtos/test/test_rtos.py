@@ -349,7 +349,7 @@ class Generator:
         Act.SCHEDULE: 14, Act.THREAD_ADD: 5, Act.THREAD_REMOVE: 1.5, Act.THREAD_SET_STATE: 5,
         Act.THREAD_SET_PRIO: 3, Act.THREAD_INFO: 2, Act.THREAD_TCB: 1, Act.THREAD_FIND: 1.5,
         Act.THREAD_UNBLOCK: 2, Act.CURRENT: 1, Act.MUTEX_ALLOC: 1.5, Act.MUTEX_FREE: 0.7, Act.MUTEX_LOCK: 8,
-        Act.MUTEX_UNLOCK: 7, Act.MUTEX_INFO: 1, Act.SEM_ALLOC: 1.2, Act.SEM_FREE: 0.5, Act.SEM_TAKE: 5,
+        Act.MUTEX_UNLOCK: 7, Act.MUTEX_INFO: 1, Act.MUTEX_INHERIT: 0.6, Act.SEM_ALLOC: 1.2, Act.SEM_FREE: 0.5, Act.SEM_TAKE: 5,
         Act.SEM_GIVE: 5, Act.SEM_INFO: 0.7, Act.QUEUE_ALLOC: 1.2, Act.QUEUE_FREE: 0.5, Act.QUEUE_SEND: 6,
         Act.QUEUE_RECV: 6, Act.QUEUE_INFO: 0.7, Act.QUEUE_RESET: 0.8,
     }
@@ -431,6 +431,8 @@ class Generator:
             return (rng.choice(mine) if mine and rng.random() < 0.85 else self.some_id(p.NumMutex, mutexes)), 0
         if act in (Act.MUTEX_FREE, Act.MUTEX_LOCK, Act.MUTEX_INFO):
             return self.some_id(p.NumMutex, mutexes), block
+        if act == Act.MUTEX_INHERIT:  # mostly refused (BUSY) while mutexes are locked
+            return rng.choice([0, 1, 1, 2, rng.getrandbits(32)]), 0
         if act == Act.SEM_ALLOC:
             if rng.random() < 0.9:
                 top = rng.randint(1, 4)
@@ -597,6 +599,41 @@ async def rtos_priority_inheritance(dut):
 
 
 @cocotb.test()
+async def rtos_os_inheritance(dut):
+    """MUTEX_INHERIT 0 (an OS with its own inheritance rules): the chain of
+    rtos_priority_inheritance raises nobody, THREAD_SET_PRIO sets the OS's priority at once (no
+    walk: answered in ACTION_LATENCY), an unlock leaves it; a mutex a thread waits on cannot be
+    freed. Then 1 again, and the accelerator's inheritance is back."""
+    tb = RtosTb(dut)
+    await tb.start()
+    p = tb.params
+    await tb.ok(Act.MUTEX_INHERIT, 0)
+    m = (await tb.ok(Act.MUTEX_ALLOC))["tid"]
+    lo = await tb.add_thread(0x3100, 0)
+    hi = await tb.add_thread(0x3200, p.NumPrio - 1, ready=False)
+    await tb.run(lo)
+    await tb.ok(Act.MUTEX_LOCK, m, BLOCK)
+    await tb.ok(Act.THREAD_SET_STATE, hi, State.READY)
+    await tb.run(hi)
+    assert (await tb.ok(Act.MUTEX_LOCK, m, BLOCK))["blocked"] == 1
+    await tb.audit()
+    assert tb.model.threads[lo].eprio == tb.prio(0), "the accelerator raised the owner"
+    await tb.ok(Act.THREAD_SET_PRIO, lo, tb.prio(p.NumPrio - 1))
+    assert tb.latencies["THREAD_SET_PRIO"] == {ACTION_LATENCY}
+    await tb.action(Act.MUTEX_FREE, m)  # BUSY: hi waits on it
+    await tb.run(lo)
+    assert (await tb.ok(Act.MUTEX_UNLOCK, m))["tid"] == hi
+    await tb.audit()
+    assert tb.model.threads[lo].eprio == tb.prio(p.NumPrio - 1), "the unlock changed the OS's priority"
+    await tb.ok(Act.THREAD_SET_PRIO, lo, tb.prio(0))
+    await tb.run(hi)
+    await tb.ok(Act.MUTEX_UNLOCK, m)
+    await tb.action(Act.MUTEX_INHERIT, 1)
+    await tb.audit()
+    assert tb.model.inherit == bool(p.PrioInherit)
+
+
+@cocotb.test()
 async def rtos_tables_and_errors(dut):
     """Full tables (threads, mutexes, semaphores, queues), queue full and empty, semaphore at max,
     unknown ids (out of range, free, huge), NO_CALLER, NOT_OWNER, BUSY, BAD_ARG."""
@@ -636,14 +673,22 @@ async def rtos_tables_and_errors(dut):
         await tb.action(Act.QUEUE_RECV, 0, 0x100)
         for w in range(p.MsgWords):
             await tb.read(MSG0 + w)
-    # Mutex 0 by the running thread: lock, lock again (BAD_ARG), free (BUSY), remove owner (BUSY).
+    # Mutex 0 by the running thread: lock, lock again (BAD_ARG), remove owner (BUSY), MUTEX_INHERIT
+    # (BUSY while locked); mutex 1 too, then freed while locked (no waiters: OK).
     if tb.model.cur is not None:
         await tb.action(Act.MUTEX_LOCK, 0, BLOCK)
         await tb.action(Act.MUTEX_LOCK, 0, BLOCK)
-        await tb.action(Act.MUTEX_FREE, 0)
         await tb.action(Act.THREAD_REMOVE, tb.model.cur)
+        await tb.action(Act.MUTEX_INHERIT, 0)
         await tb.action(Act.MUTEX_UNLOCK, 0)
         await tb.action(Act.MUTEX_UNLOCK, 0)  # NOT_OWNER (unlocked)
+        if p.NumMutex > 1:
+            await tb.action(Act.MUTEX_LOCK, 1, 0)
+            await tb.action(Act.MUTEX_FREE, 1)
+            await tb.action(Act.MUTEX_INFO, 1)  # NO_ID
+            await tb.ok(Act.MUTEX_ALLOC)
+    for a in (2, 0x8000_0001, MASK32, 1, 0, 1):  # BAD_ARG, then (1 without PrioInherit: BAD_ARG) OK
+        await tb.action(Act.MUTEX_INHERIT, a)
     for b in (1, 4, 0x100, MASK32):
         await tb.action(Act.THREAD_SET_STATE, 0, b)
     for b in (p.NumPrio, 0x10, MASK32):

@@ -431,7 +431,6 @@ def test_mutex_errors_and_table() -> None:
     d.fails(Act.MUTEX_UNLOCK, m0, 0, Status.NOT_OWNER)  # unlocked
     d.ok(Act.MUTEX_LOCK, m0)
     d.fails(Act.MUTEX_LOCK, m0, BLOCK, Status.BAD_ARG)  # held by the caller
-    d.fails(Act.MUTEX_FREE, m0, 0, Status.BUSY)
     d.fails(Act.THREAD_REMOVE, t0, 0, Status.BUSY)
     d.run(t1)
     d.fails(Act.MUTEX_LOCK, m0, 0, Status.UNAVAILABLE)
@@ -444,8 +443,60 @@ def test_mutex_errors_and_table() -> None:
     with pytest.raises(Unspecified):  # t0 waiting on m1 would close a wait cycle
         d.m.call(Act.MUTEX_LOCK, m1, BLOCK)
     d.fails(Act.MUTEX_LOCK, m1, 0, Status.UNAVAILABLE)
+    d.fails(Act.MUTEX_FREE, m0, 0, Status.BUSY)  # t1 waits on it
     res = d.ok(Act.MUTEX_UNLOCK, m0)
     assert res["tid"] == t1 and d.ok(Act.MUTEX_INFO, m0)["tid"] == t1
+    # A locked mutex nobody waits on may be freed (an OS deletes a held mutex): t1 owns nothing.
+    d.ok(Act.MUTEX_FREE, m0)
+    d.fails(Act.MUTEX_INFO, m0, 0, Status.NO_ID)
+    d.ok(Act.MUTEX_FREE, m1)
+    d.ok(Act.THREAD_REMOVE, t1)
+
+
+def test_os_inheritance_leaves_every_priority_to_the_os() -> None:
+    """MUTEX_INHERIT 0: THREAD_SET_PRIO sets eprio itself, no wait or unlock changes one (FreeRTOS's
+    kernels do their own inheritance); refused while a mutex is locked; 1 again restores it."""
+    d = Drv()
+    d.fails(Act.MUTEX_INHERIT, 2, 0, Status.BAD_ARG)
+    lo, hi = d.add(1, 1), d.add(2, 5, ready=False)
+    m = d.ok(Act.MUTEX_ALLOC)["tid"]
+    d.run(lo)
+    d.ok(Act.MUTEX_LOCK, m)
+    d.fails(Act.MUTEX_INHERIT, 0, 0, Status.BUSY)
+    d.ok(Act.MUTEX_UNLOCK, m)
+    d.ok(Act.MUTEX_INHERIT, 0)
+    d.ok(Act.MUTEX_LOCK, m)
+    d.ok(Act.THREAD_SET_STATE, hi, State.READY)
+    d.run(hi)
+    assert d.ok(Act.MUTEX_LOCK, m, BLOCK)["blocked"] == 1
+    assert d.eprio(lo) == 1, "no inheritance by the accelerator"
+    d.ok(Act.THREAD_SET_PRIO, lo, 5)  # the OS's inheritance
+    assert d.info(lo)[:3] == (5, 5, State.READY) and d.m.ready[5] == [lo]
+    d.run(lo)
+    assert d.ok(Act.MUTEX_UNLOCK, m)["tid"] == hi
+    assert d.eprio(lo) == 5, "an unlock leaves the OS's priority"
+    d.ok(Act.THREAD_SET_PRIO, lo, 1)
+    d.run(hi)
+    d.ok(Act.MUTEX_UNLOCK, m)
+    d.ok(Act.MUTEX_INHERIT, 1)
+    d.ok(Act.MUTEX_LOCK, m)
+    d.ok(Act.THREAD_SET_STATE, hi, State.SUSPENDED)
+    d.run(lo)
+    d.ok(Act.MUTEX_LOCK, m, BLOCK)
+    d.ok(Act.THREAD_SET_PRIO, lo, 7)
+    assert d.eprio(hi) == 7, "the accelerator's inheritance is back"
+    no_pi = Drv(PrioInherit=0)
+    no_pi.fails(Act.MUTEX_INHERIT, 1, 0, Status.BAD_ARG)
+    no_pi.ok(Act.MUTEX_INHERIT, 0)
+    # Without inheritance THREAD_SET_PRIO re-queues a READY thread at the tail, changed or not.
+    a, b = no_pi.add(1, 3), no_pi.add(2, 3)
+    assert no_pi.m.ready[3] == [a, b]
+    no_pi.ok(Act.THREAD_SET_PRIO, a, 3)
+    assert no_pi.m.ready[3] == [b, a]
+    pi = Drv()  # with inheritance, an unchanged eprio stays where it is
+    a, b = pi.add(1, 3), pi.add(2, 3)
+    pi.ok(Act.THREAD_SET_PRIO, a, 3)
+    assert pi.m.ready[3] == [a, b]
 
 
 def test_removing_a_waiter_and_set_state_errors() -> None:

@@ -91,7 +91,7 @@
 #define RTOS_ACTION_THREAD_REMOVE 0x1u
 // a: tid; b: a thread state: READY, SUSPENDED or DELAYED. A WAITING thread first leaves its waiter set (as `THREAD_UNBLOCK` but into the given state). Setting the current state again is OK and changes nothing. `BAD_ARG` for WAITING or a value that is not a thread state.
 #define RTOS_ACTION_THREAD_SET_STATE 0x2u
-// a: tid; b: prio. `bprio = prio`; `eprio` recomputed (inheritance); a READY thread whose `eprio` changes moves to the tail of its new queue.
+// a: tid; b: prio. `bprio = prio`; `eprio` recomputed (inheritance); a READY thread whose `eprio` changes moves to the tail of its new queue. Without inheritance (`PrioInherit` 0, or `MUTEX_INHERIT` 0) `eprio = prio`, and a READY thread always goes to the tail of its queue, as an OS re-queues a task whose priority it sets.
 #define RTOS_ACTION_THREAD_SET_PRIO 0x3u
 // a: tid; b: -. `value` = bits 3:0 `eprio`, 7:4 `bprio`, 9:8 `state`, 12:10 `wait_kind`, 15:13 `wait_id`.
 #define RTOS_ACTION_THREAD_INFO 0x4u
@@ -107,7 +107,7 @@
 #define RTOS_ACTION_CURRENT 0x9u
 // a: -; b: -. `tid` field = the new mutex id (lowest free); `TABLE_FULL`.
 #define RTOS_ACTION_MUTEX_ALLOC 0x10u
-// a: id; b: -. `BUSY` if locked.
+// a: id; b: -. `BUSY` if a thread waits on it. A locked mutex without waiters may be freed (as an OS deletes a held mutex); its owner's `eprio` owes it nothing.
 #define RTOS_ACTION_MUTEX_FREE 0x11u
 // a: id; b: bit 0: block if held. Free: `cur` becomes owner. Held by another: with bit 0 the caller becomes WAITING on it (`blocked`; leaves its ready queue) and, with `PrioInherit`, inheritance runs (below); without bit 0 `UNAVAILABLE`. Held by the caller: `BAD_ARG`. `NO_CALLER` if `cur` is none.
 #define RTOS_ACTION_MUTEX_LOCK 0x12u
@@ -115,6 +115,8 @@
 #define RTOS_ACTION_MUTEX_UNLOCK 0x13u
 // a: id; b: -. `tid` = owner (0xFF unlocked); `value` = number of waiters.
 #define RTOS_ACTION_MUTEX_INFO 0x14u
+// a: 1 or 0; b: -. Whose priority inheritance: 1 the accelerator's (after reset, with `PrioInherit`), 0 the OS's: `THREAD_SET_PRIO` sets `bprio = eprio = prio` and no action recomputes an `eprio`, so an OS with its own inheritance rules (FreeRTOS) sets the priorities it decides. `BAD_ARG` for a > 1, or 1 without `PrioInherit`; `BUSY` while a mutex is locked.
+#define RTOS_ACTION_MUTEX_INHERIT 0x15u
 // a: initial count; b: max count (>= 1, >= initial). `tid` field = new id; `BAD_ARG`, `TABLE_FULL`.
 #define RTOS_ACTION_SEM_ALLOC 0x18u
 // a: id; b: -. `BUSY` if a thread waits on it.
@@ -154,6 +156,7 @@
   X(mutex_lock, RTOS_ACTION_MUTEX_LOCK) \
   X(mutex_unlock, RTOS_ACTION_MUTEX_UNLOCK) \
   X(mutex_info, RTOS_ACTION_MUTEX_INFO) \
+  X(mutex_inherit, RTOS_ACTION_MUTEX_INHERIT) \
   X(sem_alloc, RTOS_ACTION_SEM_ALLOC) \
   X(sem_free, RTOS_ACTION_SEM_FREE) \
   X(sem_take, RTOS_ACTION_SEM_TAKE) \

@@ -18,7 +18,7 @@ package rtos_reg_pkg;
     RtosActionThreadRemove = 6'h1,
     // a: tid; b: a thread state: READY, SUSPENDED or DELAYED. A WAITING thread first leaves its waiter set (as `THREAD_UNBLOCK` but into the given state). Setting the current state again is OK and changes nothing. `BAD_ARG` for WAITING or a value that is not a thread state.
     RtosActionThreadSetState = 6'h2,
-    // a: tid; b: prio. `bprio = prio`; `eprio` recomputed (inheritance); a READY thread whose `eprio` changes moves to the tail of its new queue.
+    // a: tid; b: prio. `bprio = prio`; `eprio` recomputed (inheritance); a READY thread whose `eprio` changes moves to the tail of its new queue. Without inheritance (`PrioInherit` 0, or `MUTEX_INHERIT` 0) `eprio = prio`, and a READY thread always goes to the tail of its queue, as an OS re-queues a task whose priority it sets.
     RtosActionThreadSetPrio = 6'h3,
     // a: tid; b: -. `value` = bits 3:0 `eprio`, 7:4 `bprio`, 9:8 `state`, 12:10 `wait_kind`, 15:13 `wait_id`.
     RtosActionThreadInfo = 6'h4,
@@ -34,7 +34,7 @@ package rtos_reg_pkg;
     RtosActionCurrent = 6'h9,
     // a: -; b: -. `tid` field = the new mutex id (lowest free); `TABLE_FULL`.
     RtosActionMutexAlloc = 6'h10,
-    // a: id; b: -. `BUSY` if locked.
+    // a: id; b: -. `BUSY` if a thread waits on it. A locked mutex without waiters may be freed (as an OS deletes a held mutex); its owner's `eprio` owes it nothing.
     RtosActionMutexFree = 6'h11,
     // a: id; b: bit 0: block if held. Free: `cur` becomes owner. Held by another: with bit 0 the caller becomes WAITING on it (`blocked`; leaves its ready queue) and, with `PrioInherit`, inheritance runs (below); without bit 0 `UNAVAILABLE`. Held by the caller: `BAD_ARG`. `NO_CALLER` if `cur` is none.
     RtosActionMutexLock = 6'h12,
@@ -42,6 +42,8 @@ package rtos_reg_pkg;
     RtosActionMutexUnlock = 6'h13,
     // a: id; b: -. `tid` = owner (0xFF unlocked); `value` = number of waiters.
     RtosActionMutexInfo = 6'h14,
+    // a: 1 or 0; b: -. Whose priority inheritance: 1 the accelerator's (after reset, with `PrioInherit`), 0 the OS's: `THREAD_SET_PRIO` sets `bprio = eprio = prio` and no action recomputes an `eprio`, so an OS with its own inheritance rules (FreeRTOS) sets the priorities it decides. `BAD_ARG` for a > 1, or 1 without `PrioInherit`; `BUSY` while a mutex is locked.
+    RtosActionMutexInherit = 6'h15,
     // a: initial count; b: max count (>= 1, >= initial). `tid` field = new id; `BAD_ARG`, `TABLE_FULL`.
     RtosActionSemAlloc = 6'h18,
     // a: id; b: -. `BUSY` if a thread waits on it.
