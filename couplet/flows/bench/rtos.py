@@ -28,7 +28,7 @@ from couplet import log
 from couplet.errors import BuildError, CoupletError
 from couplet.flows.bench.thread_metric import ParseError, TM_LINE, TM_TESTS, TmResult
 from couplet.model.config import SocConfig
-from couplet.reports import bench_report
+from couplet.reports import bench_report, chameliot
 from couplet.reports.bench_report import Section, goal_row
 from couplet.reports.results import reports_dir
 from couplet.tools import freertos, simbuild
@@ -53,14 +53,6 @@ GROUPS: dict[str, tuple[str, ...]] = {
 }
 API_MEASURES = tuple(m for group in GROUPS.values() for m in group)
 
-# ChamelIoT (Rocket E31 at 65 MHz, FreeRTOS 10.2.1), Table II: Thread-Metric counts over 30 s.
-CHAMELIOT_TABLE_II: dict[str, tuple[int, int, float]] = {  # test: (SW, HW, HW vs SW %)
-    "basic": (59_222, 63_165, 6.66),
-    "cooperative": (1_612_707, 4_846_436, 200.52),
-    "preemptive": (753_302, 2_086_273, 176.95),
-    "message": (2_362_369, 3_641_817, 54.16),
-    "synchronization": (3_675_268, 4_451_240, 21.11),
-}
 # The issue's goals: HW vs SW Thread-Metric gain in %, at least.
 TM_GOALS = (("cooperative", 200.0), ("preemptive", 177.0), ("message", 54.0), ("synchronization", 21.0))
 
@@ -358,11 +350,21 @@ def tm_table(results: dict[str, VariantResult]) -> Section:
             res = results[v].tm[test]
             row += [f"{res.count:,}", f"{res.cycles_per_iteration:,.1f}"]
         row += [_pct(count_gain(results[BASELINE].tm[test].count, results[v].tm[test].count)) for v in hws]
-        anchor = CHAMELIOT_TABLE_II.get(test)
-        row += [f"{anchor[0]:,}", f"{anchor[1]:,}", f"{anchor[2]:+.2f}%"] if anchor else ["-", "-", "-"]
+        sw, hw = (chameliot.count(chameliot.OUR_OS, c, test) for c in (chameliot.SW, chameliot.HW))
+        row += [f"{sw:,}", f"{hw:,}", _chameliot_pct(test)] if sw and hw else ["-", "-", "-"]
         rows.append(row)
     return (f"Thread-Metric-equivalent suite: iterations in {period} ticks ({period} ms); ChamelIoT Table II "
-            "(FreeRTOS, 30 s at 65 MHz) for comparison of the HW vs SW gain", headers, rows)
+            f"(FreeRTOS, {_chameliot_window()}) for comparison of the HW vs SW gain", headers, rows)
+
+
+def _chameliot_window() -> str:
+    return f"{chameliot.CLOCK_HZ / 1e6:g} MHz x {chameliot.PERIOD_S} s"
+
+
+def _chameliot_pct(test: str) -> str:
+    """Table II's HW vs SW gain of ChamelIoT's FreeRTOS, as the paper prints it (two decimals)."""
+    gain = chameliot.count_gain(chameliot.OUR_OS, test)
+    return "-" if gain is None else f"{gain:+.2f}%"
 
 
 def goals(results: dict[str, VariantResult], skipped: dict[str, str]) -> list[list[str]]:
@@ -374,7 +376,7 @@ def goals(results: dict[str, VariantResult], skipped: dict[str, str]) -> list[li
             why += f" (skipped: {', '.join(skipped)})"
         for test, limit in TM_GOALS:
             rows.append([f"Thread-Metric {test} hw vs sw", "-", "-", f">= +{limit:g}%", why,
-                         f"ChamelIoT: {CHAMELIOT_TABLE_II[test][2]:+.2f}%"])
+                         f"ChamelIoT: {_chameliot_pct(test)}"])
         rows.append(["zero jitter on hw-served calls", "-", "-", "sd = 0", why, "ChamelIoT: HW deviation 0"])
         return rows
     sw = results[BASELINE]
@@ -382,7 +384,7 @@ def goals(results: dict[str, VariantResult], skipped: dict[str, str]) -> list[li
         for test, limit in TM_GOALS:
             gain = count_gain(sw.tm[test].count, results[v].tm[test].count)
             row = goal_row(f"Thread-Metric {test} hw vs sw", v, gain, limit,
-                           f"ChamelIoT Table II: {CHAMELIOT_TABLE_II[test][2]:+.2f}%", at_least=True, digits=1)
+                           f"ChamelIoT Table II: {_chameliot_pct(test)}", at_least=True, digits=1)
             rows.append([row[0], row[1], f"{gain:+.1f}%", f">= +{limit:g}%", *row[4:]])
         for group, measures in GROUPS.items():
             lats = [results[v].api.measures[m] for m in measures]
@@ -454,8 +456,7 @@ def report_data(config: SocConfig, results: dict[str, VariantResult], skipped: d
         "api": {},
         "thread_metric": {},
         "simulation": {v: r.sim for v, r in results.items()},
-        "chameliot_table_ii": {t: {"sw": a[0], "hw": a[1], "hw_vs_sw_pct": a[2]}
-                               for t, a in CHAMELIOT_TABLE_II.items()},
+        "chameliot_table_ii": chameliot.as_json(),
     }
     for v, r in results.items():
         data["api"][v] = {"overhead_cycles": r.api.overhead_cycles, "overhead_instret": r.api.overhead_instret,
