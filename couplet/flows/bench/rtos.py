@@ -7,7 +7,8 @@ ones have the RTOS accelerator serve the kernel) this builds and simulates two F
   measure, the cost of an empty measurement subtracted, ticks left on (a sample a tick landed in
   is flagged);
 - fw/rtos/apps/thread_metric: eight Thread-Metric-style tests, each counting loop iterations
-  over a fixed period of ticks (ChamelIoT Table II shape).
+  over a fixed period of ticks (ChamelIoT Table II shape), compared with Table II relatively (hw vs
+  sw in %) and absolutely (cycles per iteration, theirs derived in couplet/reports/chameliot.py).
 
 It prints the tables, writes build/reports/bench-rtos-<config>.{json,md} with every raw sample,
 three plots and the firmware consoles, and judges the issue's goals (hw vs sw, per hw variant).
@@ -55,6 +56,17 @@ API_MEASURES = tuple(m for group in GROUPS.values() for m in group)
 
 # The issue's goals: HW vs SW Thread-Metric gain in %, at least.
 TM_GOALS = (("cooperative", 200.0), ("preemptive", 177.0), ("message", 54.0), ("synchronization", 21.0))
+
+# Tests whose iteration does other work than Table II's: their cycles per iteration stand beside
+# ChamelIoT's without a ratio.
+TM_NOT_COMPARABLE = {
+    "basic": "its iteration is our own arithmetic over a 32-word array, not the work of Table II's basic test",
+}
+ABSOLUTE_METHOD = (
+    "ours: the cycles of the test's period (the reporter reads mcycle before and after its vTaskDelay of "
+    "period_ticks ticks; FreeRTOS ticks at 1 kHz) / the iterations counted in that period; ChamelIoT: "
+    f"{chameliot.CLOCK_HZ:,} Hz x {chameliot.PERIOD_S} s / the count of Table II; ratio: ours / the ChamelIoT "
+    "FreeRTOS configuration the variant compares with (sw: SW, hw-*: HW)")
 
 # The firmware's lines (docs/bench_rtos.md); any line starting with one of these keywords must match.
 API_HEADER = re.compile(r"^bench_api samples=(?P<n>\d+) overhead_cycles=(?P<oc>\d+) overhead_instret=(?P<oi>\d+)$")
@@ -367,6 +379,68 @@ def _chameliot_pct(test: str) -> str:
     return "-" if gain is None else f"{gain:+.2f}%"
 
 
+def chameliot_counterpart(variant: str) -> str:
+    """The configuration of ChamelIoT's FreeRTOS a kernel variant compares with: sw is FreeRTOS as
+    released (their SW); every other variant has the accelerator serve the kernel (their HW)."""
+    return chameliot.SW if variant == BASELINE else chameliot.HW
+
+
+def absolute_rows(results: dict[str, VariantResult]) -> dict[str, dict[str, Any]]:
+    """Per test: ChamelIoT's FreeRTOS cycles per iteration (SW, HW; None where Table II lacks the
+    test) and, per variant, ours (mcycle over the test's period / iterations counted in it) and
+    the ratio ours / their counterpart's (None where the iterations are not the same work)."""
+    rows: dict[str, dict[str, Any]] = {}
+    for test in TM_TESTS:
+        theirs = {c: chameliot.cycles_per_iteration(chameliot.OUR_OS, c, test) for c in (chameliot.SW, chameliot.HW)}
+        ours = {}
+        for v, r in results.items():
+            cpi = r.tm[test].cycles_per_iteration
+            anchor = theirs[chameliot_counterpart(v)]
+            ratio = cpi / anchor if anchor and test not in TM_NOT_COMPARABLE else None
+            ours[v] = {"cycles_per_iteration": cpi, "chameliot": chameliot_counterpart(v), "ratio": ratio}
+        rows[test] = {"chameliot_sw": theirs[chameliot.SW], "chameliot_hw": theirs[chameliot.HW],
+                      "comparable": test in chameliot.TESTS and test not in TM_NOT_COMPARABLE, "variants": ours}
+    return rows
+
+
+def _cycles(value: float | None) -> str:
+    return "-" if value is None else f"{value:,.1f}"
+
+
+def _ratio(value: float | None) -> str:
+    return "-" if value is None else f"{value:.2f}x"
+
+
+def absolute_table(results: dict[str, VariantResult]) -> Section:
+    first = next(iter(results.values()))
+    period = first.tm[TM_TESTS[0]].ticks
+    headers = ["test", "ChamelIoT SW", "ChamelIoT HW"]
+    for v in results:
+        headers += [f"{v}", f"{v} / ChamelIoT {chameliot_counterpart(v)}"]
+    rows = []
+    for test, row in absolute_rows(results).items():
+        cells = [test, _cycles(row["chameliot_sw"]), _cycles(row["chameliot_hw"])]
+        for v in results:
+            ours = row["variants"][v]
+            cells += [_cycles(ours["cycles_per_iteration"]), _ratio(ours["ratio"])]
+        rows.append(cells)
+    not_comparable = ", ".join(TM_NOT_COMPARABLE)
+    return (f"Thread-Metric, absolute: cycles per iteration, ours (mcycle over the {period}-tick period / the "
+            f"iterations in it) beside ChamelIoT's ({_chameliot_window()} / Table II's count; {chameliot.SETUP}); "
+            "ratio = ours / the ChamelIoT configuration the variant compares with (sw: SW, hw-*: HW), below 1x = "
+            f"fewer cycles than ChamelIoT; '-' = not in Table II, or ({not_comparable}) not the same work per "
+            "iteration", headers, rows)
+
+
+def chameliot_table() -> Section:
+    """Table II as cycles per iteration, every OS it has (ours is FreeRTOS)."""
+    headers = ["test"] + [f"{rtos} {c}" for rtos, rows in chameliot.TABLE_II.items() for c in rows]
+    rows = [[test] + [_cycles(chameliot.cycles_per_iteration(rtos, c, test))
+                      for rtos, rows in chameliot.TABLE_II.items() for c in rows] for test in chameliot.TESTS]
+    return (f"ChamelIoT Table II as cycles per iteration ({_chameliot_window()} / count), every OS it reports. "
+            f"Source: {chameliot.SOURCE}", headers, rows)
+
+
 def goals(results: dict[str, VariantResult], skipped: dict[str, str]) -> list[list[str]]:
     rows: list[list[str]] = []
     hws = hw_variants(results)
@@ -457,6 +531,11 @@ def report_data(config: SocConfig, results: dict[str, VariantResult], skipped: d
         "thread_metric": {},
         "simulation": {v: r.sim for v, r in results.items()},
         "chameliot_table_ii": chameliot.as_json(),
+        "thread_metric_absolute": {
+            "method": ABSOLUTE_METHOD,
+            "not_comparable": TM_NOT_COMPARABLE,
+            "tests": absolute_rows(results),
+        },
     }
     for v, r in results.items():
         data["api"][v] = {"overhead_cycles": r.api.overhead_cycles, "overhead_instret": r.api.overhead_instret,
@@ -485,9 +564,12 @@ def publish(config: SocConfig, results: dict[str, VariantResult], skipped: dict[
         f"{samples} samples per measure, the cost of an empty measurement subtracted; a measure that wakes",
         "or switches to another task is timed until that task runs. Ticks stay on: a sample a tick landed in",
         "is counted in the mean and sd, and flagged (see the jitter table). Thread-Metric: iterations in",
-        f"{period} ticks per test. docs/bench_rtos.md says exactly what each figure times.\n",
+        f"{period} ticks per test, compared relatively (hw vs sw, as ChamelIoT's Table II) and absolutely",
+        "(cycles per iteration beside those derived from Table II). docs/bench_rtos.md says exactly what each",
+        "figure times.\n",
     ]
-    sections = [latency_table(results, samples), jitter_table(results), tm_table(results)]
+    sections = [latency_table(results, samples), jitter_table(results), tm_table(results), absolute_table(results),
+                chameliot_table()]
     stem = f"bench-rtos-{config.name}"
     json_path, md_path = bench_report.publish(stem, intro, sections, goals(results, skipped),
                                               report_data(config, results, skipped))
