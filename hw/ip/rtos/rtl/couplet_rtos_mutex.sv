@@ -118,7 +118,7 @@ module couplet_rtos_mutex
       walk_ws[w] = mwait_i[w] && owner_of_wait(tid_t'(w)) == walk_q.tid;
     end
   end
-  assign walk_top     = tid_t'(best_of(Asc, scan_t'(walk_ws), eprio_l));
+  assign walk_top     = tid_t'(best_of(Asc, scan_t'(walk_ws), eprio_l, '0));
   assign walk_eprio   = (|walk_ws && higher(Asc, eprio_l[walk_top], prio_l_t'(bprio_i[walk_q.tid]))) ?
                         eprio_i[walk_top] : bprio_i[walk_q.tid];
   assign changed      = valid_i[walk_q.tid] && walk_eprio != eprio_i[walk_q.tid];

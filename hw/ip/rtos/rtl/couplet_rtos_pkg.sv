@@ -61,32 +61,40 @@ package couplet_rtos_pkg;
   // Priorities at the width of the largest build; a caller zero-extends its own.
   typedef logic [$clog2(NumPrioLimit)-1:0] prio_l_t;
   typedef prio_l_t [ScanW-1:0]             prio_set_t;  // one a thread
+  typedef scan_idx_t [ScanW-1:0]           rank_set_t;  // one a thread: 0 first
 
   // x has a higher priority than y in the order PrioAscending (asc) chooses.
   function automatic logic higher(logic asc, prio_l_t x, prio_l_t y);
     return asc ? (x > y) : (x < y);
   endfunction
 
-  // The best thread of a set: the highest prio, among equals the lowest TID (0 if none). It
-  // chooses among the waiters of an object and, in the inheritance walk, among an owner's.
+  // The best thread of a set: the highest prio, among equals the lowest rank, among equal ranks
+  // the lowest TID (0 if none). It chooses among the waiters of an object (ranked by how long
+  // they have waited: FreeRTOS's event lists serve equal priorities first come, first served)
+  // and, in the inheritance walk, among an owner's (all ranks 0: only the priority is used).
   // A tournament of log2(ScanW) rounds of pairwise choices, not a scan: a scan chains one
   // priority comparison per thread, and that chain was the RTOS tile's critical path (issue 19).
-  function automatic scan_idx_t best_of(logic asc, scan_t set, prio_set_t prio);
+  function automatic scan_idx_t best_of(logic asc, scan_t set, prio_set_t prio, rank_set_t rank);
     logic      [ScanW-1:0] in_set;
     scan_idx_t [ScanW-1:0] idx;
     prio_set_t             p;
+    rank_set_t             r;
     logic                  right;
     in_set = set;
     p      = prio;
+    r      = rank;
     for (int unsigned t = 0; t < ScanW; t++) idx[t] = scan_idx_t'(t);
     // Round `w` leaves the winner of entries 2i and 2i+1 in entry i (i < w). The left entry
-    // holds the lower TIDs, so the right one wins only with a strictly higher priority.
+    // holds the lower TIDs, so the right one wins only with a strictly higher priority, or an
+    // equal one and a strictly lower rank.
     for (int unsigned w = ScanW / 2; w > 0; w = w / 2) begin
       for (int unsigned i = 0; i < w; i++) begin
-        right     = in_set[2*i+1] && (!in_set[2*i] || higher(asc, p[2*i+1], p[2*i]));
+        right     = in_set[2*i+1] && (!in_set[2*i] || higher(asc, p[2*i+1], p[2*i]) ||
+                                      (p[2*i+1] == p[2*i] && r[2*i+1] < r[2*i]));
         in_set[i] = in_set[2*i] || in_set[2*i+1];
         idx[i]    = right ? idx[2*i+1] : idx[2*i];
         p[i]      = right ? p[2*i+1] : p[2*i];
+        r[i]      = right ? r[2*i+1] : r[2*i];
       end
     end
     return idx[0];

@@ -137,8 +137,24 @@ module couplet_rtos_threads
               (node_q[t].wkind == k[0] || node_q[t].wkind == k[1]) && 32'(node_q[t].wid) == call_i.a;
     end
   end
+  // Every WAITING thread's rank in the order the threads started waiting (0 the first, the
+  // ranks of the n WAITING threads are 0..n-1): a thread that starts waiting comes last, and when
+  // one stops, those that came after it move up. At most one node starts or stops waiting a
+  // cycle (the node that changes, nt).
+  tid_t                  wrank_q [MaxThreads];
+  tid_t                  wrank_d [MaxThreads];
+  logic [MaxThreads-1:0] waiting;
+  rank_set_t             wrank_l;
+  always_comb begin
+    wrank_l = '0;
+    for (int unsigned t = 0; t < MaxThreads; t++) begin
+      waiting[t] = valid[t] && node_q[t].state == RtosThreadStateWaiting;
+      wrank_l[t] = scan_idx_t'(wrank_q[t]);
+    end
+  end
+
   assign waiters_o.any  = |ws;
-  assign waiters_o.best = best_of(Asc, scan_t'(ws), eprio_l);
+  assign waiters_o.best = best_of(Asc, scan_t'(ws), eprio_l, wrank_l);
   assign waiters_o.cnt  = count_ones(scan_t'(ws));
   assign waiter_ptr_o   = node_q[tid_t'(waiters_o.best)].wptr;
 
@@ -317,15 +333,30 @@ module couplet_rtos_threads
   assign rq_add_o     = queued_after && (!inq[nt] || moved);
   assign rq_add_p_o   = we_eprio ? n_eprio : node_q[nt].eprio;
 
+  always_comb begin
+    wrank_d = wrank_q;
+    if (we_state && waiting[nt] && n_state != RtosThreadStateWaiting) begin
+      for (int unsigned t = 0; t < MaxThreads; t++) begin
+        if (waiting[t] && wrank_q[t] > wrank_q[nt]) wrank_d[t] = wrank_q[t] - tid_t'(1);
+      end
+    end else if (we_state && n_state == RtosThreadStateWaiting) begin
+      // Only the running thread starts waiting, and it was not WAITING (block_st_o): at most
+      // MaxThreads - 1 wait before it.
+      wrank_d[nt] = tid_t'(count_ones(scan_t'(waiting)));
+    end
+  end
+
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       for (int unsigned t = 0; t < MaxThreads; t++) begin
-        node_q[t] <= '{state: RtosThreadStateSuspended, wkind: RtosWaitKindNone, default: '0};
+        node_q[t]  <= '{state: RtosThreadStateSuspended, wkind: RtosWaitKindNone, default: '0};
+        wrank_q[t] <= '0;
       end
       cur_v_q <= 1'b0;
       cur_q   <= '0;
     end else begin
       node_q  <= node_d;
+      wrank_q <= wrank_d;
       cur_v_q <= cur_v_d;
       cur_q   <= cur_d;
     end

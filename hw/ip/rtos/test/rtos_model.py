@@ -147,6 +147,7 @@ class Thread:
     wait_kind: Wait = Wait.NONE
     wait_id: int = 0
     wait_ptr: int = 0
+    wait_seq: int = 0  # when it started waiting (RtosModel.waits), for the order among equals
 
 
 @dataclass
@@ -237,6 +238,7 @@ class RtosModel:
         self.cur: int | None = None
         self.mutexes = [Mutex() for _ in range(p.NumMutex)]
         self.inherit = bool(p.PrioInherit)  # MUTEX_INHERIT: the accelerator's inheritance is on
+        self.waits = 0  # waits started so far
         self.sems = [Sem() for _ in range(p.NumSem)]
         self.queues = [Queue() for _ in range(p.NumQueue)]
         self.msg = [0] * p.MsgWords
@@ -259,9 +261,9 @@ class RtosModel:
         return top
 
     def choose_waiter(self, waiters: set[int]) -> int:
-        """The waiter with the highest eprio, the lowest TID among equals."""
+        """The waiter with the highest eprio, among equals the one that started waiting first."""
         top = self.best([self.threads[t].eprio for t in waiters])
-        return min(t for t in waiters if self.threads[t].eprio == top)
+        return min((t for t in waiters if self.threads[t].eprio == top), key=lambda t: self.threads[t].wait_seq)
 
     # --------------------------------------------------------------------------- observables
     @property
@@ -406,13 +408,15 @@ class RtosModel:
             self._unlink(tid)
         th.state = State.WAITING
         th.wait_kind, th.wait_id, th.wait_ptr = kind, wid, ptr
+        th.wait_seq = self.waits
+        self.waits += 1
         self._waiter_set(th).add(tid)
 
     def _stop_wait(self, tid: int) -> None:
         """Takes a WAITING thread out of its waiter set; its state is the caller's business."""
         th = self.threads[tid]
         self._waiter_set(th).discard(tid)
-        th.wait_kind, th.wait_id, th.wait_ptr = Wait.NONE, 0, 0
+        th.wait_kind, th.wait_id, th.wait_ptr, th.wait_seq = Wait.NONE, 0, 0, 0
 
     def _wake(self, tid: int) -> None:
         self._stop_wait(tid)

@@ -866,7 +866,7 @@ async def rtos_message_copies(dut):
 async def rtos_waiter_choice(dut):
     """Waiters of every kind (mutex, semaphore, queue receivers with buffers, queue senders) with
     tied priorities, blocking in reverse TID order: each wake picks the highest eprio, then the
-    lowest TID (not the first to wait); a THREAD_UNBLOCK takes one out of the middle."""
+    first to wait (not the lowest TID); a THREAD_UNBLOCK takes one out of the middle."""
     tb = RtosTb(dut)
     await tb.start()
     p = tb.params

@@ -222,7 +222,7 @@ def test_semaphores() -> None:
     assert d.ok(Act.SEM_TAKE, s)["value"] == 0
     d.fails(Act.SEM_TAKE, s, 0, Status.UNAVAILABLE)
     d.fails(Act.SEM_TAKE, s, BLOCK, Status.NO_CALLER)  # nobody runs
-    for t in (t1, t2):
+    for t in (t2, t1):
         d.ok(Act.THREAD_SET_STATE, t, State.READY)
         d.run(t)
         res = d.ok(Act.SEM_TAKE, s, BLOCK)
@@ -230,10 +230,10 @@ def test_semaphores() -> None:
     assert d.ok(Act.SEM_INFO, s) == {"status": 0, "blocked": 0, "preempt": 1, "tid": 2, "value": 0}
     d.fails(Act.SEM_FREE, s, 0, Status.BUSY)
     res = d.ok(Act.SEM_GIVE, s)
-    assert (res["tid"], res["value"]) == (t1, 0), "equal eprio: the lowest TID"
+    assert (res["tid"], res["value"]) == (t2, 0), "equal eprio: the first to wait, not the lowest TID"
     d.ok(Act.THREAD_SET_PRIO, t0, 7)
-    d.ok(Act.THREAD_SET_PRIO, t2, 6)
-    assert d.ok(Act.SEM_GIVE, s)["tid"] == t2
+    d.ok(Act.THREAD_SET_PRIO, t1, 6)
+    assert d.ok(Act.SEM_GIVE, s)["tid"] == t1
     assert d.ok(Act.SEM_GIVE, s)["value"] == 1
     d.ok(Act.SEM_FREE, s)
     d.fails(Act.SEM_INFO, s, 0, Status.NO_ID)
@@ -375,7 +375,7 @@ def test_queue_peek() -> None:
 
 def test_queue_reset() -> None:
     """RESET drops the stored messages and wakes the best waiting sender (highest eprio, then
-    lowest TID); receivers keep waiting; not refused during a copy; NO_ID for a bad id."""
+    first to wait); receivers keep waiting; not refused during a copy; NO_ID for a bad id."""
     d = Drv(MsgWords=1, QueueDepth=2, NumQueue=2)
     lo, hi_a, hi_b, rcv = d.add(1, 1, False), d.add(2, 4, False), d.add(3, 4, False), d.add(4, 2, False)
     q = d.ok(Act.QUEUE_ALLOC, 1, 2)["tid"]
@@ -390,17 +390,17 @@ def test_queue_reset() -> None:
         d.run(t)
         assert d.ok(Act.QUEUE_SEND, q, BLOCK)["blocked"] == 1
     res = d.ok(Act.QUEUE_RESET, q, BLOCK | FRONT)
-    assert (res["tid"], res["value"], res["blocked"]) == (hi_a, 0, 0)
-    d.ok(Act.THREAD_SET_STATE, hi_a, State.SUSPENDED)
+    assert (res["tid"], res["value"], res["blocked"]) == (hi_b, 0, 0), "the first of the best to wait"
+    d.ok(Act.THREAD_SET_STATE, hi_b, State.SUSPENDED)
     assert d.ok(Act.QUEUE_INFO, q)["value"] == 0 and d.ok(Act.QUEUE_INFO, q)["tid"] == 2
     d.fails(Act.QUEUE_RECV, q, 0, Status.QUEUE_EMPTY)
     # Senders and a receiver wait together: RESET wakes one sender, the receiver keeps waiting.
     d.ok(Act.THREAD_SET_STATE, rcv, State.READY)
     d.run(rcv)
     assert d.ok(Act.QUEUE_RECV, q, 0x800 | BLOCK)["blocked"] == 1
-    assert d.m.queues[q].senders == {lo, hi_b} and d.m.queues[q].receivers == {rcv}
+    assert d.m.queues[q].senders == {lo, hi_a} and d.m.queues[q].receivers == {rcv}
     res = d.ok(Act.QUEUE_RESET, q)
-    assert res["tid"] == hi_b and d.info(hi_b)[2:] == (State.READY, Wait.NONE, 0)
+    assert res["tid"] == hi_a and d.info(hi_a)[2:] == (State.READY, Wait.NONE, 0)
     assert d.info(rcv)[2:] == (State.WAITING, Wait.QUEUE_RECV, q) and d.m.threads[rcv].wait_ptr == 0x800
     # A copy in flight: RESET still works (the copy's message was never stored).
     d.m.write(MSG0, 0x55)
