@@ -71,48 +71,47 @@ static inline __attribute__((always_inline)) void couplet_kernel_hw_ok(uint32_t 
 // ready list). Returns pdFALSE when the accelerator has no free node (TABLE_FULL).
 BaseType_t couplet_kernel_hw_task_add(void *tcb, UBaseType_t priority, UBaseType_t *tid);
 
-// Set while TID t waits on one of the accelerator's mutexes (couplet_kernel_hw_sync.c). When such
-// a wait ends other than by the mutex (a timeout makes t ready, vTaskSuspend, vTaskDelete), the
-// accelerator takes t off the mutex's waiters and lowers the owners' inherited priorities:
-// couplet_kernel_hw_mutex_wait_ended makes FreeRTOS follow.
-extern volatile uint8_t couplet_kernel_hw_mutex_waiting[COUPLET_RTOS_MAX_THREADS];
-void couplet_kernel_hw_mutex_wait_ended(UBaseType_t tid);
+// vTaskStartScheduler, before the first task is chosen: priority inheritance is FreeRTOS's own
+// (its rules, not the accelerator's: a task keeps an inherited priority until it has given back
+// every mutex it holds, and inheritance does not follow chains), so the accelerator's is turned
+// off (MUTEX_INHERIT 0): every eprio is then the uxPriority FreeRTOS sets (couplet_hwPRIORITY).
+// No mutex can be locked yet (a lock needs a running task).
+static inline __attribute__((always_inline)) void couplet_kernel_hw_start(void) {
+  couplet_kernel_hw_ok(COUPLET_KERNEL_HW_CALL(mutex_inherit, 0, 0));
+}
 
 // The task entered its ready list.
 static inline __attribute__((always_inline)) void couplet_kernel_hw_ready(UBaseType_t tid) {
   couplet_kernel_hw_ok(COUPLET_KERNEL_HW_CALL(thread_set_state, tid, COUPLET_RTOS_READY));
-  if (couplet_kernel_hw_mutex_waiting[tid] != 0u) {
-    couplet_kernel_hw_mutex_wait_ended(tid);
-  }
 }
 
 // The task left its ready list: DELAYED (a delay or a wait on an event, which FreeRTOS times) or
 // SUSPENDED (vTaskSuspend).
 static inline __attribute__((always_inline)) void couplet_kernel_hw_not_ready(UBaseType_t tid, uint32_t state) {
   couplet_kernel_hw_ok(COUPLET_KERNEL_HW_CALL(thread_set_state, tid, state));
-  if (couplet_kernel_hw_mutex_waiting[tid] != 0u) {
-    couplet_kernel_hw_mutex_wait_ended(tid);
-  }
 }
 
-// The task's uxPriority changed by FreeRTOS's own mutex priority inheritance (software mutexes;
-// the hw kernels have none, see couplet_kernel_hw_sync.c).
-static inline __attribute__((always_inline)) void couplet_kernel_hw_priority(UBaseType_t tid, UBaseType_t priority) {
+// Per TID, for the mutex fast paths (couplet_kernel_hw_sync.c): how many of the accelerator's
+// mutexes the task holds (FreeRTOS's uxMutexesHeld, kept here so that a lock or unlock needs no
+// call into tasks.c; copied into the TCB before FreeRTOS's inheritance code reads it), and whether
+// its uxPriority is an inherited one (uxPriority != uxBasePriority: a give must then go through
+// xTaskPriorityDisinherit).
+extern uint8_t couplet_kernel_hw_held[COUPLET_RTOS_MAX_THREADS];
+extern uint8_t couplet_kernel_hw_raised[COUPLET_RTOS_MAX_THREADS];
+
+// The task's uxPriority (or uxBasePriority) changed: by FreeRTOS's priority inheritance
+// (xTaskPriorityInherit, xTaskPriorityDisinherit, vTaskPriorityDisinheritAfterTimeout) or by
+// vTaskPrioritySet. The accelerator's priority is the effective one.
+static inline __attribute__((always_inline)) void couplet_kernel_hw_priority(UBaseType_t tid, UBaseType_t priority,
+                                                                             UBaseType_t base_priority) {
   couplet_kernel_hw_ok(COUPLET_KERNEL_HW_CALL(thread_set_prio, tid, priority));
+  couplet_kernel_hw_raised[tid] = (uint8_t)(priority != base_priority);
 }
 
-// vTaskPrioritySet: the accelerator's base priority is FreeRTOS's uxBasePriority; the effective
-// one (with what the task inherits from its mutexes' waiters) comes back into uxPriority.
-void couplet_kernel_hw_base_priority(UBaseType_t tid, UBaseType_t base_priority);
-
-// vTaskDelete: the node is freed at once (the TCB itself may be freed later by the idle task). A
-// task that holds one of the accelerator's mutexes cannot be deleted (BUSY: configASSERT).
-static inline __attribute__((always_inline)) void couplet_kernel_hw_remove(UBaseType_t tid) {
-  couplet_kernel_hw_ok(COUPLET_KERNEL_HW_CALL(thread_remove, tid, 0));
-  if (couplet_kernel_hw_mutex_waiting[tid] != 0u) {
-    couplet_kernel_hw_mutex_wait_ended(tid);
-  }
-}
+// vTaskDelete: the node is freed at once (the TCB itself may be freed later by the idle task),
+// unless the task holds one of the accelerator's mutexes (FreeRTOS allows deleting it; the mutex
+// stays held): couplet_kernel_hw_sync.c keeps such a node until its mutexes are deleted.
+void couplet_kernel_hw_remove(UBaseType_t tid);
 
 // taskSELECT_HIGHEST_PRIORITY_TASK: the accelerator's choice (round robin among equals included).
 // The idle task is always ready, so "none" is a bug.
@@ -141,9 +140,9 @@ UBaseType_t uxQueueCoupletHw(void *xQueue);
 // tasks_sync.patch: the running task leaves its ready list for xTicksToWait (the accelerator is
 // told DELAYED), without an event list; returns its TID. In a critical section.
 UBaseType_t uxTaskCoupletBlock(TickType_t xTicksToWait);
-// tasks_sync.patch: the task's uxPriority becomes `priority` (the accelerator's effective
-// priority), moving it between ready lists if it is ready. In a critical section.
-void vTaskCoupletFollowPriority(void *pvTCB, UBaseType_t uxPriority);
+// tasks_sync.patch: the task's uxMutexesHeld becomes `held` (couplet_kernel_hw_held's count),
+// before FreeRTOS's inheritance code reads it. In a critical section.
+void vTaskCoupletSetMutexesHeld(void *pvTCB, UBaseType_t uxHeld);
 // The TCB of each thread node (couplet_kernel_hw.c records it at creation).
 extern void *couplet_kernel_hw_tcb[COUPLET_RTOS_MAX_THREADS];
 // tasks_sync.patch: the task with this TCB, which the accelerator has just woken, leaves its
@@ -199,9 +198,14 @@ void couplet_kernel_hw_woke_sent(UBaseType_t hw, uint32_t result);
 void couplet_kernel_hw_woke_from_isr(UBaseType_t hw, uint32_t result, BaseType_t *higher_woken);
 
 // An unlock handed the mutex to a waiter (tid in `result`): it becomes the owner in FreeRTOS
-// (holder, ready, priorities followed), and the caller yields if the accelerator says so. Called
-// with interrupts still masked since the unlock. Task level.
+// (holder, held count, ready), and the caller yields if it outranks it. Called with interrupts
+// still masked since the unlock. Task level.
 void couplet_kernel_hw_mutex_handed(uint32_t result, void **holder);
+
+// The running task's TID (CURRENT).
+static inline __attribute__((always_inline)) uint32_t couplet_kernel_hw_current(void) {
+  return couplet_rtos_tid(couplet_rtos_current(0, 0));
+}
 
 // A take of a hardware semaphore (xQueueSemaphoreTake; xQueueReceive of one).
 static inline __attribute__((always_inline)) BaseType_t couplet_kernel_hw_sem_take_fast(UBaseType_t hw, TickType_t wait) {
@@ -240,9 +244,12 @@ static inline __attribute__((always_inline)) BaseType_t couplet_kernel_hw_lock_f
   uint32_t result = couplet_rtos_mutex_lock(COUPLET_KERNEL_HW_ID(hw), 0);
   uint32_t status = couplet_rtos_status(result);
   if (status == COUPLET_RTOS_OK) {
-    // The owner is the accelerator's running thread (CURRENT): no call to tasks.c, which would
-    // give the wrapper (a leaf for semaphores) a stack frame.
-    *holder = couplet_kernel_hw_tcb[couplet_rtos_tid(couplet_rtos_current(0, 0))];
+    // The owner is the accelerator's running thread (CURRENT): no call to tasks.c
+    // (pvTaskIncrementMutexHeldCount), which would give the wrapper (a leaf for semaphores) a
+    // stack frame.
+    uint32_t tid = couplet_kernel_hw_current();
+    *holder = couplet_kernel_hw_tcb[tid];
+    couplet_kernel_hw_held[tid]++;
     couplet_kernel_hw_unmask(mstatus);
     return pdPASS;
   }
@@ -254,12 +261,21 @@ static inline __attribute__((always_inline)) BaseType_t couplet_kernel_hw_lock_f
   return COUPLET_KERNEL_HW_SLOW;
 }
 
-// The give of a mutex (MUTEX_UNLOCK). A handover to a waiter is finished out of line.
+// The give of a mutex (MUTEX_UNLOCK). A handover to a waiter is finished out of line. The give
+// of the last mutex a task with an inherited priority holds is not fast: FreeRTOS's
+// xTaskPriorityDisinherit must lower it first (before the waiter is woken, as FreeRTOS orders
+// them), so the slow path does both.
 static inline __attribute__((always_inline)) BaseType_t couplet_kernel_hw_unlock_fast(UBaseType_t hw, void **holder) {
   uint32_t mstatus = couplet_kernel_hw_mask();
+  uint32_t tid = couplet_kernel_hw_current();
+  if (couplet_kernel_hw_held[tid] == 1u && couplet_kernel_hw_raised[tid] != 0u) {
+    couplet_kernel_hw_unmask(mstatus);
+    return COUPLET_KERNEL_HW_SLOW;
+  }
   uint32_t result = couplet_rtos_mutex_unlock(COUPLET_KERNEL_HW_ID(hw), 0);
   uint32_t status = couplet_rtos_status(result);
   if (status == COUPLET_RTOS_OK) {
+    couplet_kernel_hw_held[tid]--;
     *holder = NULL;
     if (couplet_rtos_tid(result) != COUPLET_RTOS_NONE) {
       couplet_kernel_hw_mutex_handed(result, holder);

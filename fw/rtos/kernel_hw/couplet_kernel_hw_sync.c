@@ -90,8 +90,7 @@ UBaseType_t couplet_kernel_hw_queue_create(UBaseType_t length, UBaseType_t item_
   uint32_t result;
   UBaseType_t kind;
   if (type == queueQUEUE_TYPE_MUTEX || type == queueQUEUE_TYPE_RECURSIVE_MUTEX) {
-    // Every mutex is the accelerator's, or there is none: a software mutex would do FreeRTOS's
-    // own priority inheritance on uxPriority, which here follows the accelerator's.
+    // Every mutex is the accelerator's, or there is none (see "mutexes" below).
     result = COUPLET_KERNEL_HW_CALL(mutex_alloc, 0, 0);
     if (couplet_rtos_status(result) == COUPLET_RTOS_TABLE_FULL) {
       return COUPLET_KERNEL_HW_REFUSED;
@@ -138,13 +137,20 @@ UBaseType_t couplet_kernel_hw_sem_create(UBaseType_t initial, UBaseType_t max) {
   return COUPLET_KERNEL_HW_SEM | couplet_rtos_tid(result);
 }
 
+static void mutex_deleted(uint32_t owner);
+
 void couplet_kernel_hw_queue_delete(UBaseType_t hw) {
   uint32_t id = COUPLET_KERNEL_HW_ID(hw);
-  // BUSY (a task still waits on it, a mutex is held) is a bug in the app, as in FreeRTOS.
+  // BUSY (a task still waits on it) is a bug in the app, as in FreeRTOS. A held mutex may be
+  // deleted (its holder's count of mutexes held stays as it was, as in FreeRTOS).
   if (COUPLET_KERNEL_HW_KIND(hw) == COUPLET_KERNEL_HW_SEM) {
     couplet_kernel_hw_ok(COUPLET_KERNEL_HW_CALL(sem_free, id, 0));
   } else if (COUPLET_KERNEL_HW_KIND(hw) == COUPLET_KERNEL_HW_MUTEX) {
+    taskENTER_CRITICAL();
+    uint32_t owner = couplet_rtos_tid(COUPLET_KERNEL_HW_CALL(mutex_info, id, 0));
     couplet_kernel_hw_ok(COUPLET_KERNEL_HW_CALL(mutex_free, id, 0));
+    mutex_deleted(owner);
+    taskEXIT_CRITICAL();
   } else {
     couplet_kernel_hw_ok(COUPLET_KERNEL_HW_CALL(queue_free, id, 0));
   }
@@ -456,50 +462,81 @@ BaseType_t couplet_kernel_hw_reset(UBaseType_t hw) {
 }
 
 // ----------------------------------------------------------------------------- mutexes
-// FreeRTOS's mutexes are the accelerator's (MUTEX_*), with its priority inheritance: a waiter
-// raises the owner's effective priority (eprio), along chains of owners that wait themselves,
-// and an unlock or the end of a wait restores it. FreeRTOS's ready lists are the accelerator's
-// mirror, so after every action that can change an eprio, FreeRTOS follows: each task's
-// uxPriority becomes its eprio (vTaskCoupletFollowPriority; uxBasePriority is the accelerator's
-// bprio, set by vTaskPrioritySet). FreeRTOS's own inheritance code is never reached (it runs for
-// software mutexes only). A software mutex as a fallback would have its inheritance undone by the
-// next follow, so when the accelerator's mutexes are all in use, creation fails (NULL), as a task
-// creation fails when its thread table is full.
+// FreeRTOS's mutexes are the accelerator's (MUTEX_*: the lock, its owner, its waiters, the
+// handover to the best waiter), with FreeRTOS's own priority inheritance: the accelerator's is
+// off (couplet_kernel_hw_start), and this glue calls FreeRTOS's inheritance functions where
+// queue.c calls them, so every priority is the one FreeRTOS decides, by its rules
+// (xTaskPriorityInherit raises the holder only, not the holders it waits for in turn;
+// xTaskPriorityDisinherit restores the base priority only once the task holds no mutex;
+// vTaskPriorityDisinheritAfterTimeout lowers a holder whose waiter gave up, only when that is the
+// one mutex it holds). Their hooks (tasks.patch) tell the accelerator each new uxPriority.
+// What FreeRTOS keeps in the Queue_t and the TCB is kept as it keeps it: xMutexHolder (for
+// xSemaphoreGetMutexHolder and the recursive mutexes) and the count of mutexes held
+// (couplet_kernel_hw_held, copied into uxMutexesHeld before FreeRTOS's code reads it).
+// A mutex has no software fallback: a task's count would then be split between the two.
 
-volatile uint8_t couplet_kernel_hw_mutex_waiting[COUPLET_RTOS_MAX_THREADS];
+uint8_t couplet_kernel_hw_held[COUPLET_RTOS_MAX_THREADS];
+uint8_t couplet_kernel_hw_raised[COUPLET_RTOS_MAX_THREADS];
 
-// Every thread's uxPriority becomes its effective priority. At most MaxThreads THREAD_INFO calls;
-// only after contention (a lock that waits, an unlock that hands over, a wait that ends early, a
-// base priority change). In a critical section or an interrupt handler.
-static void follow_priorities(void) {
-  for (uint32_t tid = 0; tid < COUPLET_RTOS_MAX_THREADS; tid++) {
-    uint32_t info = COUPLET_KERNEL_HW_CALL(thread_info, tid, 0);
-    if (couplet_rtos_status(info) == COUPLET_RTOS_OK) {
-      vTaskCoupletFollowPriority(couplet_kernel_hw_tcb[tid], couplet_rtos_value(info) & 0xFu);
-    }
+// Nodes of deleted tasks that still hold mutexes (FreeRTOS lets a holder be deleted; its mutexes
+// stay held, and the accelerator keeps an owner's node): SUSPENDED until the last of its
+// mutexes is deleted (couplet_kernel_hw_queue_delete), then freed.
+static uint8_t deleted_holder[COUPLET_RTOS_MAX_THREADS];
+
+void couplet_kernel_hw_remove(UBaseType_t tid) {
+  uint32_t result = COUPLET_KERNEL_HW_CALL(thread_remove, tid, 0);
+  if (couplet_rtos_status(result) == COUPLET_RTOS_BUSY) {  // it owns a mutex
+    couplet_kernel_hw_ok(COUPLET_KERNEL_HW_CALL(thread_set_state, tid, COUPLET_RTOS_SUSPENDED));
+    deleted_holder[tid] = 1;
+    return;
+  }
+  couplet_kernel_hw_ok(result);
+}
+
+// A mutex owned by `owner` (a TID, or NONE) was deleted: a deleted holder's node goes once it
+// owns nothing (THREAD_REMOVE answers BUSY while it still does).
+static void mutex_deleted(uint32_t owner) {
+  if (owner == COUPLET_RTOS_NONE || !deleted_holder[owner]) {
+    return;
+  }
+  uint32_t result = COUPLET_KERNEL_HW_CALL(thread_remove, owner, 0);
+  if (couplet_rtos_status(result) != COUPLET_RTOS_BUSY) {
+    couplet_kernel_hw_ok(result);
+    deleted_holder[owner] = 0;
   }
 }
 
-void couplet_kernel_hw_mutex_wait_ended(UBaseType_t tid) {
-  couplet_kernel_hw_mutex_waiting[tid] = 0;
-  follow_priorities();
-}
-
-void couplet_kernel_hw_base_priority(UBaseType_t tid, UBaseType_t base_priority) {
-  couplet_kernel_hw_ok(COUPLET_KERNEL_HW_CALL(thread_set_prio, tid, base_priority));
-  follow_priorities();
+// FreeRTOS's prvGetDisinheritPriorityAfterTimeout for the accelerator's waiters: the highest
+// priority of the tasks still waiting on mutex `id` (the one that gave up has left them), or
+// the idle priority. THREAD_INFO of every node: only after a timed-out wait that had raised the
+// holder.
+static UBaseType_t highest_waiting(uint32_t id) {
+  UBaseType_t highest = tskIDLE_PRIORITY;
+  for (uint32_t tid = 0; tid < COUPLET_RTOS_MAX_THREADS; tid++) {
+    uint32_t info = COUPLET_KERNEL_HW_CALL(thread_info, tid, 0);
+    uint32_t value = couplet_rtos_value(info);
+    if (couplet_rtos_status(info) == COUPLET_RTOS_OK &&
+        (value >> 8 & 3u) == COUPLET_RTOS_WAITING && (value >> 10 & 7u) == RTOS_WAIT_KIND_MUTEX &&
+        (value >> 13) == id && (value & 0xFu) > highest) {
+      highest = value & 0xFu;  // eprio: the task's uxPriority
+    }
+  }
+  return highest;
 }
 
 BaseType_t couplet_kernel_hw_mutex_lock(UBaseType_t hw, TickType_t wait, void **holder) {
   uint32_t id = COUPLET_KERNEL_HW_ID(hw);
   TimeOut_t timeout;
   BaseType_t timeout_set = pdFALSE;
+  BaseType_t inherited = pdFALSE;
   for (;;) {
     taskENTER_CRITICAL();
     uint32_t result = COUPLET_KERNEL_HW_CALL(mutex_lock, id, 0);
     uint32_t status = couplet_rtos_status(result);
     if (status == COUPLET_RTOS_OK) {
-      *holder = xTaskGetCurrentTaskHandle();
+      uint32_t tid = couplet_kernel_hw_current();
+      *holder = couplet_kernel_hw_tcb[tid];
+      couplet_kernel_hw_held[tid]++;
       taskEXIT_CRITICAL();
       return pdPASS;
     }
@@ -507,6 +544,15 @@ BaseType_t couplet_kernel_hw_mutex_lock(UBaseType_t hw, TickType_t wait, void **
     // non-recursive mutex, which in FreeRTOS waits out its time and fails).
     configASSERT(status == COUPLET_RTOS_UNAVAILABLE || status == COUPLET_RTOS_BAD_ARG);
     if (wait == 0) {
+      if (inherited) {
+        // It gave up after raising the holder: as xQueueSemaphoreTake, the holder comes back down
+        // to the highest priority still waiting (if this is the one mutex it holds).
+        uint32_t owner = couplet_rtos_tid(COUPLET_KERNEL_HW_CALL(mutex_info, id, 0));
+        if (owner != COUPLET_RTOS_NONE) {
+          vTaskCoupletSetMutexesHeld(*holder, couplet_kernel_hw_held[owner]);
+          vTaskPriorityDisinheritAfterTimeout(*holder, highest_waiting(id));
+        }
+      }
       taskEXIT_CRITICAL();
       return pdFAIL;
     }
@@ -514,58 +560,64 @@ BaseType_t couplet_kernel_hw_mutex_lock(UBaseType_t hw, TickType_t wait, void **
       vTaskSetTimeOutState(&timeout);
       timeout_set = pdTRUE;
     }
+    // Before the caller leaves its ready list, as xQueueSemaphoreTake does.
+    inherited = xTaskPriorityInherit(*holder);
     UBaseType_t tid = block(wait);
     if (status == COUPLET_RTOS_UNAVAILABLE) {
-      couplet_kernel_hw_mutex_waiting[tid] = 1;
       check_blocked(COUPLET_KERNEL_HW_CALL(mutex_lock, id, COUPLET_RTOS_BLOCK));
-      follow_priorities();  // the owner, and the owners it waits for, inherit
     }
     taskEXIT_CRITICAL();
     portYIELD_WITHIN_API();
     if (woken[tid]) {
-      return pdPASS;  // the unlock handed it over (and set *holder)
+      return pdPASS;  // the unlock handed it over (and set *holder and the count)
     }
-    // Timed out (or suspended and resumed): the READY / SUSPENDED hook took it off the waiters
-    // and FreeRTOS followed the owners' priorities down. One more attempt, without waiting if
-    // the time is up.
+    // Timed out (or suspended and resumed): the READY / SUSPENDED hook took it off the waiters.
+    // One more attempt, without waiting if the time is up.
     (void)xTaskCheckForTimeOut(&timeout, &wait);
   }
 }
 
 // An unlock answered OK naming a waiter: the mutex was handed to it (READY, the owner now). In a
-// critical section.
-static void hand_over(uint32_t result, void **holder) {
+// critical section. pdTRUE if it outranks the running task.
+static BaseType_t hand_over(uint32_t result, void **holder) {
   uint32_t tid = couplet_rtos_tid(result);
-  couplet_kernel_hw_mutex_waiting[tid] = 0;
   *holder = couplet_kernel_hw_tcb[tid];
-  (void)wake(result);
-  follow_priorities();  // the new owner inherits from the rest; the old one loses what it had
+  couplet_kernel_hw_held[tid]++;
+  return wake(result);
 }
 
 void couplet_kernel_hw_mutex_handed(uint32_t result, void **holder) {
   taskENTER_CRITICAL();
-  hand_over(result, holder);
+  BaseType_t yield = hand_over(result, holder);
   taskEXIT_CRITICAL();
-  if (couplet_rtos_preempt(result)) {
-    portYIELD_WITHIN_API();  // a ready task outranks this one now (the accelerator's answer)
+  if (yield) {
+    portYIELD_WITHIN_API();
   }
 }
 
 BaseType_t couplet_kernel_hw_mutex_unlock(UBaseType_t hw, void **holder) {
+  uint32_t id = COUPLET_KERNEL_HW_ID(hw);
+  BaseType_t yield = pdFALSE;
   taskENTER_CRITICAL();
-  uint32_t result = COUPLET_KERNEL_HW_CALL(mutex_unlock, COUPLET_KERNEL_HW_ID(hw), 0);
-  if (couplet_rtos_status(result) == COUPLET_RTOS_NOT_OWNER) {
+  uint32_t tid = couplet_kernel_hw_current();
+  if (couplet_rtos_tid(COUPLET_KERNEL_HW_CALL(mutex_info, id, 0)) != tid) {
     // Not held, or held by another task (FreeRTOS asserts there): the give fails.
     taskEXIT_CRITICAL();
     return errQUEUE_FULL;
   }
+  // FreeRTOS's order: the holder's priority first (back to its base once it holds no mutex),
+  // then the waiter is woken.
+  vTaskCoupletSetMutexesHeld(*holder, couplet_kernel_hw_held[tid]);
+  yield = xTaskPriorityDisinherit(*holder);
+  uint32_t result = COUPLET_KERNEL_HW_CALL(mutex_unlock, id, 0);
   couplet_kernel_hw_ok(result);
+  couplet_kernel_hw_held[tid]--;
   *holder = NULL;
   if (couplet_rtos_tid(result) != COUPLET_RTOS_NONE) {
-    hand_over(result, holder);
+    yield |= hand_over(result, holder);
   }
   taskEXIT_CRITICAL();
-  if (couplet_rtos_preempt(result)) {
+  if (yield) {
     portYIELD_WITHIN_API();
   }
   return pdPASS;

@@ -261,6 +261,36 @@ static void test_give_wakes_higher(void) {
   vSemaphoreDelete(wake_sem);
 }
 
+// Waiters of equal priority are served first come, first served (FreeRTOS's event lists), not
+// by creation order: task 1 is created first but waits a tick before it takes.
+static volatile int wake_order;  // a digit per task woken, in order
+
+static void ordered_waiter_task(void *arg) {
+  int id = (int)(uintptr_t)arg;
+  if (id == 1) {
+    vTaskDelay(1);
+  }
+  if (xSemaphoreTake(wake_sem, portMAX_DELAY) == pdTRUE) {
+    wake_order = wake_order * 10 + id;
+  }
+  vTaskDelete(NULL);
+}
+
+static void test_wake_order(void) {
+  wake_sem = xSemaphoreCreateBinary();
+  wake_order = 0;
+  couplet_rtos_spawn(ordered_waiter_task, "first", WORKER_STACK, HIGH_PRIORITY, (void *)1);
+  couplet_rtos_spawn(ordered_waiter_task, "second", WORKER_STACK, HIGH_PRIORITY, (void *)2);
+  vTaskDelay(2);  // 2 waits now, then 1
+  xSemaphoreGive(wake_sem);
+  int after_one = wake_order;
+  xSemaphoreGive(wake_sem);
+  couplet_rtos_check(after_one == 2 && wake_order == 21, "wake: equal-priority waiters are woken first come, first served",
+                     "woken %d after one give, %d after two", after_one, wake_order);
+  vTaskDelay(1);
+  vSemaphoreDelete(wake_sem);
+}
+
 typedef struct {
   uint32_t w[BIG_WORDS];
 } msg16_t;
@@ -570,8 +600,8 @@ static void test_mutexes(void) {
   go = xSemaphoreCreateBinary();
   mutex_steps = 0;
   // A chain: low holds a; middle holds b and waits for a; high waits for b. The waits raise the
-  // owners: middle to high's priority, and low at least to middle's (FreeRTOS's own inheritance
-  // stops at the first owner; the accelerator's follows the chain, checked below for hw).
+  // owners: middle to high's priority, low to middle's only (FreeRTOS's inheritance stops at the
+  // first owner: high's wait raises middle, not the low task middle waits for).
   TaskHandle_t low = couplet_rtos_spawn(mutex_low_task, "m_low", WORKER_STACK, MUTEX_LOW, NULL);
   vTaskDelay(1);  // low runs, takes a, waits for go
   TaskHandle_t mid = couplet_rtos_spawn(mutex_mid_task, "m_mid", WORKER_STACK, MUTEX_MID, NULL);
@@ -582,15 +612,14 @@ static void test_mutexes(void) {
   UBaseType_t low_by_chain = uxTaskPriorityGet(low);
   int holders = xSemaphoreGetMutexHolder(mutex_a) == low && xSemaphoreGetMutexHolder(mutex_b) == mid &&
                 uxSemaphoreGetCount(mutex_a) == 0;
-  couplet_rtos_check(low_by_mid == MUTEX_MID && mid_by_high == HIGH_PRIORITY && low_by_chain >= MUTEX_MID && holders,
-                     "mutex: waiters raise their mutexes' holders", "low %lu then %lu, middle %lu, holders %d",
-                     (unsigned long)low_by_mid, (unsigned long)low_by_chain, (unsigned long)mid_by_high, holders);
+  couplet_rtos_check(low_by_mid == MUTEX_MID && mid_by_high == HIGH_PRIORITY && low_by_chain == MUTEX_MID && holders,
+                     "mutex: waiters raise their mutexes' holders, not along a chain",
+                     "low %lu then %lu, middle %lu, holders %d", (unsigned long)low_by_mid, (unsigned long)low_by_chain,
+                     (unsigned long)mid_by_high, holders);
 #if HW_OBJECTS
-  couplet_rtos_check(low_by_chain == HIGH_PRIORITY && served_by(mutex_a, COUPLET_KERNEL_HW_MUTEX) &&
-                         served_by(mutex_b, COUPLET_KERNEL_HW_MUTEX),
-                     "hw: the mutexes are the accelerator's, whose inheritance follows the chain",
-                     "low at %lu, mutexes %lx %lx", (unsigned long)low_by_chain, (unsigned long)uxQueueCoupletHw(mutex_a),
-                     (unsigned long)uxQueueCoupletHw(mutex_b));
+  couplet_rtos_check(served_by(mutex_a, COUPLET_KERNEL_HW_MUTEX) && served_by(mutex_b, COUPLET_KERNEL_HW_MUTEX),
+                     "hw: the mutexes are the accelerator's", "mutexes %lx %lx",
+                     (unsigned long)uxQueueCoupletHw(mutex_a), (unsigned long)uxQueueCoupletHw(mutex_b));
 #endif
   // Let go: low gives a to middle, which gives a and b, b goes to high.
   xSemaphoreGive(go);
@@ -642,6 +671,149 @@ static void test_mutexes(void) {
   vSemaphoreDelete(go);
   vSemaphoreDelete(mutex_a);
   vSemaphoreDelete(mutex_b);
+}
+
+// ----------------------------------------------------------------------------- two mutexes held
+// FreeRTOS's rule for a task that holds several mutexes (uxMutexesHeld): an inherited priority
+// stays until the task has given back every mutex it holds, whichever it gives first, and a
+// waiter that times out lowers it only when it is the one mutex the holder holds. (The checks of
+// FreeRTOS's own GenQTest demo, written here.)
+
+static SemaphoreHandle_t two_waited;  // the high task waits for this one
+static SemaphoreHandle_t two_other;   // the low task holds it too, nobody waits for it
+static volatile UBaseType_t two_after_first, two_after_second;
+
+// Takes both mutexes, waits for `go`, gives them back: the waited one first if arg is non-zero.
+static void two_low_task(void *arg) {
+  int waited_first = arg != NULL;
+  if (xSemaphoreTake(two_waited, 0) == pdTRUE && xSemaphoreTake(two_other, 0) == pdTRUE) {
+    note(1);
+    xSemaphoreTake(go, portMAX_DELAY);
+    xSemaphoreGive(waited_first ? two_waited : two_other);
+    two_after_first = uxTaskPriorityGet(NULL);
+    note(2);
+    xSemaphoreGive(waited_first ? two_other : two_waited);
+    two_after_second = uxTaskPriorityGet(NULL);
+    note(3);
+  }
+  vTaskDelete(NULL);
+}
+
+static void two_high_task(void *arg) {
+  high_took = xSemaphoreTake(two_waited, (TickType_t)(uintptr_t)arg);
+  if (high_took == pdTRUE) {
+    note(4);
+    xSemaphoreGive(two_waited);
+  }
+  vTaskDelete(NULL);
+}
+
+// One run: low takes both, high waits for the one (forever), low gives them back in the order
+// asked. Returns low's priority once high waits.
+static UBaseType_t two_mutex_run(int waited_first) {
+  mutex_steps = 0;
+  two_after_first = two_after_second = 0;
+  TaskHandle_t low = couplet_rtos_spawn(two_low_task, "two_low", WORKER_STACK, MUTEX_LOW,
+                                        waited_first ? (void *)1 : NULL);
+  vTaskDelay(1);  // low takes both and waits for go
+  couplet_rtos_spawn(two_high_task, "two_high", WORKER_STACK, HIGH_PRIORITY, (void *)(uintptr_t)portMAX_DELAY);
+  UBaseType_t raised = uxTaskPriorityGet(low);
+  xSemaphoreGive(go);  // low (raised above the controller) runs at once
+  vTaskDelay(2);
+  return raised;
+}
+
+static void test_two_mutexes(void) {
+  two_waited = xSemaphoreCreateMutex();
+  two_other = xSemaphoreCreateMutex();
+  go = xSemaphoreCreateBinary();
+
+  // The other one first: low still holds the waited one, keeps high's priority; the waited one
+  // goes to high, which runs at once (it outranks low, back at its base).
+  UBaseType_t raised = two_mutex_run(0);
+  couplet_rtos_check(raised == HIGH_PRIORITY && two_after_first == HIGH_PRIORITY && two_after_second == MUTEX_LOW &&
+                         mutex_steps == 1243 && high_took == pdTRUE,
+                     "mutex: two held, the other given first: the inherited priority stays until both are given",
+                     "raised %lu, after the first give %lu, after the second %lu, steps %d", (unsigned long)raised,
+                     (unsigned long)two_after_first, (unsigned long)two_after_second, mutex_steps);
+
+  // The waited one first: it goes to high, but low still holds the other, so it keeps high's
+  // priority and runs on (high does not outrank it) until it gives that one too: high runs
+  // inside that second give.
+  raised = two_mutex_run(1);
+  couplet_rtos_check(raised == HIGH_PRIORITY && two_after_first == HIGH_PRIORITY && two_after_second == MUTEX_LOW &&
+                         mutex_steps == 1243 && high_took == pdTRUE,
+                     "mutex: two held, the waited one given first: the priority stays until the last give",
+                     "raised %lu, after the first give %lu, after the second %lu, steps %d", (unsigned long)raised,
+                     (unsigned long)two_after_first, (unsigned long)two_after_second, mutex_steps);
+
+  // A waiter that times out while the holder holds two mutexes leaves it raised; with one, it
+  // brings it back down (the earlier test: "a timed-out waiter gives the holder's priority back").
+  mutex_steps = 0;
+  TaskHandle_t low = couplet_rtos_spawn(two_low_task, "two_low", WORKER_STACK, MUTEX_LOW, NULL);
+  vTaskDelay(1);
+  couplet_rtos_spawn(two_high_task, "two_high", WORKER_STACK, HIGH_PRIORITY, (void *)(uintptr_t)2);
+  UBaseType_t before = uxTaskPriorityGet(low);
+  vTaskDelay(3);  // high's 2 ticks run out
+  UBaseType_t after_timeout = uxTaskPriorityGet(low);
+  xSemaphoreGive(go);
+  vTaskDelay(2);
+  couplet_rtos_check(before == HIGH_PRIORITY && after_timeout == HIGH_PRIORITY && high_took == pdFALSE &&
+                         two_after_second == MUTEX_LOW && mutex_steps == 123,
+                     "mutex: a timed-out waiter leaves the priority of a holder of two mutexes",
+                     "before %lu, after the timeout %lu, high %ld, at the end %lu, steps %d", (unsigned long)before,
+                     (unsigned long)after_timeout, (long)high_took, (unsigned long)two_after_second, mutex_steps);
+
+  vSemaphoreDelete(go);
+  vSemaphoreDelete(two_waited);
+  vSemaphoreDelete(two_other);
+}
+
+// ----------------------------------------------------------------------------- deleting
+// FreeRTOS lets a task that holds a mutex be deleted (the mutex stays held: a take fails, the
+// mutex can still be deleted), and a held mutex be deleted.
+
+static void holder_task(void *arg) {
+  xSemaphoreTake((SemaphoreHandle_t)arg, 0);
+  vTaskSuspend(NULL);
+}
+
+#if HW_OBJECTS
+// Valid thread nodes in the accelerator (CURRENT's value).
+static uint32_t hw_threads(void) { return couplet_rtos_value(COUPLET_KERNEL_HW_CALL(current, 0, 0)); }
+#endif
+
+static void test_deleting(void) {
+  SemaphoreHandle_t m = xSemaphoreCreateMutex();
+#if HW_OBJECTS
+  uint32_t threads_before = hw_threads();
+#endif
+  TaskHandle_t holder = couplet_rtos_spawn(holder_task, "holder", WORKER_STACK, CONTROLLER_PRIORITY + 1, m);
+  int held = xSemaphoreGetMutexHolder(m) == holder;
+  vTaskDelete(holder);
+  vTaskDelay(1);  // the idle task frees its memory
+  BaseType_t took = xSemaphoreTake(m, 0);
+  vSemaphoreDelete(m);
+  SemaphoreHandle_t again = xSemaphoreCreateMutex();
+  int again_ok = again != NULL && xSemaphoreTake(again, 0) == pdTRUE && xSemaphoreGive(again) == pdTRUE;
+#if HW_OBJECTS
+  uint32_t threads_after = hw_threads();
+#else
+  uint32_t threads_before = 0, threads_after = 0;
+#endif
+  couplet_rtos_check(held && took == pdFALSE && again_ok && threads_after == threads_before,
+                     "delete: a task that holds a mutex can be deleted, the mutex stays held, then can be deleted",
+                     "held %d, took %ld, again %d, threads %lu then %lu", held, (long)took, again_ok,
+                     (unsigned long)threads_before, (unsigned long)threads_after);
+
+  // The holder deletes the mutex it holds; the next one works.
+  BaseType_t took_own = xSemaphoreTake(again, 0);
+  vSemaphoreDelete(again);
+  SemaphoreHandle_t third = xSemaphoreCreateMutex();
+  int third_ok = third != NULL && xSemaphoreTake(third, 0) == pdTRUE && xSemaphoreGive(third) == pdTRUE;
+  couplet_rtos_check(took_own == pdTRUE && third_ok, "delete: a held mutex can be deleted, and the next one works",
+                     "took %ld, next %d", (long)took_own, third_ok);
+  vSemaphoreDelete(third);
 }
 
 // ----------------------------------------------------------------------------- ISR forms
@@ -698,10 +870,13 @@ static void controller_task(void *arg) {
   test_queues();
   test_timeouts();
   test_give_wakes_higher();
+  test_wake_order();
   test_big_message();
   test_sender_woken();
   test_peek_front_reset();
   test_mutexes();
+  test_two_mutexes();
+  test_deleting();
   test_from_isr();
   printf("test_sync_hw: %d failed\n", couplet_rtos_failures());
   exit(couplet_rtos_exit_code());
