@@ -62,6 +62,10 @@ static inline bool couplet_rtos_blocked(uint32_t result) { return COUPLET_RTOS_F
 // A ready thread outranks the running one: the OS should reschedule.
 static inline bool couplet_rtos_preempt(uint32_t result) { return COUPLET_RTOS_FIELD(result, PREEMPT); }
 static inline uint32_t couplet_rtos_tid(uint32_t result) { return COUPLET_RTOS_FIELD(result, TID); }
+// The result names a TID (tid != 0xFF). TIDs are below 0x80, so the field's top bit tells: one
+// test where comparing the field with 0xFF takes four instructions (on the OS's fast paths).
+_Static_assert(RTOS_PARAM_MAX_THREADS_MAX <= 0x80u, "a TID's top bit must be clear");
+static inline bool couplet_rtos_names_tid(uint32_t result) { return (result & (0x80u << RTOS_CALL_TID_SHIFT)) == 0; }
 static inline uint32_t couplet_rtos_value(uint32_t result) { return COUPLET_RTOS_FIELD(result, VALUE); }
 
 // Thread states (THREAD_SET_STATE, THREAD_INFO).
@@ -169,16 +173,29 @@ static inline uint32_t couplet_rtos_read_config(void) {
   return config;
 }
 #else
+// Unrolled as in the tight backend: a load and a store a word at constant offsets and one
+// compare, where a loop spent seven instructions a word (and a cycle more wherever its branch
+// target fell on a half-word).
 static inline void couplet_rtos_msg_put(const uint32_t *src, uint32_t words) {
-  for (uint32_t i = 0; i < words; i++) {
-    COUPLET_RTOS_REGS[RTOS_MSG_OFFSET / 4u + i] = src[i];
-  }
+#define COUPLET_RTOS_PUT_WORD(i)                               \
+  if (words <= (i)) return;                                    \
+  COUPLET_RTOS_REGS[RTOS_MSG_OFFSET / 4u + (i)] = src[i];
+  COUPLET_RTOS_PUT_WORD(0) COUPLET_RTOS_PUT_WORD(1) COUPLET_RTOS_PUT_WORD(2) COUPLET_RTOS_PUT_WORD(3)
+  COUPLET_RTOS_PUT_WORD(4) COUPLET_RTOS_PUT_WORD(5) COUPLET_RTOS_PUT_WORD(6) COUPLET_RTOS_PUT_WORD(7)
+  COUPLET_RTOS_PUT_WORD(8) COUPLET_RTOS_PUT_WORD(9) COUPLET_RTOS_PUT_WORD(10) COUPLET_RTOS_PUT_WORD(11)
+  COUPLET_RTOS_PUT_WORD(12) COUPLET_RTOS_PUT_WORD(13) COUPLET_RTOS_PUT_WORD(14) COUPLET_RTOS_PUT_WORD(15)
+#undef COUPLET_RTOS_PUT_WORD
 }
 
 static inline void couplet_rtos_msg_get(uint32_t *dst, uint32_t words) {
-  for (uint32_t i = 0; i < words; i++) {
-    dst[i] = COUPLET_RTOS_REGS[RTOS_MSG_OFFSET / 4u + i];
-  }
+#define COUPLET_RTOS_GET_WORD(i)                               \
+  if (words <= (i)) return;                                    \
+  dst[i] = COUPLET_RTOS_REGS[RTOS_MSG_OFFSET / 4u + (i)];
+  COUPLET_RTOS_GET_WORD(0) COUPLET_RTOS_GET_WORD(1) COUPLET_RTOS_GET_WORD(2) COUPLET_RTOS_GET_WORD(3)
+  COUPLET_RTOS_GET_WORD(4) COUPLET_RTOS_GET_WORD(5) COUPLET_RTOS_GET_WORD(6) COUPLET_RTOS_GET_WORD(7)
+  COUPLET_RTOS_GET_WORD(8) COUPLET_RTOS_GET_WORD(9) COUPLET_RTOS_GET_WORD(10) COUPLET_RTOS_GET_WORD(11)
+  COUPLET_RTOS_GET_WORD(12) COUPLET_RTOS_GET_WORD(13) COUPLET_RTOS_GET_WORD(14) COUPLET_RTOS_GET_WORD(15)
+#undef COUPLET_RTOS_GET_WORD
 }
 
 static inline uint32_t couplet_rtos_read_status(void) {
