@@ -91,21 +91,21 @@ static inline __attribute__((always_inline)) void couplet_kernel_hw_not_ready(UB
   couplet_kernel_hw_ok(COUPLET_KERNEL_HW_CALL(thread_set_state, tid, state));
 }
 
-// Per TID, for the mutex fast paths (couplet_kernel_hw_sync.c): how many of the accelerator's
-// mutexes the task holds (FreeRTOS's uxMutexesHeld, kept here so that a lock or unlock needs no
-// call into tasks.c; copied into the TCB before FreeRTOS's inheritance code reads it), and whether
-// its uxPriority is an inherited one (uxPriority != uxBasePriority: a give must then go through
-// xTaskPriorityDisinherit).
-extern uint8_t couplet_kernel_hw_held[COUPLET_RTOS_MAX_THREADS];
+// Per TID, whether the task runs at an inherited priority (uxPriority != uxBasePriority: its give
+// of the last mutex it holds must go through xTaskPriorityDisinherit), and how many tasks do: while
+// none does, a give needs no more than the unlock (the mutex fast path). Kept by the priority hook.
 extern uint8_t couplet_kernel_hw_raised[COUPLET_RTOS_MAX_THREADS];
+extern uint32_t couplet_kernel_hw_raised_tasks;
 
 // The task's uxPriority (or uxBasePriority) changed: by FreeRTOS's priority inheritance
 // (xTaskPriorityInherit, xTaskPriorityDisinherit, vTaskPriorityDisinheritAfterTimeout) or by
-// vTaskPrioritySet. The accelerator's priority is the effective one.
+// vTaskPrioritySet. The accelerator's priority is the effective one. In a critical section.
 static inline __attribute__((always_inline)) void couplet_kernel_hw_priority(UBaseType_t tid, UBaseType_t priority,
                                                                              UBaseType_t base_priority) {
   couplet_kernel_hw_ok(COUPLET_KERNEL_HW_CALL(thread_set_prio, tid, priority));
-  couplet_kernel_hw_raised[tid] = (uint8_t)(priority != base_priority);
+  uint8_t raised = (uint8_t)(priority != base_priority);
+  couplet_kernel_hw_raised_tasks += (uint32_t)raised - couplet_kernel_hw_raised[tid];
+  couplet_kernel_hw_raised[tid] = raised;
 }
 
 // vTaskDelete: the node is freed at once (the TCB itself may be freed later by the idle task),
@@ -140,8 +140,8 @@ UBaseType_t uxQueueCoupletHw(void *xQueue);
 // tasks_sync.patch: the running task leaves its ready list for xTicksToWait (the accelerator is
 // told DELAYED), without an event list; returns its TID. In a critical section.
 UBaseType_t uxTaskCoupletBlock(TickType_t xTicksToWait);
-// tasks_sync.patch: the task's uxMutexesHeld becomes `held` (couplet_kernel_hw_held's count),
-// before FreeRTOS's inheritance code reads it. In a critical section.
+// tasks_sync.patch: the task's uxMutexesHeld becomes `held` (the accelerator's mutexes it owns,
+// counted by the glue), before FreeRTOS's inheritance code reads it. In a critical section.
 void vTaskCoupletSetMutexesHeld(void *pvTCB, UBaseType_t uxHeld);
 // The TCB of each thread node (couplet_kernel_hw.c records it at creation).
 extern void *couplet_kernel_hw_tcb[COUPLET_RTOS_MAX_THREADS];
@@ -244,12 +244,11 @@ static inline __attribute__((always_inline)) BaseType_t couplet_kernel_hw_lock_f
   uint32_t result = couplet_rtos_mutex_lock(COUPLET_KERNEL_HW_ID(hw), 0);
   uint32_t status = couplet_rtos_status(result);
   if (status == COUPLET_RTOS_OK) {
-    // The owner is the accelerator's running thread (CURRENT): no call to tasks.c
-    // (pvTaskIncrementMutexHeldCount), which would give the wrapper (a leaf for semaphores) a
-    // stack frame.
-    uint32_t tid = couplet_kernel_hw_current();
-    *holder = couplet_kernel_hw_tcb[tid];
-    couplet_kernel_hw_held[tid]++;
+    // The owner is the accelerator's running thread (CURRENT): no call to tasks.c, which would
+    // give the wrapper (a leaf for semaphores) a stack frame. (FreeRTOS's uxMutexesHeld is not
+    // counted here: the accelerator knows what each task owns, and the glue counts it when
+    // FreeRTOS's inheritance code needs it.)
+    *holder = couplet_kernel_hw_tcb[couplet_kernel_hw_current()];
     couplet_kernel_hw_unmask(mstatus);
     return pdPASS;
   }
@@ -261,23 +260,22 @@ static inline __attribute__((always_inline)) BaseType_t couplet_kernel_hw_lock_f
   return COUPLET_KERNEL_HW_SLOW;
 }
 
-// The give of a mutex (MUTEX_UNLOCK). A handover to a waiter is finished out of line. The give
-// of the last mutex a task with an inherited priority holds is not fast: FreeRTOS's
+// The give of a mutex (MUTEX_UNLOCK). A handover to a waiter is finished out of line. Not fast
+// while some task runs at an inherited priority: the giver may be one, and then FreeRTOS's
 // xTaskPriorityDisinherit must lower it first (before the waiter is woken, as FreeRTOS orders
-// them), so the slow path does both.
+// them), so the slow path does both. (Checked with interrupts masked: a preemption between the
+// check and the unlock could let another task wait on this mutex and raise the giver.)
 static inline __attribute__((always_inline)) BaseType_t couplet_kernel_hw_unlock_fast(UBaseType_t hw, void **holder) {
   uint32_t mstatus = couplet_kernel_hw_mask();
-  uint32_t tid = couplet_kernel_hw_current();
-  if (couplet_kernel_hw_held[tid] == 1u && couplet_kernel_hw_raised[tid] != 0u) {
+  if (couplet_kernel_hw_raised_tasks != 0u) {
     couplet_kernel_hw_unmask(mstatus);
     return COUPLET_KERNEL_HW_SLOW;
   }
   uint32_t result = couplet_rtos_mutex_unlock(COUPLET_KERNEL_HW_ID(hw), 0);
   uint32_t status = couplet_rtos_status(result);
   if (status == COUPLET_RTOS_OK) {
-    couplet_kernel_hw_held[tid]--;
     *holder = NULL;
-    if (couplet_rtos_tid(result) != COUPLET_RTOS_NONE) {
+    if (couplet_rtos_names_tid(result)) {
       couplet_kernel_hw_mutex_handed(result, holder);
     }
     couplet_kernel_hw_unmask(mstatus);
@@ -328,7 +326,7 @@ static inline __attribute__((always_inline)) BaseType_t couplet_kernel_hw_receiv
   uint32_t status = couplet_rtos_status(result);
   if (status == COUPLET_RTOS_OK) {
     couplet_rtos_msg_get(buffer, couplet_kernel_hw_queue_words[id]);
-    if (couplet_rtos_tid(result) != COUPLET_RTOS_NONE) {
+    if (couplet_rtos_names_tid(result)) {
       couplet_kernel_hw_woke(result);  // a sender that waited for room
     }
     couplet_kernel_hw_unmask(mstatus);
@@ -372,7 +370,7 @@ static inline __attribute__((always_inline)) BaseType_t couplet_kernel_hw_send_f
   }
   uint32_t status = couplet_rtos_status(result);
   if (status == COUPLET_RTOS_OK) {
-    if (couplet_rtos_tid(result) != COUPLET_RTOS_NONE) {
+    if (couplet_rtos_names_tid(result)) {
       couplet_kernel_hw_woke_sent(hw, result);  // a waiting taker / receiver
     }
     couplet_kernel_hw_unmask(mstatus);
@@ -400,7 +398,7 @@ static inline __attribute__((always_inline)) BaseType_t couplet_kernel_hw_give_f
   uint32_t result = couplet_rtos_sem_give(COUPLET_KERNEL_HW_ID(hw), 0);
   uint32_t status = couplet_rtos_status(result);
   if (status == COUPLET_RTOS_OK) {
-    if (couplet_rtos_tid(result) != COUPLET_RTOS_NONE) {
+    if (couplet_rtos_names_tid(result)) {
       couplet_kernel_hw_woke_from_isr(hw, result, higher_woken);
     }
     couplet_kernel_hw_unmask(mstatus);

@@ -142,7 +142,7 @@ static void mutex_deleted(uint32_t owner);
 void couplet_kernel_hw_queue_delete(UBaseType_t hw) {
   uint32_t id = COUPLET_KERNEL_HW_ID(hw);
   // BUSY (a task still waits on it) is a bug in the app, as in FreeRTOS. A held mutex may be
-  // deleted (its holder's count of mutexes held stays as it was, as in FreeRTOS).
+  // deleted.
   if (COUPLET_KERNEL_HW_KIND(hw) == COUPLET_KERNEL_HW_SEM) {
     couplet_kernel_hw_ok(COUPLET_KERNEL_HW_CALL(sem_free, id, 0));
   } else if (COUPLET_KERNEL_HW_KIND(hw) == COUPLET_KERNEL_HW_MUTEX) {
@@ -470,13 +470,26 @@ BaseType_t couplet_kernel_hw_reset(UBaseType_t hw) {
 // xTaskPriorityDisinherit restores the base priority only once the task holds no mutex;
 // vTaskPriorityDisinheritAfterTimeout lowers a holder whose waiter gave up, only when that is the
 // one mutex it holds). Their hooks (tasks.patch) tell the accelerator each new uxPriority.
-// What FreeRTOS keeps in the Queue_t and the TCB is kept as it keeps it: xMutexHolder (for
-// xSemaphoreGetMutexHolder and the recursive mutexes) and the count of mutexes held
-// (couplet_kernel_hw_held, copied into uxMutexesHeld before FreeRTOS's code reads it).
-// A mutex has no software fallback: a task's count would then be split between the two.
+// xMutexHolder is kept as FreeRTOS keeps it (for xSemaphoreGetMutexHolder and the recursive
+// mutexes). FreeRTOS's count of mutexes held (uxMutexesHeld) is not kept on every lock and unlock
+// (that would cost the fast paths a call or a count): the accelerator knows which mutexes a task
+// owns, so the glue counts them (MUTEX_INFO of each) and sets uxMutexesHeld just before
+// FreeRTOS's inheritance code reads it, which happens only while the task runs at an inherited
+// priority. A mutex has no software fallback: FreeRTOS's software give would read a count that
+// leaves out the accelerator's mutexes.
 
-uint8_t couplet_kernel_hw_held[COUPLET_RTOS_MAX_THREADS];
 uint8_t couplet_kernel_hw_raised[COUPLET_RTOS_MAX_THREADS];
+uint32_t couplet_kernel_hw_raised_tasks;
+
+// The accelerator's mutexes TID tid owns: FreeRTOS's uxMutexesHeld. In a critical section.
+static UBaseType_t mutexes_held(uint32_t tid) {
+  UBaseType_t held = 0;
+  for (uint32_t id = 0; id < COUPLET_RTOS_MUTEXES; id++) {
+    uint32_t info = COUPLET_KERNEL_HW_CALL(mutex_info, id, 0);
+    held += couplet_rtos_status(info) == COUPLET_RTOS_OK && couplet_rtos_tid(info) == tid;
+  }
+  return held;
+}
 
 // Nodes of deleted tasks that still hold mutexes (FreeRTOS lets a holder be deleted; its mutexes
 // stay held, and the accelerator keeps an owner's node): SUSPENDED until the last of its
@@ -484,6 +497,8 @@ uint8_t couplet_kernel_hw_raised[COUPLET_RTOS_MAX_THREADS];
 static uint8_t deleted_holder[COUPLET_RTOS_MAX_THREADS];
 
 void couplet_kernel_hw_remove(UBaseType_t tid) {
+  couplet_kernel_hw_raised_tasks -= couplet_kernel_hw_raised[tid];
+  couplet_kernel_hw_raised[tid] = 0;
   uint32_t result = COUPLET_KERNEL_HW_CALL(thread_remove, tid, 0);
   if (couplet_rtos_status(result) == COUPLET_RTOS_BUSY) {  // it owns a mutex
     couplet_kernel_hw_ok(COUPLET_KERNEL_HW_CALL(thread_set_state, tid, COUPLET_RTOS_SUSPENDED));
@@ -534,9 +549,7 @@ BaseType_t couplet_kernel_hw_mutex_lock(UBaseType_t hw, TickType_t wait, void **
     uint32_t result = COUPLET_KERNEL_HW_CALL(mutex_lock, id, 0);
     uint32_t status = couplet_rtos_status(result);
     if (status == COUPLET_RTOS_OK) {
-      uint32_t tid = couplet_kernel_hw_current();
-      *holder = couplet_kernel_hw_tcb[tid];
-      couplet_kernel_hw_held[tid]++;
+      *holder = couplet_kernel_hw_tcb[couplet_kernel_hw_current()];
       taskEXIT_CRITICAL();
       return pdPASS;
     }
@@ -549,7 +562,7 @@ BaseType_t couplet_kernel_hw_mutex_lock(UBaseType_t hw, TickType_t wait, void **
         // to the highest priority still waiting (if this is the one mutex it holds).
         uint32_t owner = couplet_rtos_tid(COUPLET_KERNEL_HW_CALL(mutex_info, id, 0));
         if (owner != COUPLET_RTOS_NONE) {
-          vTaskCoupletSetMutexesHeld(*holder, couplet_kernel_hw_held[owner]);
+          vTaskCoupletSetMutexesHeld(*holder, mutexes_held(owner));
           vTaskPriorityDisinheritAfterTimeout(*holder, highest_waiting(id));
         }
       }
@@ -569,7 +582,7 @@ BaseType_t couplet_kernel_hw_mutex_lock(UBaseType_t hw, TickType_t wait, void **
     taskEXIT_CRITICAL();
     portYIELD_WITHIN_API();
     if (woken[tid]) {
-      return pdPASS;  // the unlock handed it over (and set *holder and the count)
+      return pdPASS;  // the unlock handed it over (and set *holder)
     }
     // Timed out (or suspended and resumed): the READY / SUSPENDED hook took it off the waiters.
     // One more attempt, without waiting if the time is up.
@@ -580,9 +593,7 @@ BaseType_t couplet_kernel_hw_mutex_lock(UBaseType_t hw, TickType_t wait, void **
 // An unlock answered OK naming a waiter: the mutex was handed to it (READY, the owner now). In a
 // critical section. pdTRUE if it outranks the running task.
 static BaseType_t hand_over(uint32_t result, void **holder) {
-  uint32_t tid = couplet_rtos_tid(result);
-  *holder = couplet_kernel_hw_tcb[tid];
-  couplet_kernel_hw_held[tid]++;
+  *holder = couplet_kernel_hw_tcb[couplet_rtos_tid(result)];
   return wake(result);
 }
 
@@ -600,20 +611,26 @@ BaseType_t couplet_kernel_hw_mutex_unlock(UBaseType_t hw, void **holder) {
   BaseType_t yield = pdFALSE;
   taskENTER_CRITICAL();
   uint32_t tid = couplet_kernel_hw_current();
-  if (couplet_rtos_tid(COUPLET_KERNEL_HW_CALL(mutex_info, id, 0)) != tid) {
+  // FreeRTOS's order: a giver at an inherited priority is lowered first (back to its base once it
+  // holds no mutex), then the waiter is woken. Without an inherited priority the give is the
+  // unlock alone.
+  if (couplet_kernel_hw_raised[tid]) {
+    if (couplet_rtos_tid(COUPLET_KERNEL_HW_CALL(mutex_info, id, 0)) != tid) {
+      taskEXIT_CRITICAL();
+      return errQUEUE_FULL;  // not its mutex: as the unlock's NOT_OWNER below
+    }
+    vTaskCoupletSetMutexesHeld(*holder, mutexes_held(tid));
+    yield = xTaskPriorityDisinherit(*holder);
+  }
+  uint32_t result = COUPLET_KERNEL_HW_CALL(mutex_unlock, id, 0);
+  if (couplet_rtos_status(result) == COUPLET_RTOS_NOT_OWNER) {
     // Not held, or held by another task (FreeRTOS asserts there): the give fails.
     taskEXIT_CRITICAL();
     return errQUEUE_FULL;
   }
-  // FreeRTOS's order: the holder's priority first (back to its base once it holds no mutex),
-  // then the waiter is woken.
-  vTaskCoupletSetMutexesHeld(*holder, couplet_kernel_hw_held[tid]);
-  yield = xTaskPriorityDisinherit(*holder);
-  uint32_t result = COUPLET_KERNEL_HW_CALL(mutex_unlock, id, 0);
   couplet_kernel_hw_ok(result);
-  couplet_kernel_hw_held[tid]--;
   *holder = NULL;
-  if (couplet_rtos_tid(result) != COUPLET_RTOS_NONE) {
+  if (couplet_rtos_names_tid(result)) {
     yield |= hand_over(result, holder);
   }
   taskEXIT_CRITICAL();
