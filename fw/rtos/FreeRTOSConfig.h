@@ -39,8 +39,12 @@
 #define configIDLE_SHOULD_YIELD 1
 #define configMAX_TASK_NAME_LEN 12
 #define configUSE_TASK_NOTIFICATIONS 1
-#define configTASK_NOTIFICATION_ARRAY_ENTRIES 1
+/* Indexed notifications (xTaskNotifyIndexed...): index 0 is the one the plain calls, stream and
+ * message buffers use; two more for the app. Each costs a TCB 5 bytes. */
+#define configTASK_NOTIFICATION_ARRAY_ENTRIES 3
 #define configUSE_MUTEXES 1
+/* Off: the hardware kernels serve queues from the accelerator, which never notifies a queue set
+ * (the check at the end of this file). */
 #define configUSE_QUEUE_SETS 0
 #define configQUEUE_REGISTRY_SIZE 0
 #define configUSE_NEWLIB_REENTRANT 0
@@ -64,8 +68,17 @@
 #define configUSE_TICK_HOOK 0
 #define configUSE_DAEMON_TASK_STARTUP_HOOK 0
 
-/* No software timer task (and no timer service queue) unless an app needs one. */
-#define configUSE_TIMERS 0
+/* Software timers, xTimerPendFunctionCall and the event groups' FromISR calls: the timer
+ * service task takes a thread node of the hardware kernels' accelerator (apps get
+ * MaxThreads - 2 tasks there). Highest priority, so that a callback runs as soon as it is due.
+ * The timer queue is longer than the accelerator's queues so that it stays FreeRTOS's software
+ * queue on purpose: the timer task waits with vQueueWaitForMessageRestricted, which only
+ * FreeRTOS's own queue can wake (the check at the end of this file). Its items are 4 words. */
+#define configUSE_TIMERS 1
+#define configTIMER_TASK_PRIORITY (configMAX_PRIORITIES - 1)
+#define configTIMER_QUEUE_LENGTH 8
+/* Callbacks may printf (about 1 KiB of stack). */
+#define configTIMER_TASK_STACK_DEPTH (2 * configMINIMAL_STACK_SIZE)
 
 #define configGENERATE_RUN_TIME_STATS 0
 #define configUSE_STATS_FORMATTING_FUNCTIONS 0
@@ -77,10 +90,12 @@
 #define INCLUDE_xTaskGetCurrentTaskHandle 1
 #define INCLUDE_xTaskGetIdleTaskHandle 0
 #define INCLUDE_eTaskGetState 1
-#define INCLUDE_xTaskAbortDelay 0
+#define INCLUDE_xTaskAbortDelay 1
 #define INCLUDE_xTaskGetHandle 0
 #define INCLUDE_xTaskResumeFromISR 1
 #define INCLUDE_xSemaphoreGetMutexHolder 1
+#define INCLUDE_xTimerPendFunctionCall 1
+#define INCLUDE_xTimerGetTimerDaemonTaskHandle 1
 
 #ifndef __ASSEMBLER__
 /* The RISC-V port does not declare (or define) it, but freertos-next's shim calls it:
@@ -95,6 +110,22 @@ void couplet_rtos_assert_failed(const char *file, int line);
       couplet_rtos_assert_failed(__FILE__, __LINE__); \
     }                                                \
   } while (0)
+#endif
+
+/* An app's own settings (docs/rtos-app.md): a header FreeRTOSConfig_app.h in the app's folder,
+ * which is on the include path, changes any setting above with #undef and #define. */
+#if __has_include("FreeRTOSConfig_app.h")
+#include "FreeRTOSConfig_app.h"
+#endif
+
+/* What the hardware kernels (fw/rtos/kernel_hw) cannot serve, whoever set it. */
+#if COUPLET_RTOS_KERNEL_HW
+#if configUSE_QUEUE_SETS
+#error "kernel_hw: configUSE_QUEUE_SETS is not supported by the hw kernels (the accelerator's queues do not notify a queue set)"
+#endif
+#if configUSE_TIMERS && configTIMER_QUEUE_LENGTH <= COUPLET_RTOS_QUEUE_DEPTH
+#error "kernel_hw: configTIMER_QUEUE_LENGTH must exceed the accelerator's queue depth, so that the timer queue stays a software queue (the timer task's wait cannot be woken by a hardware queue)"
+#endif
 #endif
 
 #endif /* FREERTOS_CONFIG_H */
