@@ -143,6 +143,9 @@ UBaseType_t uxTaskCoupletBlock(TickType_t xTicksToWait);
 // tasks_sync.patch: the task's uxMutexesHeld becomes `held` (the accelerator's mutexes it owns,
 // counted by the glue), before FreeRTOS's inheritance code reads it. In a critical section.
 void vTaskCoupletSetMutexesHeld(void *pvTCB, UBaseType_t uxHeld);
+// tasks_abort.patch: xTaskAbortDelay takes the task with this TID out of its wait (a wait on one
+// of the accelerator's objects then fails at once, as FreeRTOS's own waits do).
+void couplet_kernel_hw_aborted(UBaseType_t tid);
 // The TCB of each thread node (couplet_kernel_hw.c records it at creation).
 extern void *couplet_kernel_hw_tcb[COUPLET_RTOS_MAX_THREADS];
 // tasks_sync.patch: the task with this TCB, which the accelerator has just woken, leaves its

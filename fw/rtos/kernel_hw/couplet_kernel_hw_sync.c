@@ -27,6 +27,13 @@ static volatile uint8_t woken[COUPLET_RTOS_MAX_THREADS];
 // peek leaves the message in the queue, so the sender puts it back (give_back).
 static volatile uint8_t peeking[COUPLET_RTOS_MAX_THREADS];
 
+// Set by xTaskAbortDelay (tasks_abort.patch) for TID t, which it takes out of its wait; cleared
+// when t starts a wait on one of the accelerator's objects (block), so that the abort of a plain
+// delay does not end a later wait. Read by wait_ended.
+static volatile uint8_t aborted[COUPLET_RTOS_MAX_THREADS];
+
+void couplet_kernel_hw_aborted(UBaseType_t tid) { aborted[tid] = 1; }
+
 // A result that named a TID to wake: make that task ready in FreeRTOS too. pdTRUE if it
 // outranks the running task (the caller then yields, or reports it to the ISR's caller).
 static BaseType_t wake(uint32_t result) {
@@ -268,12 +275,23 @@ static uint32_t try_receive(UBaseType_t hw, void *buffer, uint32_t flags, void *
 static UBaseType_t block(TickType_t wait) {
   UBaseType_t tid = uxTaskCoupletBlock(wait);
   woken[tid] = 0;
+  aborted[tid] = 0;
   return tid;
 }
 
 static void check_blocked(uint32_t result) {
   couplet_kernel_hw_ok(result);
   configASSERT(couplet_rtos_blocked(result));
+}
+
+// A wait that ended without a wake-up: the loops below try once more, without waiting if the
+// time is up or the wait was aborted (xTaskAbortDelay: FreeRTOS's own mark of an abort,
+// ucDelayAborted, is only set for a task on an event list).
+static void wait_ended(TimeOut_t *timeout, TickType_t *wait) {
+  uint32_t tid = couplet_rtos_tid(COUPLET_KERNEL_HW_CALL(current, 0, 0));
+  if (xTaskCheckForTimeOut(timeout, wait) != pdFALSE || aborted[tid] != 0u) {
+    *wait = 0;
+  }
 }
 
 // ----------------------------------------------------------------------------- task API
@@ -328,7 +346,7 @@ BaseType_t couplet_kernel_hw_send(UBaseType_t hw, const void *item, TickType_t w
     // Woken (a receive made room): send again. Else the time ran out (the tick's
     // THREAD_SET_STATE READY took it off the waiters), or only the longest delay did. Either
     // way one more attempt, which does not wait if the time is up (wait becomes 0).
-    (void)xTaskCheckForTimeOut(&timeout, &wait);
+    wait_ended(&timeout, &wait);
   }
 }
 
@@ -385,7 +403,7 @@ BaseType_t couplet_kernel_hw_receive(UBaseType_t hw, void *buffer, TickType_t wa
     // Timed out: the tick's THREAD_SET_STATE READY took it off the object's waiters, so the
     // object is as if it had never waited. One more attempt, without waiting if the time is up
     // (wait becomes 0; a portMAX_DELAY wait never is: the longest delay ended, wait again).
-    (void)xTaskCheckForTimeOut(&timeout, &wait);
+    wait_ended(&timeout, &wait);
   }
 }
 
@@ -586,7 +604,7 @@ BaseType_t couplet_kernel_hw_mutex_lock(UBaseType_t hw, TickType_t wait, void **
     }
     // Timed out (or suspended and resumed): the READY / SUSPENDED hook took it off the waiters.
     // One more attempt, without waiting if the time is up.
-    (void)xTaskCheckForTimeOut(&timeout, &wait);
+    wait_ended(&timeout, &wait);
   }
 }
 
