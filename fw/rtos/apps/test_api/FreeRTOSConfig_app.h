@@ -1,0 +1,7 @@
+/* test_api's own settings (fw/rtos/FreeRTOSConfig.h includes this file last).
+ *
+ * Its checks count ticks: shorter ticks make the same checks cost half the simulated
+ * time. A tick is still 25,000 cycles on the default SoC, far more than any step a check times
+ * (the controller never prints between a tick-aligned start and the measurement). */
+#undef configTICK_RATE_HZ
+#define configTICK_RATE_HZ 2000
