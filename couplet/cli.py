@@ -200,7 +200,9 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--max-cycles", type=int, default=100_000_000, help="stop after N cycles (default: %(default)s)")
         p.add_argument("--trace", help="write a waveform: FILE.fst or FILE.vcd")
 
-    p = sub.add_parser("rtos", help="build or run a FreeRTOS app from fw/rtos/apps/ (see docs/rtos.md)")
+    p = sub.add_parser(
+        "rtos", help="build or run a FreeRTOS app from fw/rtos/apps/ or a folder (docs/rtos.md, docs/rtos-app.md)"
+    )
     rtos_sub = p.add_subparsers(dest="rtos_command", required=True, metavar="ACTION")
     for name, helptext in (
         ("build", "build FreeRTOS and an app into an ELF (prints its path)"),
@@ -208,7 +210,7 @@ def build_parser() -> argparse.ArgumentParser:
     ):
         q = rtos_sub.add_parser(name, help=helptext)
         _add_config(q)
-        q.add_argument("app", help="app name: a folder in fw/rtos/apps/")
+        q.add_argument("app", help="app name in fw/rtos/apps/, or a folder of your own")
         q.add_argument("--kernel", default="sw", help="FreeRTOS kernel variant (default: %(default)s)")
         if name == "run":
             q.add_argument(

@@ -139,19 +139,38 @@ def build_sdk(config: SocConfig) -> Sdk:
     return sdk
 
 
+def app_folder(app: str | Path, apps_dir: Path, what: str = "app", reserved: tuple[str, ...] = ()) -> Path:
+    """The folder of an app given as a path to a folder of its own, or as the name of a folder in
+    `apps_dir` (a path wins, as on a shell). `reserved` folders of `apps_dir` are not apps; `what`
+    names the kind of app in errors. The answer is absolute."""
+    given = Path(app)
+    folder = given if given.is_dir() else apps_dir / given
+    resolved = folder.resolve() if folder.is_dir() else None
+    if resolved is not None and resolved not in {(apps_dir / r).resolve() for r in reserved}:
+        return resolved
+    if len(given.parts) != 1 or str(app) in reserved:
+        raise BuildError(f"no {what} folder '{app}' (not a folder, or one that is not an app)")
+    known = ", ".join(sorted(p.name for p in apps_dir.iterdir() if p.is_dir() and p.name not in reserved))
+    raise BuildError(
+        f"no {what} '{app}' in {apps_dir.relative_to(paths.ROOT)}/ (known: {known}), and no folder '{app}' here"
+    )
+
+
+def folder_sources(folder: Path, what: str = "app") -> list[Path]:
+    """The .c and .S files directly in an app's folder, sorted; none is an error."""
+    sources = sorted([*folder.glob("*.c"), *folder.glob("*.S")])
+    if not sources:
+        raise BuildError(f"{what} folder {folder} has no .c or .S files")
+    return [s.resolve() for s in sources]
+
+
 def app_sources(app: str | Path) -> tuple[str, list[Path]]:
     """An app is a folder in sw/apps/, a folder of C files, or one C file."""
     given = Path(app)
     if given.suffix == ".c" and given.is_file():
         return given.stem, [given.resolve()]
-    folder = given if given.is_dir() else paths.APPS_DIR / str(app)
-    if not folder.is_dir():
-        known = ", ".join(sorted(p.name for p in paths.APPS_DIR.iterdir() if p.is_dir()))
-        raise BuildError(f"no app '{app}': not a .c file, not a folder, not in sw/apps/ (known: {known})")
-    sources = sorted([*folder.glob("*.c"), *folder.glob("*.S")])
-    if not sources:
-        raise BuildError(f"app folder {folder} has no .c or .S files")
-    return folder.resolve().name, [s.resolve() for s in sources]
+    folder = app_folder(app, paths.APPS_DIR)
+    return folder.name, folder_sources(folder)
 
 
 def build_app(

@@ -122,16 +122,10 @@ def cargo_tool() -> Path:
     raise paths.ToolError("cargo is not installed (looked on PATH and in ~/.cargo/bin); run ./bootstrap.sh")
 
 
-def known_apps() -> list[str]:
-    return sorted(p.name for p in APPS_DIR.iterdir() if p.is_dir() and p.name != COMMON_DIR.name)
-
-
-def app_dir(app: str) -> Path:
-    folder = APPS_DIR / app
-    if app == COMMON_DIR.name or "/" in app or not folder.is_dir():
-        raise BuildError(f"no FreeRTOS app '{app}' in fw/rtos/apps/ (known: {', '.join(known_apps())})")
-    if not any(folder.glob("*.c")):
-        raise BuildError(f"FreeRTOS app folder {folder} has no .c files")
+def app_dir(app: str | Path) -> Path:
+    """An app's folder: a name in fw/rtos/apps/, or a folder anywhere (docs/rtos-app.md)."""
+    folder = firmware.app_folder(app, APPS_DIR, "FreeRTOS app", reserved=(COMMON_DIR.name,))
+    firmware.folder_sources(folder, "FreeRTOS app")
     return folder
 
 
@@ -172,9 +166,13 @@ def heap_size(config: SocConfig) -> int:
     return size
 
 
-def target_dir(config: SocConfig, app: str, variant: KernelVariant) -> Path:
-    name = app if variant.name == "sw" else f"{app}-{variant.name}"
-    return paths.config_build_dir(config.name) / "rtos" / name
+def target_dir(config: SocConfig, app: str | Path, variant: KernelVariant) -> Path:
+    """Cargo's target folder of an app and kernel variant. Apps outside fw/rtos/apps/ build under
+    rtos-ext/, so that one named like an app of the tree does not rebuild the tree's each time."""
+    folder = app_dir(app)
+    base = "rtos" if folder.parent == APPS_DIR.resolve() else "rtos-ext"
+    name = folder.name if variant.name == "sw" else f"{folder.name}-{variant.name}"
+    return paths.config_build_dir(config.name) / base / name
 
 
 def _cflags(sdk: firmware.Sdk, variant: KernelVariant) -> list[str]:
@@ -228,8 +226,9 @@ def _environment(
     return env
 
 
-def our_warnings(cargo_output: str) -> list[str]:
-    """The C compiler's warnings about files of fw/rtos/ (apps, glue), from cargo's output.
+def our_warnings(cargo_output: str, app: Path | None = None) -> list[str]:
+    """The C compiler's warnings about files of fw/rtos/ (apps, glue) and of the app's folder
+    `app`, from cargo's output.
 
     cargo shows a build script's compiler output only when the build script reruns, as lines
     "warning: <package>@<version>: <text>". Warnings about the kernel's own files are left out:
@@ -242,26 +241,43 @@ def our_warnings(cargo_output: str) -> list[str]:
             continue
         text = line.split(": ", 2)[-1] if line.count(": ") >= 2 else ""
         if text.startswith("/"):
-            ours = text.startswith(str(CRATE_DIR) + "/")
+            ours = any(text.startswith(f"{folder}/") for folder in (CRATE_DIR, app) if folder is not None)
         if ours:
             lines.append(text)
     return lines
 
 
-def build_rtos_app(config: SocConfig, app: str, variant: str = "sw") -> Path:
-    """Build FreeRTOS app `app` (a folder in fw/rtos/apps/) for `config`; returns the ELF."""
+def _failure_reasons(cargo_output: str) -> list[str]:
+    """What stopped a build, for the error's first line: build.rs's own reason (a kernel patch
+    that does not apply) or an #error of the configuration (FreeRTOSConfig.h, the kernel_hw glue:
+    a setting the kernel variant cannot serve), as "FILE:LINE:COL: #error ...". Cargo's whole
+    account follows in the error anyway."""
+    reasons = []
+    for line in cargo_output.splitlines():
+        if "does not apply cleanly" in line:
+            reasons.append(line.strip())
+        elif ": error: #error " in line:
+            text = line.split(": ", 2)[-1] if line.startswith(f"warning: {BINARY_NAME}@") else line.strip()
+            reasons.append(text.replace(": error: #error ", ": #error ", 1))
+    return reasons
+
+
+def build_rtos_app(config: SocConfig, app: str | Path, variant: str = "sw") -> Path:
+    """Build FreeRTOS app `app` (a folder in fw/rtos/apps/, or a path to a folder of its own) for
+    `config`; returns the ELF."""
     if variant not in VARIANTS:
         raise BuildError(f"no FreeRTOS kernel variant '{variant}' (known: {', '.join(VARIANTS)})")
     kernel = VARIANTS[variant]
     kernel.check(config)
     folder = app_dir(app)
+    name = folder.name
     app_libraries(folder)  # an unknown library name fails here, before anything is built
     sdk = firmware.build_sdk(config)
     cargo = cargo_tool()
-    out_dir = target_dir(config, app, kernel)
+    out_dir = target_dir(config, folder, kernel)
     built = out_dir / RUST_TARGET / "release" / BINARY_NAME
     if not built.exists():
-        log.info(f"building FreeRTOS and '{app}' for '{config.name}' (the first build takes about 15 s)")
+        log.info(f"building FreeRTOS and '{name}' for '{config.name}' (the first build takes about 15 s)")
     command = [str(cargo), "build", "--release", "--locked", "--target", RUST_TARGET, "--target-dir", str(out_dir)]
     log.debug(" ".join(command))
     start = time.monotonic()
@@ -269,14 +285,13 @@ def build_rtos_app(config: SocConfig, app: str, variant: str = "sw") -> Path:
         command, cwd=CRATE_DIR, env=_environment(config, sdk, folder, kernel, cargo), capture_output=True, text=True
     )
     if proc.returncode != 0:
-        # build.rs's own reason (a kernel patch that does not apply) first, then cargo's account.
-        reasons = [line.strip() for line in proc.stderr.splitlines() if "does not apply cleanly" in line]
-        headline = f"building FreeRTOS app '{app}' failed:" + "".join(f" {r}" for r in reasons[:1])
+        reasons = _failure_reasons(proc.stderr)
+        headline = f"building FreeRTOS app '{name}' failed:" + "".join(f" {r}" for r in reasons[:1])
         raise BuildError(f"{headline}\n{proc.stdout}{proc.stderr}".rstrip())
-    for line in our_warnings(proc.stderr):
+    for line in our_warnings(proc.stderr, folder):
         log.info(line)
     log.debug(f"cargo finished in {time.monotonic() - start:.1f} s")
-    elf = out_dir / f"{app}.elf"
+    elf = out_dir / f"{name}.elf"
     if not elf.exists() or elf.stat().st_mtime < built.stat().st_mtime:
         shutil.copy2(built, elf)
     return elf
