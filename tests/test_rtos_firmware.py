@@ -60,17 +60,9 @@ EXPECTED_CHECKS = [
 
 KERNELS = ["sw", "hw-tight", "hw-mmio"]
 HW_KERNELS = [k for k in KERNELS if k != "sw"]
-
-
-def _kernel_setting(name: str) -> int:
-    found = re.search(rf"^#define {name} (\d+)$", (freertos.CRATE_DIR / "FreeRTOSConfig.h").read_text(), re.MULTILINE)
-    assert found, f"no {name} in FreeRTOSConfig.h"
-    return int(found[1])
-
-
 # Nodes of the accelerator's thread table the kernel itself takes: the idle task, and the timer
 # service task when software timers are on.
-KERNEL_OWN_TASKS = 1 + _kernel_setting("configUSE_TIMERS")
+KERNEL_OWN_TASKS = freertos.kernel_tasks()
 
 
 def _cargo_outputs(config: SocConfig, app: str, variant: str = "sw") -> list[Path]:

@@ -16,6 +16,7 @@ manager and scheduler serve the kernel through the named coupling (docs/rtos.md)
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import time
@@ -31,6 +32,7 @@ CRATE_DIR = paths.ROOT / "fw" / "rtos"
 APPS_DIR = CRATE_DIR / "apps"
 COMMON_DIR = APPS_DIR / "common"
 KERNEL_HW_DIR = CRATE_DIR / "kernel_hw"
+CONFIG_HEADER = CRATE_DIR / "FreeRTOSConfig.h"
 # Code shared by apps: an app's `libraries` file names folders of LIB_DIR, one per line.
 LIB_DIR = CRATE_DIR / "lib"
 LIBRARIES_FILE = "libraries"
@@ -121,6 +123,21 @@ def cargo_tool() -> Path:
         if candidate.is_file() and os.access(candidate, os.X_OK):
             return candidate
     raise paths.ToolError("cargo is not installed (looked on PATH and in ~/.cargo/bin); run ./bootstrap.sh")
+
+
+def kernel_setting(name: str) -> int:
+    """A number #defined by the tree's fw/rtos/FreeRTOSConfig.h (an app's FreeRTOSConfig_app.h
+    may change it for that app)."""
+    found = re.search(rf"^#define {name} (\d+)$", CONFIG_HEADER.read_text(), re.MULTILINE)
+    if not found:
+        raise BuildError(f"{CONFIG_HEADER} defines no number {name}")
+    return int(found[1])
+
+
+def kernel_tasks() -> int:
+    """Tasks the kernel runs itself: the idle task, and the timer service task when software
+    timers are on. On the hardware kernels each takes a node of the accelerator's thread table."""
+    return 1 + kernel_setting("configUSE_TIMERS")
 
 
 def app_dir(app: str | Path) -> Path:

@@ -28,9 +28,10 @@ from couplet.reports.results import reports_dir
 from couplet.tools import freertos, simbuild
 
 APP = "facv_echo"
-# Tasks facv_echo has at once: the idle task, its controller, the packet source, the server and
-# the Thread-Metric suite's largest test (5 tasks, MAX_TASKS in fw/rtos/lib/thread_metric/tm_suite.c).
-FACV_TASKS = 9
+# Tasks facv_echo has at once besides the kernel's own (freertos.kernel_tasks()): its controller,
+# the packet source, the server and the Thread-Metric suite's largest test (5 tasks, MAX_TASKS in
+# fw/rtos/lib/thread_metric/tm_suite.c).
+FACV_APP_TASKS = 8
 # About 11 M cycles; far more means it hangs.
 MAX_CYCLES = 40_000_000
 # FreeRTOSConfig.h: configTICK_RATE_HZ.
@@ -353,12 +354,13 @@ def run(config: SocConfig, kernels: Sequence[str] | None = None) -> int:
     kernel = freertos.VARIANTS[variant]
     kernel.check(config)
     limit = kernel.max_tasks(config)
-    if limit is not None and limit < FACV_TASKS:
+    tasks = freertos.kernel_tasks() + FACV_APP_TASKS
+    if limit is not None and limit < tasks:
         raise CoupletError(
-            f"{APP} runs {FACV_TASKS} tasks at once (the idle task, its controller, the packet source, the "
-            f"server and the Thread-Metric suite's 5), and the {variant} kernel on '{config.name}' holds "
-            f"{limit} (the RTOS accelerator's threads): use --kernel sw, or a configuration with "
-            f"[accelerator.rtos] max_threads >= {FACV_TASKS}"
+            f"{APP} runs {tasks} tasks at once (the kernel's {freertos.kernel_tasks()}, its controller, the packet "
+            f"source, the server and the Thread-Metric suite's 5), and the {variant} kernel on '{config.name}' "
+            f"holds {limit} (the RTOS accelerator's threads): use --kernel sw, or a configuration with "
+            f"[accelerator.rtos] max_threads >= {tasks}"
         )
     log.info(f"building the simulation model of '{config.name}'")
     simbuild.build_sim(config)
