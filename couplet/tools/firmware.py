@@ -148,7 +148,7 @@ def app_folder(app: str | Path, apps_dir: Path, what: str = "app", reserved: tup
     resolved = folder.resolve() if folder.is_dir() else None
     if resolved is not None and resolved not in {(apps_dir / r).resolve() for r in reserved}:
         return resolved
-    if len(given.parts) != 1 or str(app) in reserved:
+    if len(given.parts) != 1:
         raise BuildError(f"no {what} folder '{app}' (not a folder, or one that is not an app)")
     known = ", ".join(sorted(p.name for p in apps_dir.iterdir() if p.is_dir() and p.name not in reserved))
     raise BuildError(
