@@ -2,8 +2,8 @@
 //
 // Plain FreeRTOS API. On the software kernel the limit is the heap (the app stops at
 // MAX_WORKERS first, the malloc-failed hook would end the run otherwise); on the hardware
-// kernel (fw/rtos/kernel_hw) it is the RTOS accelerator's thread table, which the idle task
-// shares, so a failure must come back as errCOULD_NOT_ALLOCATE_REQUIRED_MEMORY with nothing
+// kernel (fw/rtos/kernel_hw) it is the RTOS accelerator's thread table, which the idle and timer
+// tasks share, so a failure must come back as errCOULD_NOT_ALLOCATE_REQUIRED_MEMORY with nothing
 // created or leaked and every task made before still running.
 //
 // The controller (higher priority) makes the tasks and prints one line per check, "ok <check>"
