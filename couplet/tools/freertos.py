@@ -99,7 +99,7 @@ def _hw_variant(coupling: str) -> KernelVariant:
         extra_sources=(KERNEL_HW_DIR / "couplet_kernel_hw.c", KERNEL_HW_DIR / "couplet_kernel_hw_sync.c"),
         defines=("COUPLET_RTOS_KERNEL_HW=1", f"COUPLET_RTOS_BACKEND=COUPLET_RTOS_BACKEND_{coupling.upper()}"),
         patches=(KERNEL_HW_DIR / "tasks.patch", KERNEL_HW_DIR / "tasks_sync.patch", KERNEL_HW_DIR / "queue.patch",
-                 KERNEL_HW_DIR / "tasks_abort.patch"),
+                 KERNEL_HW_DIR / "tasks_abort.patch", KERNEL_HW_DIR / "queue_restricted.patch"),
         rtos_coupling=coupling,
     )
 

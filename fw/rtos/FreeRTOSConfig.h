@@ -71,9 +71,10 @@
 /* Software timers, xTimerPendFunctionCall and the event groups' FromISR calls: the timer
  * service task takes a thread node of the hardware kernels' accelerator (apps get
  * MaxThreads - 2 tasks there). Highest priority, so that a callback runs as soon as it is due.
- * The timer queue is longer than the accelerator's queues so that it stays FreeRTOS's software
- * queue on purpose: the timer task waits with vQueueWaitForMessageRestricted, which only
- * FreeRTOS's own queue can wake (the check at the end of this file). Its items are 4 words. */
+ * The timer queue (items of 4 words) is longer than the accelerator's queues, so on the hardware
+ * kernels it is FreeRTOS's software queue and the accelerator's few queues are all the app's;
+ * an app that sets it to at most their depth has it served by the accelerator
+ * (fw/rtos/kernel_hw/queue_restricted.patch). */
 #define configUSE_TIMERS 1
 #define configTIMER_TASK_PRIORITY (configMAX_PRIORITIES - 1)
 #define configTIMER_QUEUE_LENGTH 8
@@ -122,9 +123,6 @@ void couplet_rtos_assert_failed(const char *file, int line);
 #if COUPLET_RTOS_KERNEL_HW
 #if configUSE_QUEUE_SETS
 #error "kernel_hw: configUSE_QUEUE_SETS is not supported by the hw kernels (the accelerator's queues do not notify a queue set)"
-#endif
-#if configUSE_TIMERS && configTIMER_QUEUE_LENGTH <= COUPLET_RTOS_QUEUE_DEPTH
-#error "kernel_hw: configTIMER_QUEUE_LENGTH must exceed the accelerator's queue depth, so that the timer queue stays a software queue (the timer task's wait cannot be woken by a hardware queue)"
 #endif
 #endif
 

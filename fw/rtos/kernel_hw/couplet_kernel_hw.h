@@ -146,6 +146,9 @@ void vTaskCoupletSetMutexesHeld(void *pvTCB, UBaseType_t uxHeld);
 // tasks_abort.patch: xTaskAbortDelay takes the task with this TID out of its wait (a wait on one
 // of the accelerator's objects then fails at once, as FreeRTOS's own waits do).
 void couplet_kernel_hw_aborted(UBaseType_t tid);
+// queue_restricted.patch: vQueueWaitForMessageRestricted on a hardware queue (the timer queue
+// when it fits): wait up to `wait` ticks for a message, leaving it in the queue.
+void couplet_kernel_hw_wait_restricted(UBaseType_t hw, TickType_t wait);
 // The TCB of each thread node (couplet_kernel_hw.c records it at creation).
 extern void *couplet_kernel_hw_tcb[COUPLET_RTOS_MAX_THREADS];
 // tasks_sync.patch: the task with this TCB, which the accelerator has just woken, leaves its

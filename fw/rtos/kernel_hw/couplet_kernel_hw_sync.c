@@ -657,3 +657,26 @@ BaseType_t couplet_kernel_hw_mutex_unlock(UBaseType_t hw, void **holder) {
   }
   return pdPASS;
 }
+
+// ----------------------------------------------------------------------------- restricted wait
+
+// Where the copy engine writes the message handed to a restricted waiter: nothing reads it (the
+// message goes back to the queue, give_back), so every waiter can share it.
+static uint32_t restricted_sink[COUPLET_RTOS_MESSAGE_WORDS];
+
+// vQueueWaitForMessageRestricted (queue_restricted.patch): the timer task waits for a message
+// without taking it, then receives it without waiting (timers.c). On an empty queue the caller
+// waits as a peeker: the send that hands it a message puts the message back to the front and
+// wakes it. Called with the scheduler suspended, not in a critical section; the caller yields
+// once it resumes the scheduler, and a timeout needs nothing more (the READY hook took the task
+// off the waiters).
+void couplet_kernel_hw_wait_restricted(UBaseType_t hw, TickType_t wait) {
+  configASSERT(COUPLET_KERNEL_HW_KIND(hw) == COUPLET_KERNEL_HW_QUEUE);
+  taskENTER_CRITICAL();
+  if (couplet_kernel_hw_count(hw) == 0u) {
+    UBaseType_t tid = block(wait);
+    peeking[tid] = 1;
+    check_blocked(try_receive(hw, restricted_sink, COUPLET_RTOS_QUEUE_PEEK | COUPLET_RTOS_BLOCK, restricted_sink));
+  }
+  taskEXIT_CRITICAL();
+}
