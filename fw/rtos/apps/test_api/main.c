@@ -4,6 +4,9 @@
 // buffers, indexed task notifications and xTaskAbortDelay (of a delay and of waits on a queue,
 // a semaphore and a mutex, which the hardware kernels serve from the accelerator).
 //
+// On the hardware kernels the timer queue is the accelerator's (FreeRTOSConfig_app.h), which
+// a "hw:" check confirms, so the timer checks go through it there.
+//
 // One controller task runs the checks; helpers at a higher priority wait on what a check
 // exercises, so that each one runs the moment it is woken and the controller sees the result
 // right after the call that woke it. Helpers record what they saw in globals, the controller
@@ -29,6 +32,10 @@
 #include "stream_buffer.h"
 #include "task.h"
 #include "timers.h"
+
+#if COUPLET_RTOS_KERNEL_HW
+#include "couplet_kernel_hw.h"
+#endif
 
 // Below the timer task (configTIMER_TASK_PRIORITY, the highest), so timer callbacks run at once.
 #define CONTROLLER_PRIORITY (configMAX_PRIORITIES - 2)
@@ -124,7 +131,31 @@ static void pended_function(void *arg1, uint32_t arg2) {
   pended_task = xTaskGetCurrentTaskHandle();
 }
 
+#if COUPLET_RTOS_KERNEL_HW
+// The timer queue (FreeRTOSConfig_app.h) fits the accelerator and took one of its queues at the
+// scheduler's start: of as many queues that fit as it has, the last one is software.
+static void test_timer_queue_is_hardware(void) {
+  QueueHandle_t queues[COUPLET_RTOS_QUEUES];
+  unsigned hardware = 0;
+  for (unsigned i = 0; i < COUPLET_RTOS_QUEUES; i++) {
+    queues[i] = xQueueCreate(2, 4 * sizeof(uint32_t));
+    hardware += COUPLET_KERNEL_HW_KIND(uxQueueCoupletHw(queues[i])) == COUPLET_KERNEL_HW_QUEUE;
+  }
+  UBaseType_t last = uxQueueCoupletHw(queues[COUPLET_RTOS_QUEUES - 1]);
+  couplet_rtos_check(hardware == COUPLET_RTOS_QUEUES - 1 && last == 0u,
+                     "hw: the timer queue is one of the accelerator's queues",
+                     "%u of %u new queues are hardware, the last %lx", hardware, (unsigned)COUPLET_RTOS_QUEUES,
+                     (unsigned long)last);
+  for (unsigned i = 0; i < COUPLET_RTOS_QUEUES; i++) {
+    vQueueDelete(queues[i]);
+  }
+}
+#endif
+
 static void test_timers(void) {
+#if COUPLET_RTOS_KERNEL_HW
+  test_timer_queue_is_hardware();
+#endif
   TaskHandle_t daemon = xTimerGetTimerDaemonTaskHandle();
   couplet_rtos_check(daemon != NULL && uxTaskPriorityGet(daemon) == configTIMER_TASK_PRIORITY &&
                          eTaskGetState(daemon) == eBlocked,
