@@ -40,7 +40,7 @@ RUST_TARGET = "riscv32imac-unknown-none-elf"
 BINARY_NAME = "couplet-rtos"
 # Room left in SRAM, besides the start-up stack, for code, data and picolibc (test_kernel needs
 # about 30 KiB; facv_echo with the hw-mmio kernel, the timer task and every AES backend about
-# 50 KiB, 2.2 KiB less than this): the rest is FreeRTOS's heap. The link fails (linker script
+# 50 KiB, 2 KiB less than this): the rest is FreeRTOS's heap. The link fails (linker script
 # ASSERT) if it is short.
 PROGRAM_RESERVE = 52 * 1024
 MIN_HEAP = 8 * 1024
