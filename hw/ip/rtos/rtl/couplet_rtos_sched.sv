@@ -1,11 +1,10 @@
 // Scheduler of couplet_rtos (hw/ip/rtos/README.md "State"): the ready queues, one circular singly
 // linked list per priority through the thread nodes' next fields, with head, tail and nonempty,
 // and the choice of the thread to run. In one cycle a thread can be removed from one queue and
-// appended to the tail of another (both on: the same thread moves between two queues when its
-// eprio changes), or moved to the tail of its own queue (both on, the same queue: a priority set
-// by the OS, couplet_rtos_threads), or SCHEDULE can rotate the highest queue by one (round
-// robin: head = next[head], tail = old head), never two of these (SCHEDULE changes no node). So
-// each operation reads the queues as they were: none sees another's changes.
+// appended to the tail of another (both on: the same thread moves, always between two queues,
+// as only an eprio change moves a queued thread), or SCHEDULE can rotate the highest queue by
+// one (round robin: head = next[head], tail = old head), never both (SCHEDULE changes no node).
+// So each operation reads the queues as they were: none sees another's changes.
 //
 // Removal needs the predecessor, found by comparing every queued node's next with the removed
 // TID at once; a node that is not queued may hold a stale next, so queued_i masks the search.
@@ -98,9 +97,8 @@ module couplet_rtos_sched
   assign pick_o      = cur_at_head ? rq_q.next[cur_i] : rq_q.head[top];
 
   // The removal takes the only node of its queue (head = tail = t), which becomes empty.
-  logic rm_last, requeue;
+  logic rm_last;
   assign rm_last = rq_q.head[op_q.rm_p] == op_q.t && rq_q.tail[op_q.rm_p] == op_q.t;
-  assign requeue = op_q.rm && op_q.add && op_q.rm_p == op_q.add_p;
 
   // preempt_o with the pending operation applied: only nonempty matters to it.
   logic [NumPrio-1:0] ne_after;
@@ -108,7 +106,7 @@ module couplet_rtos_sched
   logic               any_after;
   always_comb begin
     ne_after = rq_q.nonempty;
-    if (op_q.rm && rm_last && !requeue) ne_after[op_q.rm_p] = 1'b0;
+    if (op_q.rm && rm_last) ne_after[op_q.rm_p] = 1'b0;
     if (op_q.add)           ne_after[op_q.add_p] = 1'b1;
   end
   assign top_after = top_of(ne_after);
@@ -132,19 +130,6 @@ module couplet_rtos_sched
     if (rot) begin
       rq_d.head[top] = pick_o;
       rq_d.tail[top] = cur_i;
-    end else if (requeue) begin
-      // To the tail of its own queue: nothing to do at the tail; from the head the circular list
-      // just rotates (no link changes); from the middle it is unlinked and linked after the tail.
-      if (rq_q.tail[op_q.rm_p] != op_q.t) begin
-        rq_d.tail[op_q.rm_p] = op_q.t;
-        if (rq_q.head[op_q.rm_p] == op_q.t) begin
-          rq_d.head[op_q.rm_p] = rq_q.next[op_q.t];
-        end else begin
-          rq_d.next[rm_pred]                = rq_q.next[op_q.t];
-          rq_d.next[rq_q.tail[op_q.rm_p]]   = op_q.t;
-          rq_d.next[op_q.t]                 = rq_q.head[op_q.rm_p];
-        end
-      end
     end else begin
       if (op_q.rm) begin
         if (rm_last) begin
@@ -183,6 +168,7 @@ module couplet_rtos_sched
       // What lets every operation above read the queues as they were, and SCHEDULE (its choice
       // and rotation) see every operation asked for before it applied.
       ScheduleAlone: assert (!(schedule_i && (op_q.rm || op_q.add)));
+      MoveBetweenQueues: assert (!(op_q.rm && op_q.add && op_q.rm_p == op_q.add_p));
       OnePredecessor: assert ($onehot0(is_pred));
 `endif
     end

@@ -321,12 +321,9 @@ module couplet_rtos_threads
 
   // The node's ready queue: it leaves it when it stops being READY, joins at its eprio when it
   // becomes READY, and moves to the tail of its new queue when its eprio changes while READY.
-  // Without inheritance an eprio is only written by THREAD_SET_PRIO (or THREAD_ADD, not queued
-  // yet), which then always moves the thread to the tail, changed or not: an OS re-queues a ready
-  // task on every priority change (FreeRTOS's vTaskPrioritySet does).
   logic queued_after, moved;
   assign queued_after = we_state ? n_state == RtosThreadStateReady : inq[nt];
-  assign moved        = we_eprio && (n_eprio != node_q[nt].eprio || !inherit);
+  assign moved        = we_eprio && n_eprio != node_q[nt].eprio;
   assign rq_t_o       = nt;
   assign rq_rm_o      = inq[nt] && (!queued_after || moved);
   assign rq_rm_p_o    = node_q[nt].eprio;

@@ -528,10 +528,6 @@ class RtosModel:
         if b >= self.p.NumPrio:
             raise _Fail(Status.BAD_ARG)
         th.bprio = b
-        if not self.inherit and th.state == State.READY:  # to the tail, changed or not
-            self._unlink(a)
-            th.eprio = b
-            self.ready[b].append(a)
         self._inheritance()
         return Result()
 

@@ -488,15 +488,13 @@ def test_os_inheritance_leaves_every_priority_to_the_os() -> None:
     no_pi = Drv(PrioInherit=0)
     no_pi.fails(Act.MUTEX_INHERIT, 1, 0, Status.BAD_ARG)
     no_pi.ok(Act.MUTEX_INHERIT, 0)
-    # Without inheritance THREAD_SET_PRIO re-queues a READY thread at the tail, changed or not.
+    # THREAD_SET_PRIO moves a READY thread only when its eprio changes.
     a, b = no_pi.add(1, 3), no_pi.add(2, 3)
+    no_pi.ok(Act.THREAD_SET_PRIO, a, 3)
     assert no_pi.m.ready[3] == [a, b]
+    no_pi.ok(Act.THREAD_SET_PRIO, a, 4)
     no_pi.ok(Act.THREAD_SET_PRIO, a, 3)
     assert no_pi.m.ready[3] == [b, a]
-    pi = Drv()  # with inheritance, an unchanged eprio stays where it is
-    a, b = pi.add(1, 3), pi.add(2, 3)
-    pi.ok(Act.THREAD_SET_PRIO, a, 3)
-    assert pi.m.ready[3] == [a, b]
 
 
 def test_removing_a_waiter_and_set_state_errors() -> None:

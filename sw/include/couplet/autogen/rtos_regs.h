@@ -91,7 +91,7 @@
 #define RTOS_ACTION_THREAD_REMOVE 0x1u
 // a: tid; b: a thread state: READY, SUSPENDED or DELAYED. A WAITING thread first leaves its waiter set (as `THREAD_UNBLOCK` but into the given state). Setting the current state again is OK and changes nothing. `BAD_ARG` for WAITING or a value that is not a thread state.
 #define RTOS_ACTION_THREAD_SET_STATE 0x2u
-// a: tid; b: prio. `bprio = prio`; `eprio` recomputed (inheritance); a READY thread whose `eprio` changes moves to the tail of its new queue. Without inheritance (`PrioInherit` 0, or `MUTEX_INHERIT` 0) `eprio = prio`, and a READY thread always goes to the tail of its queue, as an OS re-queues a task whose priority it sets.
+// a: tid; b: prio. `bprio = prio`; `eprio` recomputed (inheritance; without it, `PrioInherit` 0 or `MUTEX_INHERIT` 0, `eprio = prio`); a READY thread whose `eprio` changes moves to the tail of its new queue.
 #define RTOS_ACTION_THREAD_SET_PRIO 0x3u
 // a: tid; b: -. `value` = bits 3:0 `eprio`, 7:4 `bprio`, 9:8 `state`, 12:10 `wait_kind`, 15:13 `wait_id`.
 #define RTOS_ACTION_THREAD_INFO 0x4u

@@ -18,7 +18,7 @@ package rtos_reg_pkg;
     RtosActionThreadRemove = 6'h1,
     // a: tid; b: a thread state: READY, SUSPENDED or DELAYED. A WAITING thread first leaves its waiter set (as `THREAD_UNBLOCK` but into the given state). Setting the current state again is OK and changes nothing. `BAD_ARG` for WAITING or a value that is not a thread state.
     RtosActionThreadSetState = 6'h2,
-    // a: tid; b: prio. `bprio = prio`; `eprio` recomputed (inheritance); a READY thread whose `eprio` changes moves to the tail of its new queue. Without inheritance (`PrioInherit` 0, or `MUTEX_INHERIT` 0) `eprio = prio`, and a READY thread always goes to the tail of its queue, as an OS re-queues a task whose priority it sets.
+    // a: tid; b: prio. `bprio = prio`; `eprio` recomputed (inheritance; without it, `PrioInherit` 0 or `MUTEX_INHERIT` 0, `eprio = prio`); a READY thread whose `eprio` changes moves to the tail of its new queue.
     RtosActionThreadSetPrio = 6'h3,
     // a: tid; b: -. `value` = bits 3:0 `eprio`, 7:4 `bprio`, 9:8 `state`, 12:10 `wait_kind`, 15:13 `wait_id`.
     RtosActionThreadInfo = 6'h4,
