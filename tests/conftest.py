@@ -56,3 +56,15 @@ def run_couplet(*args: str, cwd: Path | None = None) -> subprocess.CompletedProc
     return subprocess.run(
         [sys.executable, "-m", "couplet", *args], capture_output=True, text=True, cwd=cwd, env=env, timeout=900
     )
+
+
+def run_rtos_checks(app: str, kernel: str, header: str, max_cycles: int) -> list[str]:
+    """Runs a FreeRTOS test app (fw/rtos/apps/common/couplet_rtos_check.h's lines) on the SoC
+    with `kernel`: it must exit 0, print `header` first, fail no check and say so at the end.
+    Returns the names of the checks it passed, in order."""
+    proc = run_couplet("rtos", "run", app, "--kernel", kernel, "--max-cycles", str(max_cycles))
+    console = proc.stdout
+    assert proc.returncode == 0, f"exit code {proc.returncode}\n{console}\n{proc.stderr}"
+    assert console.startswith(header + "\n"), console
+    assert "FAIL" not in console and f"{app}: 0 failed" in console, console
+    return [line.removeprefix("ok ") for line in console.splitlines() if line.startswith("ok ")]

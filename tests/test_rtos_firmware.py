@@ -14,7 +14,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import run_couplet
+from conftest import run_couplet, run_rtos_checks
 
 from couplet import paths
 from couplet.errors import BuildError, EXIT_TOOL_ERROR
@@ -75,14 +75,9 @@ def _cargo_outputs(config: SocConfig, app: str, variant: str = "sw") -> list[Pat
 
 @pytest.mark.parametrize("kernel", KERNELS)
 def test_rtos_test_kernel_passes_on_the_soc(sim_binary: Path, kernel: str) -> None:
-    proc = run_couplet("rtos", "run", "test_kernel", "--kernel", kernel, "--max-cycles", "6000000")
-    console = proc.stdout
-    assert proc.returncode == 0, f"exit code {proc.returncode}\n{console}\n{proc.stderr}"
-    assert console.startswith("test_kernel: FreeRTOS V11.2.0, 8 priorities, tick 1000 Hz\n"), console
-    ok_lines = [line.removeprefix("ok ") for line in console.splitlines() if line.startswith("ok ")]
-    assert ok_lines == EXPECTED_CHECKS, console
-    assert "FAIL" not in console
-    assert "test_kernel: 0 failed" in console
+    passed = run_rtos_checks("test_kernel", kernel, "test_kernel: FreeRTOS V11.2.0, 8 priorities, tick 1000 Hz",
+                             6_000_000)
+    assert passed == EXPECTED_CHECKS
 
 
 @pytest.mark.parametrize("kernel", ["sw", "hw-tight"])
@@ -214,15 +209,9 @@ def test_rtos_sync_objects(sim_binary: Path, config: SocConfig, kernel: str) -> 
     sizes = (config.rtos.semaphores, config.rtos.queues, config.rtos.message_words, config.rtos.queue_depth,
              config.rtos.mutexes)
     assert sizes == (4, 4, 16, 4, 4)
-    proc = run_couplet("rtos", "run", "test_sync_hw", "--kernel", kernel, "--max-cycles", "4000000")
-    console = proc.stdout
-    assert proc.returncode == 0, f"exit code {proc.returncode}\n{console}\n{proc.stderr}"
     objects = "software" if kernel == "sw" else "hardware"
-    assert console.startswith(f"test_sync_hw: FreeRTOS V11.2.0, {objects} objects\n"), console
-    ok_lines = [line.removeprefix("ok ") for line in console.splitlines() if line.startswith("ok ")]
-    expected = [c for c in SYNC_CHECKS if kernel != "sw" or not c.startswith("hw: ")]
-    assert ok_lines == expected, console
-    assert "FAIL" not in console and "test_sync_hw: 0 failed" in console, console
+    passed = run_rtos_checks("test_sync_hw", kernel, f"test_sync_hw: FreeRTOS V11.2.0, {objects} objects", 4_000_000)
+    assert passed == [c for c in SYNC_CHECKS if kernel != "sw" or not c.startswith("hw: ")]
 
 
 def _function_words(elf: Path, function: str) -> list[int]:
