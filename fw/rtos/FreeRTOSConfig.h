@@ -40,8 +40,10 @@
 #define configMAX_TASK_NAME_LEN 12
 #define configUSE_TASK_NOTIFICATIONS 1
 /* Indexed notifications (xTaskNotifyIndexed...): index 0 is the one the plain calls, stream and
- * message buffers use; two more for the app. Each costs a TCB 5 bytes. */
-#define configTASK_NOTIFICATION_ARRAY_ENTRIES 3
+ * message buffers use. One, as in FreeRTOS's own defaults: each more costs every TCB 5 bytes and
+ * every vTaskSuspend a turn of its loop over the indexes (12 cycles on the sw kernel for 3). An
+ * app that wants more sets it in its FreeRTOSConfig_app.h (docs/rtos-app.md). */
+#define configTASK_NOTIFICATION_ARRAY_ENTRIES 1
 #define configUSE_MUTEXES 1
 /* Off: the hardware kernels serve queues from the accelerator, which never notifies a queue set
  * (the check at the end of this file). */
@@ -91,7 +93,10 @@
 #define INCLUDE_xTaskGetCurrentTaskHandle 1
 #define INCLUDE_xTaskGetIdleTaskHandle 0
 #define INCLUDE_eTaskGetState 1
-#define INCLUDE_xTaskAbortDelay 1
+/* Off as in FreeRTOS's defaults: on, every timed wait checks for an abort (xTaskCheckForTimeOut,
+ * and on the hw kernels the glue's mark, tasks_abort.patch). An app that calls xTaskAbortDelay
+ * sets it in its FreeRTOSConfig_app.h. */
+#define INCLUDE_xTaskAbortDelay 0
 #define INCLUDE_xTaskGetHandle 0
 #define INCLUDE_xTaskResumeFromISR 1
 #define INCLUDE_xSemaphoreGetMutexHolder 1

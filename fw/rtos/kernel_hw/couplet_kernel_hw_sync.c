@@ -29,10 +29,12 @@ static volatile uint8_t peeking[COUPLET_RTOS_MAX_THREADS];
 
 // Set by xTaskAbortDelay (tasks_abort.patch) for TID t, which it takes out of its wait; cleared
 // when t starts a wait on one of the accelerator's objects (block), so that the abort of a plain
-// delay does not end a later wait. Read by wait_ended.
+// delay does not end a later wait. Read by wait_ended. Only with INCLUDE_xTaskAbortDelay.
+#if INCLUDE_xTaskAbortDelay
 static volatile uint8_t aborted[COUPLET_RTOS_MAX_THREADS];
 
 void couplet_kernel_hw_aborted(UBaseType_t tid) { aborted[tid] = 1; }
+#endif
 
 // A result that named a TID to wake: make that task ready in FreeRTOS too. pdTRUE if it
 // outranks the running task (the caller then yields, or reports it to the ISR's caller).
@@ -275,7 +277,9 @@ static uint32_t try_receive(UBaseType_t hw, void *buffer, uint32_t flags, void *
 static UBaseType_t block(TickType_t wait) {
   UBaseType_t tid = uxTaskCoupletBlock(wait);
   woken[tid] = 0;
+#if INCLUDE_xTaskAbortDelay
   aborted[tid] = 0;
+#endif
   return tid;
 }
 
@@ -287,11 +291,17 @@ static void check_blocked(uint32_t result) {
 // A wait that ended without a wake-up: the loops below try once more, without waiting if the
 // time is up or the wait was aborted (xTaskAbortDelay: FreeRTOS's own mark of an abort,
 // ucDelayAborted, is only set for a task on an event list).
-static void wait_ended(TimeOut_t *timeout, TickType_t *wait) {
-  uint32_t tid = couplet_rtos_tid(COUPLET_KERNEL_HW_CALL(current, 0, 0));
+// Inline, with the caller's TID: it is on the path of every woken sender.
+static inline __attribute__((always_inline)) void wait_ended(TimeOut_t *timeout, TickType_t *wait,
+                                                              UBaseType_t tid) {
+#if INCLUDE_xTaskAbortDelay
   if (xTaskCheckForTimeOut(timeout, wait) != pdFALSE || aborted[tid] != 0u) {
     *wait = 0;
   }
+#else
+  (void)tid;
+  (void)xTaskCheckForTimeOut(timeout, wait);  // sets *wait to 0 once the time is up
+#endif
 }
 
 // ----------------------------------------------------------------------------- task API
@@ -339,14 +349,14 @@ BaseType_t couplet_kernel_hw_send(UBaseType_t hw, const void *item, TickType_t w
       vTaskSetTimeOutState(&timeout);
       timeout_set = pdTRUE;
     }
-    (void)block(wait);
+    UBaseType_t tid = block(wait);
     check_blocked(try_send(hw, item, send_flags(position) | COUPLET_RTOS_BLOCK));
     taskEXIT_CRITICAL();
     portYIELD_WITHIN_API();
     // Woken (a receive made room): send again. Else the time ran out (the tick's
     // THREAD_SET_STATE READY took it off the waiters), or only the longest delay did. Either
     // way one more attempt, which does not wait if the time is up (wait becomes 0).
-    wait_ended(&timeout, &wait);
+    wait_ended(&timeout, &wait, tid);
   }
 }
 
@@ -403,7 +413,7 @@ BaseType_t couplet_kernel_hw_receive(UBaseType_t hw, void *buffer, TickType_t wa
     // Timed out: the tick's THREAD_SET_STATE READY took it off the object's waiters, so the
     // object is as if it had never waited. One more attempt, without waiting if the time is up
     // (wait becomes 0; a portMAX_DELAY wait never is: the longest delay ended, wait again).
-    wait_ended(&timeout, &wait);
+    wait_ended(&timeout, &wait, tid);
   }
 }
 
@@ -604,7 +614,7 @@ BaseType_t couplet_kernel_hw_mutex_lock(UBaseType_t hw, TickType_t wait, void **
     }
     // Timed out (or suspended and resumed): the READY / SUSPENDED hook took it off the waiters.
     // One more attempt, without waiting if the time is up.
-    wait_ended(&timeout, &wait);
+    wait_ended(&timeout, &wait, tid);
   }
 }
 

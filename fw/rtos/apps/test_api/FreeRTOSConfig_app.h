@@ -11,3 +11,9 @@
  * every timer check below goes through it there. */
 #undef configTIMER_QUEUE_LENGTH
 #define configTIMER_QUEUE_LENGTH 4
+
+/* The API the tree leaves off by default (FreeRTOS's defaults), which test_api checks. */
+#undef configTASK_NOTIFICATION_ARRAY_ENTRIES
+#define configTASK_NOTIFICATION_ARRAY_ENTRIES 3
+#undef INCLUDE_xTaskAbortDelay
+#define INCLUDE_xTaskAbortDelay 1
