@@ -509,12 +509,17 @@ BaseType_t couplet_kernel_hw_reset(UBaseType_t hw) {
 uint8_t couplet_kernel_hw_raised[COUPLET_RTOS_MAX_THREADS];
 uint32_t couplet_kernel_hw_raised_tasks;
 
-// The accelerator's mutexes TID tid owns: FreeRTOS's uxMutexesHeld. In a critical section.
-static UBaseType_t mutexes_held(uint32_t tid) {
+// How many of the accelerator's mutexes TID tid owns (FreeRTOS's uxMutexesHeld); *owns_mutex
+// says whether mutex `mutex` is one of them. In a critical section.
+static UBaseType_t mutexes_held(uint32_t tid, uint32_t mutex, BaseType_t *owns_mutex) {
   UBaseType_t held = 0;
+  *owns_mutex = pdFALSE;
   for (uint32_t id = 0; id < COUPLET_RTOS_MUTEXES; id++) {
     uint32_t info = COUPLET_KERNEL_HW_CALL(mutex_info, id, 0);
-    held += couplet_rtos_status(info) == COUPLET_RTOS_OK && couplet_rtos_tid(info) == tid;
+    if (couplet_rtos_status(info) == COUPLET_RTOS_OK && couplet_rtos_tid(info) == tid) {
+      held++;
+      *owns_mutex |= id == mutex;
+    }
   }
   return held;
 }
@@ -589,8 +594,9 @@ BaseType_t couplet_kernel_hw_mutex_lock(UBaseType_t hw, TickType_t wait, void **
         // It gave up after raising the holder: as xQueueSemaphoreTake, the holder comes back down
         // to the highest priority still waiting (if this is the one mutex it holds).
         uint32_t owner = couplet_rtos_tid(COUPLET_KERNEL_HW_CALL(mutex_info, id, 0));
+        BaseType_t owns;
         if (owner != COUPLET_RTOS_NONE) {
-          vTaskCoupletSetMutexesHeld(*holder, mutexes_held(owner));
+          vTaskCoupletSetMutexesHeld(*holder, mutexes_held(owner, id, &owns));
           vTaskPriorityDisinheritAfterTimeout(*holder, highest_waiting(id));
         }
       }
@@ -643,11 +649,13 @@ BaseType_t couplet_kernel_hw_mutex_unlock(UBaseType_t hw, void **holder) {
   // holds no mutex), then the waiter is woken. Without an inherited priority the give is the
   // unlock alone.
   if (couplet_kernel_hw_raised[tid]) {
-    if (couplet_rtos_tid(COUPLET_KERNEL_HW_CALL(mutex_info, id, 0)) != tid) {
+    BaseType_t owns;
+    UBaseType_t held = mutexes_held(tid, id, &owns);
+    if (!owns) {
       taskEXIT_CRITICAL();
       return errQUEUE_FULL;  // not its mutex: as the unlock's NOT_OWNER below
     }
-    vTaskCoupletSetMutexesHeld(*holder, mutexes_held(tid));
+    vTaskCoupletSetMutexesHeld(*holder, held);
     yield = xTaskPriorityDisinherit(*holder);
   }
   uint32_t result = COUPLET_KERNEL_HW_CALL(mutex_unlock, id, 0);
