@@ -56,6 +56,12 @@ API_MEASURES = tuple(m for group in GROUPS.values() for m in group)
 
 # The issue's goals: HW vs SW Thread-Metric gain in %, at least.
 TM_GOALS = (("cooperative", 200.0), ("preemptive", 177.0), ("message", 54.0), ("synchronization", 21.0))
+# Issue 20's goals, per hardware kernel variant (same measure, at least): ChamelIoT's gains were
+# set against a software FreeRTOS five times slower than ours, these against our own.
+ISSUE20_GOALS: dict[str, tuple[tuple[str, float], ...]] = {
+    "hw-tight": (("cooperative", 100.0), ("preemptive", 60.0), ("message", 100.0), ("memory", 0.0)),
+    "hw-mmio": (("message", 54.0),),
+}
 
 # Tests whose iteration does other work than Table II's: their cycles per iteration stand beside
 # ChamelIoT's without a ratio. (Thread-Metric's basic test, as published with the suite, updates
@@ -461,6 +467,10 @@ def goals(results: dict[str, VariantResult], skipped: dict[str, str]) -> list[li
             row = goal_row(f"Thread-Metric {test} hw vs sw", v, gain, limit,
                            f"ChamelIoT Table II: {_chameliot_pct(test)}", at_least=True, digits=1)
             rows.append([row[0], row[1], f"{gain:+.1f}%", f">= +{limit:g}%", *row[4:]])
+        for test, limit in ISSUE20_GOALS.get(v, ()):
+            gain = count_gain(sw.tm[test].count, results[v].tm[test].count)
+            row = goal_row(f"Thread-Metric {test} hw vs sw (issue 20)", v, gain, limit, "-", at_least=True, digits=1)
+            rows.append([row[0], row[1], f"{gain:+.1f}%", f">= {limit:+g}%", *row[4:]])
         for group, measures in GROUPS.items():
             lats = [results[v].api.measures[m] for m in measures]
             worst = max(lat.quiet.stdev for lat in lats)
