@@ -204,7 +204,7 @@ void couplet_kernel_hw_woke_sent(UBaseType_t hw, uint32_t result);
 void couplet_kernel_hw_woke_from_isr(UBaseType_t hw, uint32_t result, BaseType_t *higher_woken);
 
 // An unlock handed the mutex to a waiter (tid in `result`): it becomes the owner in FreeRTOS
-// (holder, held count, ready), and the caller yields if it outranks it. Called with interrupts
+// (holder, ready), and the caller yields if it outranks it. Called with interrupts
 // still masked since the unlock. Task level.
 void couplet_kernel_hw_mutex_handed(uint32_t result, void **holder);
 
