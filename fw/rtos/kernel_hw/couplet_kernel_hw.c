@@ -22,7 +22,5 @@ BaseType_t couplet_kernel_hw_task_add(void *tcb, UBaseType_t priority, UBaseType
   couplet_kernel_hw_ok(result);
   *tid = couplet_rtos_tid(result);
   couplet_kernel_hw_tcb[*tid] = tcb;
-  // A task starts at its base priority (the node's previous task was not counted when it left).
-  couplet_kernel_hw_raised[*tid] = 0;
   return pdTRUE;
 }

@@ -562,11 +562,10 @@ static UBaseType_t highest_waiting(uint32_t id) {
   UBaseType_t highest = tskIDLE_PRIORITY;
   for (uint32_t tid = 0; tid < COUPLET_RTOS_MAX_THREADS; tid++) {
     uint32_t info = COUPLET_KERNEL_HW_CALL(thread_info, tid, 0);
-    uint32_t value = couplet_rtos_value(info);
-    if (couplet_rtos_status(info) == COUPLET_RTOS_OK &&
-        (value >> 8 & 3u) == COUPLET_RTOS_WAITING && (value >> 10 & 7u) == RTOS_WAIT_KIND_MUTEX &&
-        (value >> 13) == id && (value & 0xFu) > highest) {
-      highest = value & 0xFu;  // eprio: the task's uxPriority
+    if (couplet_rtos_status(info) == COUPLET_RTOS_OK && couplet_rtos_info_state(info) == COUPLET_RTOS_WAITING &&
+        couplet_rtos_info_wait_kind(info) == RTOS_WAIT_KIND_MUTEX && couplet_rtos_info_wait_id(info) == id &&
+        couplet_rtos_info_eprio(info) > highest) {
+      highest = couplet_rtos_info_eprio(info);  // the task's uxPriority
     }
   }
   return highest;

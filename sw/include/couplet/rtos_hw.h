@@ -76,6 +76,14 @@ enum {
   COUPLET_RTOS_DELAYED = RTOS_THREAD_STATE_DELAYED,
 };
 
+// The fields of THREAD_INFO's value (hw/ip/rtos/data/rtos.toml; rtos_thread_info_t in the RTL):
+// bits 3:0 eprio, 7:4 bprio, 9:8 state, 12:10 wait_kind (RTOS_WAIT_KIND_*), 15:13 wait_id.
+static inline uint32_t couplet_rtos_info_eprio(uint32_t result) { return couplet_rtos_value(result) & 0xFu; }
+static inline uint32_t couplet_rtos_info_bprio(uint32_t result) { return (couplet_rtos_value(result) >> 4) & 0xFu; }
+static inline uint32_t couplet_rtos_info_state(uint32_t result) { return (couplet_rtos_value(result) >> 8) & 0x3u; }
+static inline uint32_t couplet_rtos_info_wait_kind(uint32_t result) { return (couplet_rtos_value(result) >> 10) & 0x7u; }
+static inline uint32_t couplet_rtos_info_wait_id(uint32_t result) { return (couplet_rtos_value(result) >> 13) & 0x7u; }
+
 // Flags in argument b.
 #define COUPLET_RTOS_ADD_READY (1u << 8)    // THREAD_ADD: start READY (else SUSPENDED)
 #define COUPLET_RTOS_BLOCK 1u               // LOCK / TAKE / SEND / RECV: wait if unavailable
