@@ -158,8 +158,11 @@ def test_rtos_app_folder_that_is_not_an_app_is_a_clear_error(config: SocConfig, 
         ("#undef configSUPPORT_STATIC_ALLOCATION\n#define configSUPPORT_STATIC_ALLOCATION 1\n"
          "#define configKERNEL_PROVIDED_STATIC_MEMORY 1\n", "fw/rtos/kernel_hw/couplet_kernel_hw.h",
          "static task creation is not hooked"),
+        # The hw kernels keep no ready lists for uxTaskGetSystemState to walk.
+        ("#undef configUSE_TRACE_FACILITY\n#define configUSE_TRACE_FACILITY 1\n", "fw/rtos/kernel_hw/couplet_kernel_hw.h",
+         "configUSE_TRACE_FACILITY (uxTaskGetSystemState) walks FreeRTOS's ready lists"),
     ],
-    ids=["queue-sets", "static-allocation"],
+    ids=["queue-sets", "static-allocation", "trace-facility"],
 )
 def test_rtos_app_setting_a_kernel_cannot_serve_is_a_clear_error(
     config: SocConfig, tmp_path: Path, settings: str, where: str, reason: str

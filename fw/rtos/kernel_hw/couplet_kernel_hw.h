@@ -1,8 +1,9 @@
 // FreeRTOS served by the RTOS accelerator: the calls the patched tasks.c makes (tasks.patch).
 //
-// FreeRTOS keeps all its lists (ready lists included, as a mirror: eTaskGetState, time slicing
-// and the "should I yield" decisions still read them); the accelerator's thread manager is told
-// every change of a task's readiness and priority, and its SCHEDULE picks the task to run.
+// The accelerator's thread manager keeps the ready state alone (FreeRTOS keeps no ready lists:
+// a ready task is in none of its lists); it is told every change of a task's readiness and
+// priority, and its SCHEDULE picks the task to run. FreeRTOS keeps its delayed, suspended and
+// event lists.
 // See fw/rtos/kernel_hw/README.md for every hook and why it is where it is.
 //
 // The patched tasks.c and queue.c and the glue (couplet_kernel_hw*.c) include this header, after
@@ -34,6 +35,17 @@
 #endif
 #if configSUPPORT_STATIC_ALLOCATION
 #error "kernel_hw: static task creation is not hooked (tasks.patch covers prvCreateTask only)"
+#endif
+// The ready state is the accelerator's alone (a ready task is in no FreeRTOS list): what walks
+// FreeRTOS's ready lists would miss every ready task.
+#if configUSE_TRACE_FACILITY
+#error "kernel_hw: configUSE_TRACE_FACILITY (uxTaskGetSystemState) walks FreeRTOS's ready lists, which the hw kernels do not keep"
+#endif
+#if INCLUDE_xTaskGetHandle
+#error "kernel_hw: INCLUDE_xTaskGetHandle walks FreeRTOS's ready lists, which the hw kernels do not keep"
+#endif
+#if configUSE_TICKLESS_IDLE
+#error "kernel_hw: configUSE_TICKLESS_IDLE reads FreeRTOS's ready priorities, which the hw kernels do not keep"
 #endif
 
 // Interrupts off for a few instructions; unmask restores the previous state. Cheaper than
