@@ -5,9 +5,10 @@
 //
 // The calling task (the reporter, at TM_REPORTER_PRIORITY) runs the tests one after the other.
 // For each test it creates the test's tasks (and queue or semaphore), lets them run once to warm
-// up, waits for a tick, zeroes the counters and sleeps for the period: the test's tasks have the
+// up, waits for a tick, reads the counters and sleeps for the period: the test's tasks have the
 // processor for exactly that period (minus the tick interrupts and whatever the app runs above
-// them). It then reads the counters, deletes the tasks and prints:
+// them). It then reads the counters again (a test's count is the difference), deletes the tasks
+// and prints:
 //   tm <test> count=<sum of the counters> ticks=<period> cycles=<mcycle over the period> tasks=<c1>,...
 // with " scenario=<tag>" appended when a tag is given. Any failed check prints "FAIL <what>" and
 // ends the program with exit code 1.
@@ -285,21 +286,28 @@ static const test_t tests[] = {
 static void run_test(const test_t *test, const char *scenario, unsigned period_ticks, tm_hook_t hook) {
   task_count = 0;
   interrupt_action = NULL;
+  for (unsigned i = 0; i < MAX_TASKS; i++) {
+    counters[i] = 0;  // no task runs yet: the last test's are deleted, this one's not created
+  }
   test->setup();
   // The tasks run (and warm up) until the next tick; the period starts at that tick.
   vTaskDelay(1);
   if (hook != NULL) {
     hook(test->name, true);
   }
+  // Counted from here on as a difference, never by zeroing: the tick that woke this task may
+  // have preempted a task between the load and the store of its counter++, and a zero written
+  // now would be overwritten by that store (the last test's count plus the warm-up's).
+  uint32_t begin[MAX_TASKS];
   for (unsigned i = 0; i < MAX_TASKS; i++) {
-    counters[i] = 0;
+    begin[i] = counters[i];
   }
   interrupts_taken = 0;
   uint64_t start = couplet_cycles();
   vTaskDelay(period_ticks);
   uint32_t snapshot[MAX_TASKS];
   for (unsigned i = 0; i < MAX_TASKS; i++) {
-    snapshot[i] = counters[i];
+    snapshot[i] = counters[i] - begin[i];
   }
   uint64_t cycles = couplet_cycles() - start;
   if (hook != NULL) {
