@@ -225,8 +225,8 @@ def _function_words(elf: Path, function: str) -> list[int]:
 
 def test_rtos_hw_tight_schedules_with_the_accelerator(config: SocConfig) -> None:
     # The context switch asks the accelerator (SCHEDULE, action 8, over custom-N with funct3 3):
-    # without it the hw kernel would quietly be FreeRTOS's own scheduler again. That its choice
-    # agrees with FreeRTOS's ready lists is asserted at run time (tasks.patch).
+    # without it the hw kernel would quietly be FreeRTOS's own scheduler again. FreeRTOS keeps no
+    # ready lists on the hw kernels (tasks.patch): the accelerator's choice is the only one.
     assert config.rtos is not None
     elf = freertos.build_rtos_app(config, "test_kernel", "hw-tight")
     opcode = {0: 0x0B, 1: 0x2B, 2: 0x5B, 3: 0x7B}[config.rtos.custom]
@@ -236,6 +236,47 @@ def test_rtos_hw_tight_schedules_with_the_accelerator(config: SocConfig) -> None
     assert len(schedule) == 1, [hex(w) for w in words]
     sw_elf = freertos.build_rtos_app(config, "test_kernel", "sw")
     assert not [w for w in _function_words(sw_elf, "vTaskSwitchContext") if w & 0x7F == opcode]
+
+
+BAD_CALL_APP = r"""
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "FreeRTOS.h"
+#include "couplet_kernel_hw.h"
+#include "couplet_rtos_check.h"
+#include "task.h"
+
+// A call the kernel never makes: a thread node out of range (NO_ID).
+__attribute__((noinline)) void bad_call(void) {
+  couplet_kernel_hw_ok(COUPLET_KERNEL_HW_CALL(thread_set_state, 0x7Fu, COUPLET_RTOS_READY));
+}
+
+static void caller(void *arg) {
+  (void)arg;
+  printf("bad_call at %p\n", (void *)bad_call);
+  bad_call();
+  printf("not stopped\n");
+  exit(0);
+}
+
+void app_main(void) { couplet_rtos_spawn(caller, "caller", 4 * configMINIMAL_STACK_SIZE, 1, NULL); }
+"""
+
+
+def test_rtos_hw_accelerator_error_stops_the_run_naming_the_call(sim_binary: Path, tmp_path: Path) -> None:
+    # Any status but OK is a bug in the kernel's bookkeeping: exit code 111 (a configASSERT's),
+    # the accelerator's answer, and the address right after the failing call, inside its caller.
+    app = tmp_path / "badcall"
+    app.mkdir()
+    (app / "main.c").write_text(BAD_CALL_APP)
+    proc = run_couplet("rtos", "run", str(app), "--kernel", "hw-tight", "--max-cycles", "2000000")
+    assert proc.returncode == 111, f"exit code {proc.returncode}\n{proc.stdout}\n{proc.stderr}"
+    found = re.search(r"^bad_call at 0x([0-9a-f]+)\n+couplet-rtos: the RTOS accelerator answered 0x[0-9a-f]+ "
+                      r"\(status 4\) to the call before 0x([0-9a-f]+)$", proc.stdout, re.MULTILINE)
+    assert found, proc.stdout
+    assert 0 < int(found[2], 16) - int(found[1], 16) < 64, proc.stdout
+    assert "not stopped" not in proc.stdout
 
 
 def test_rtos_kernel_patch_that_does_not_apply_is_a_clear_error(

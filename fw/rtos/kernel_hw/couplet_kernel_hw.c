@@ -3,9 +3,25 @@
 
 #include "couplet_kernel_hw.h"
 
+#include <couplet/console.h>
+#include <couplet/sim.h>
+
 #include "FreeRTOS.h"
+#include "couplet_rtos.h"
 
 void *couplet_kernel_hw_tcb[COUPLET_RTOS_MAX_THREADS];
+
+void couplet_kernel_hw_failed(uint32_t result) {
+  taskDISABLE_INTERRUPTS();
+  couplet_puts("\ncouplet-rtos: the RTOS accelerator answered ");
+  couplet_put_hex(result);
+  couplet_puts(" (status ");
+  couplet_put_dec(couplet_rtos_status(result));
+  couplet_puts(") to the call before ");
+  couplet_put_hex((uint32_t)(uintptr_t)__builtin_return_address(0));
+  couplet_putc('\n');
+  couplet_exit(COUPLET_RTOS_EXIT_ASSERT);
+}
 
 BaseType_t couplet_kernel_hw_task_add(void *tcb, UBaseType_t priority, UBaseType_t *tid) {
   // prvInitialiseNewTask clamps the priority the same way (after asserting on it).

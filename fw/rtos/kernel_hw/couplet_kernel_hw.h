@@ -75,9 +75,17 @@ static inline __attribute__((always_inline)) void couplet_kernel_hw_unmask(uint3
 #define COUPLET_KERNEL_HW_CALL(action, a, b) couplet_rtos_##action((a), (b))
 #endif
 
-// Every status other than OK is a bug in the kernel's bookkeeping (or the glue): stop the run
-// (configASSERT prints file:line and exits 111).
-static inline __attribute__((always_inline)) void couplet_kernel_hw_ok(uint32_t result) { configASSERT(couplet_rtos_status(result) == COUPLET_RTOS_OK); }
+// Every status other than OK is a bug in the kernel's bookkeeping (or the glue): the run stops
+// with the accelerator's answer and the address of the failing call (`addr2line -e APP.elf`
+// names the hook), exit code 111 as for a configASSERT. Not configASSERT itself: its file:line
+// would name this header for every hook, and its two arguments, hoisted out of the loops the
+// hooks sit in, took callee-saved registers (xTaskResumeAll saved three more on every call).
+void couplet_kernel_hw_failed(uint32_t result) __attribute__((noreturn, noinline, cold));
+static inline __attribute__((always_inline)) void couplet_kernel_hw_ok(uint32_t result) {
+  if (__builtin_expect(couplet_rtos_status(result) != COUPLET_RTOS_OK, 0)) {
+    couplet_kernel_hw_failed(result);
+  }
+}
 
 // A new task's TCB gets a thread node, not yet READY (FreeRTOS makes it ready once it is in its
 // ready list). Returns pdFALSE when the accelerator has no free node (TABLE_FULL).
@@ -136,15 +144,21 @@ static inline __attribute__((always_inline)) void *couplet_kernel_hw_schedule(vo
 // ----------------------------------------------------------------------------- stage 2: sync
 // Semaphores and queues served by the accelerator (queue.patch, tasks_sync.patch). A Queue_t's
 // uxCoupletHw says what serves it: 0 FreeRTOS's software object, else the kind and the
-// accelerator's object id.
+// accelerator's object id. One bit per kind, so that the fast paths test a kind with one
+// instruction (andi; the mask fits its immediate).
 #define COUPLET_KERNEL_HW_SEM 0x100u
 #define COUPLET_KERNEL_HW_QUEUE 0x200u
-#define COUPLET_KERNEL_HW_MUTEX 0x300u
+#define COUPLET_KERNEL_HW_MUTEX 0x400u
 // couplet_kernel_hw_queue_create's answer for a mutex when the accelerator has none left: the
 // creation fails (FreeRTOS's mutexes cannot be a fallback, see couplet_kernel_hw_sync.c).
 #define COUPLET_KERNEL_HW_REFUSED ((UBaseType_t)0xFFFFu)
-#define COUPLET_KERNEL_HW_KIND(hw) ((hw) & 0xF00u)
+#define COUPLET_KERNEL_HW_KIND(hw) ((hw) & 0x700u)
+#define COUPLET_KERNEL_HW_IS(hw, kind) (((hw) & (kind)) != 0u)
 #define COUPLET_KERNEL_HW_ID(hw) ((hw) & 0xFFu)
+// A queue's item size in words, in the same word (the Queue_t's uxItemSize / 4): the fast paths
+// copy that many without a load from a table of their own.
+#define COUPLET_KERNEL_HW_WORDS_SHIFT 16u
+#define COUPLET_KERNEL_HW_WORDS(hw) ((hw) >> COUPLET_KERNEL_HW_WORDS_SHIFT)
 
 // For applications and tests (queue.patch): what serves the queue or semaphore (0: software).
 UBaseType_t uxQueueCoupletHw(void *xQueue);
@@ -200,25 +214,35 @@ BaseType_t couplet_kernel_hw_mutex_unlock(UBaseType_t hw, void **holder);
 // size is 0; a queue's item is non-NULL here; SEND_TO_BACK only).
 #define COUPLET_KERNEL_HW_SLOW ((BaseType_t)-1)
 
-// Words of each hardware queue's item, by id (couplet_kernel_hw_sync.c keeps them).
-extern uint8_t couplet_kernel_hw_queue_words[COUPLET_RTOS_QUEUES];
 // An action of a fast path answered OK and woke a task (tid): make it ready in FreeRTOS (in a
-// critical section) and yield if it outranks the caller. Called with interrupts still masked
-// since the action, so no interrupt comes between the action and this follow-up. Task level.
+// critical section), yield if it outranks the caller, then restore the interrupt state the fast
+// path masked (`mstatus`) and answer pdPASS. Called with interrupts still masked since the
+// action, so no interrupt comes between the action and this follow-up. Task level.
+// The fast paths return their answer (COUPLET_KERNEL_HW_PASS): a tail call, so that the fast
+// paths themselves make no call and need no stack frame.
 // couplet_kernel_hw_woke: a receive woke a sender that waited for room.
-void couplet_kernel_hw_woke(uint32_t result);
+BaseType_t couplet_kernel_hw_woke(uint32_t result, uint32_t mstatus);
 // couplet_kernel_hw_woke_sent: a give or send to object `hw` woke a taker or receiver (which, if
-// it was peeking, leaves the count or message to the next waiter or in the object).
-void couplet_kernel_hw_woke_sent(UBaseType_t hw, uint32_t result);
+// it was peeking, leaves the count or message to the next waiter or in the object), or the give
+// of a mutex handed it to a waiter, which becomes its owner in FreeRTOS too (`holder`, the
+// Queue_t's xMutexHolder).
+BaseType_t couplet_kernel_hw_woke_sent(UBaseType_t hw, uint32_t result, void **holder, uint32_t mstatus);
+
+// Returns the answer of a follow-up above, which is always pdPASS: said to the compiler, so
+// that the wrappers' test for COUPLET_KERNEL_HW_SLOW folds away and the call stays a tail call.
+#define COUPLET_KERNEL_HW_PASS(call)         \
+  do {                                       \
+    BaseType_t pass_ = (call);               \
+    if (pass_ != pdPASS) {                   \
+      __builtin_unreachable();               \
+    }                                        \
+    return pass_;                            \
+  } while (0)
 
 // The same from an interrupt handler (xQueueGiveFromISR): the woken task is made ready, and
 // *higher_woken set (if not NULL) when it outranks the running task.
 void couplet_kernel_hw_woke_from_isr(UBaseType_t hw, uint32_t result, BaseType_t *higher_woken);
 
-// An unlock handed the mutex to a waiter (tid in `result`): it becomes the owner in FreeRTOS
-// (holder, ready), and the caller yields if it outranks it. Called with interrupts
-// still masked since the unlock. Task level.
-void couplet_kernel_hw_mutex_handed(uint32_t result, void **holder);
 
 // The running task's TID (CURRENT).
 static inline __attribute__((always_inline)) uint32_t couplet_kernel_hw_current(void) {
@@ -278,43 +302,14 @@ static inline __attribute__((always_inline)) BaseType_t couplet_kernel_hw_lock_f
   return COUPLET_KERNEL_HW_SLOW;
 }
 
-// The give of a mutex (MUTEX_UNLOCK). A handover to a waiter is finished out of line. Not fast
-// while some task runs at an inherited priority: the giver may be one, and then FreeRTOS's
-// xTaskPriorityDisinherit must lower it first (before the waiter is woken, as FreeRTOS orders
-// them), so the slow path does both. (Checked with interrupts masked: a preemption between the
-// check and the unlock could let another task wait on this mutex and raise the giver.)
-static inline __attribute__((always_inline)) BaseType_t couplet_kernel_hw_unlock_fast(UBaseType_t hw, void **holder) {
-  uint32_t mstatus = couplet_kernel_hw_mask();
-  if (couplet_kernel_hw_raised_tasks != 0u) {
-    couplet_kernel_hw_unmask(mstatus);
-    return COUPLET_KERNEL_HW_SLOW;
-  }
-  uint32_t result = couplet_rtos_mutex_unlock(COUPLET_KERNEL_HW_ID(hw), 0);
-  uint32_t status = couplet_rtos_status(result);
-  if (status == COUPLET_RTOS_OK) {
-    *holder = NULL;
-    if (couplet_rtos_names_tid(result)) {
-      couplet_kernel_hw_mutex_handed(result, holder);
-    }
-    couplet_kernel_hw_unmask(mstatus);
-    return pdPASS;
-  }
-  couplet_kernel_hw_unmask(mstatus);
-  // NOT_OWNER: not held, or held by another task (FreeRTOS asserts there): the give fails.
-  return status == COUPLET_RTOS_NOT_OWNER ? errQUEUE_FULL : COUPLET_KERNEL_HW_SLOW;
-}
-
 // A take (xQueueSemaphoreTake) of a hardware semaphore or mutex; `holder` is the Queue_t's
 // xMutexHolder (only a mutex uses it).
 static inline __attribute__((always_inline)) BaseType_t couplet_kernel_hw_take_fast(UBaseType_t hw, TickType_t wait,
                                                                                     void **holder) {
-  if (hw == 0u) {
-    return COUPLET_KERNEL_HW_SLOW;
-  }
-  if (COUPLET_KERNEL_HW_KIND(hw) == COUPLET_KERNEL_HW_SEM) {
+  if (COUPLET_KERNEL_HW_IS(hw, COUPLET_KERNEL_HW_SEM)) {
     return couplet_kernel_hw_sem_take_fast(hw, wait);
   }
-  if (COUPLET_KERNEL_HW_KIND(hw) == COUPLET_KERNEL_HW_MUTEX) {
+  if (COUPLET_KERNEL_HW_IS(hw, COUPLET_KERNEL_HW_MUTEX)) {
     return couplet_kernel_hw_lock_fast(hw, wait, holder);
   }
   return COUPLET_KERNEL_HW_SLOW;
@@ -323,14 +318,12 @@ static inline __attribute__((always_inline)) BaseType_t couplet_kernel_hw_take_f
 // A receive (xQueueReceive) from a hardware queue into a word-aligned buffer, or a take.
 static inline __attribute__((always_inline)) BaseType_t couplet_kernel_hw_receive_fast(UBaseType_t hw, void *buffer,
                                                                                        TickType_t wait) {
-  if (hw == 0u) {
-    return COUPLET_KERNEL_HW_SLOW;
-  }
-  if (COUPLET_KERNEL_HW_KIND(hw) == COUPLET_KERNEL_HW_SEM) {
-    return couplet_kernel_hw_sem_take_fast(hw, wait);
-  }
-  if (COUPLET_KERNEL_HW_KIND(hw) != COUPLET_KERNEL_HW_QUEUE) {
-    return COUPLET_KERNEL_HW_SLOW;  // a mutex is not received (the slow path asserts)
+  // A queue first: the common case (a semaphore is taken through xQueueSemaphoreTake).
+  if (!COUPLET_KERNEL_HW_IS(hw, COUPLET_KERNEL_HW_QUEUE)) {
+    if (COUPLET_KERNEL_HW_IS(hw, COUPLET_KERNEL_HW_SEM)) {
+      return couplet_kernel_hw_sem_take_fast(hw, wait);
+    }
+    return COUPLET_KERNEL_HW_SLOW;  // software (0), or a mutex, which is not received (asserts)
   }
   if (buffer == NULL || ((uintptr_t)buffer & 3u) != 0u) {
     return COUPLET_KERNEL_HW_SLOW;
@@ -343,9 +336,9 @@ static inline __attribute__((always_inline)) BaseType_t couplet_kernel_hw_receiv
   uint32_t result = couplet_rtos_queue_recv(id, 0);
   uint32_t status = couplet_rtos_status(result);
   if (status == COUPLET_RTOS_OK) {
-    couplet_rtos_msg_get(buffer, couplet_kernel_hw_queue_words[id]);
+    couplet_rtos_msg_get(buffer, COUPLET_KERNEL_HW_WORDS(hw));
     if (couplet_rtos_names_tid(result)) {
-      couplet_kernel_hw_woke(result);  // a sender that waited for room
+      COUPLET_KERNEL_HW_PASS(couplet_kernel_hw_woke(result, mstatus));  // a sender that waited for room
     }
     couplet_kernel_hw_unmask(mstatus);
     return pdPASS;
@@ -358,38 +351,60 @@ static inline __attribute__((always_inline)) BaseType_t couplet_kernel_hw_receiv
 }
 
 // A give / send to the back (xQueueGenericSend) of a hardware semaphore, or of a hardware queue
-// from a word-aligned item.
+// from a word-aligned item, or the give of a mutex (MUTEX_UNLOCK). One follow-up call for all
+// three (couplet_kernel_hw_woke_sent), so that only its path needs a stack frame.
+// A mutex's give is not fast while some task runs at an inherited priority: the giver may be
+// one, and then FreeRTOS's xTaskPriorityDisinherit must lower it first (before the waiter is
+// woken, as FreeRTOS orders them), so the slow path does both. (Checked with interrupts masked:
+// a preemption between the check and the unlock could let another task wait on this mutex and
+// raise the giver.)
 static inline __attribute__((always_inline)) BaseType_t couplet_kernel_hw_send_fast(UBaseType_t hw, const void *item,
                                                                                     TickType_t wait,
                                                                                     BaseType_t position, void **holder) {
   if (hw == 0u || position != queueSEND_TO_BACK) {
     return COUPLET_KERNEL_HW_SLOW;
   }
-  UBaseType_t kind = COUPLET_KERNEL_HW_KIND(hw);
   uint32_t id = COUPLET_KERNEL_HW_ID(hw);
   uint32_t result;
   uint32_t mstatus;
   // Masked in both couplings: a give or send may wake a waiter, which must be made ready in
-  // FreeRTOS (couplet_kernel_hw_woke) before any interrupt's SCHEDULE could pick it or the tick
-  // could time it out (it would then miss the count or message it was handed); and MSG +
-  // QUEUE_SEND belong together.
-  if (kind == COUPLET_KERNEL_HW_SEM) {
-    mstatus = couplet_kernel_hw_mask();
-    result = couplet_rtos_sem_give(id, 0);
-  } else if (kind == COUPLET_KERNEL_HW_MUTEX) {
-    return couplet_kernel_hw_unlock_fast(hw, holder);  // the give of a mutex
-  } else {
+  // FreeRTOS (couplet_kernel_hw_woke_sent) before any interrupt's SCHEDULE could pick it or the
+  // tick could time it out (it would then miss the count or message it was handed); and MSG +
+  // QUEUE_SEND belong together. A queue first (a send has the most to do besides).
+  if (COUPLET_KERNEL_HW_IS(hw, COUPLET_KERNEL_HW_QUEUE)) {
     if (item == NULL || ((uintptr_t)item & 3u) != 0u) {
       return COUPLET_KERNEL_HW_SLOW;
     }
     mstatus = couplet_kernel_hw_mask();
-    couplet_rtos_msg_put(item, couplet_kernel_hw_queue_words[id]);
+    couplet_rtos_msg_put(item, COUPLET_KERNEL_HW_WORDS(hw));
     result = couplet_rtos_queue_send(id, 0);
+  } else if (COUPLET_KERNEL_HW_IS(hw, COUPLET_KERNEL_HW_SEM)) {
+    mstatus = couplet_kernel_hw_mask();
+    result = couplet_rtos_sem_give(id, 0);
+  } else {  // a mutex
+    mstatus = couplet_kernel_hw_mask();
+    if (couplet_kernel_hw_raised_tasks != 0u) {
+      couplet_kernel_hw_unmask(mstatus);
+      return COUPLET_KERNEL_HW_SLOW;
+    }
+    result = couplet_rtos_mutex_unlock(id, 0);
+    if (couplet_rtos_status(result) != COUPLET_RTOS_OK) {
+      couplet_kernel_hw_unmask(mstatus);
+      // NOT_OWNER: not held, or held by another task (FreeRTOS asserts there): the give fails.
+      return couplet_rtos_status(result) == COUPLET_RTOS_NOT_OWNER ? errQUEUE_FULL : COUPLET_KERNEL_HW_SLOW;
+    }
+    *holder = NULL;  // a handover makes the waiter the holder (the follow-up below)
+    if (!couplet_rtos_names_tid(result)) {
+      // Its own end: joining the one below cost the give jumps back and forth.
+      couplet_kernel_hw_unmask(mstatus);
+      return pdPASS;
+    }
   }
   uint32_t status = couplet_rtos_status(result);
   if (status == COUPLET_RTOS_OK) {
     if (couplet_rtos_names_tid(result)) {
-      couplet_kernel_hw_woke_sent(hw, result);  // a waiting taker / receiver
+      // A waiting taker, receiver or locker.
+      COUPLET_KERNEL_HW_PASS(couplet_kernel_hw_woke_sent(hw, result, holder, mstatus));
     }
     couplet_kernel_hw_unmask(mstatus);
     return pdPASS;
@@ -397,7 +412,7 @@ static inline __attribute__((always_inline)) BaseType_t couplet_kernel_hw_send_f
   couplet_kernel_hw_unmask(mstatus);
   // A semaphore at its maximum (BAD_ARG): a give never waits. A full queue and a caller that
   // may not wait.
-  if ((status == COUPLET_RTOS_BAD_ARG && kind == COUPLET_KERNEL_HW_SEM) ||
+  if ((status == COUPLET_RTOS_BAD_ARG && COUPLET_KERNEL_HW_IS(hw, COUPLET_KERNEL_HW_SEM)) ||
       (status == COUPLET_RTOS_QUEUE_FULL && wait == 0)) {
     return errQUEUE_FULL;
   }
@@ -409,7 +424,7 @@ static inline __attribute__((always_inline)) BaseType_t couplet_kernel_hw_send_f
 // caller that runs with them on all the same).
 static inline __attribute__((always_inline)) BaseType_t couplet_kernel_hw_give_from_isr_fast(UBaseType_t hw,
                                                                                              BaseType_t *higher_woken) {
-  if (hw == 0u || COUPLET_KERNEL_HW_KIND(hw) != COUPLET_KERNEL_HW_SEM) {
+  if (!COUPLET_KERNEL_HW_IS(hw, COUPLET_KERNEL_HW_SEM)) {
     return COUPLET_KERNEL_HW_SLOW;
   }
   uint32_t mstatus = couplet_kernel_hw_mask();

@@ -91,10 +91,6 @@ static inline __attribute__((always_inline)) BaseType_t wake_sent(UBaseType_t hw
   return yield;
 }
 
-// Words of a hardware queue's item, the length of its Queue_t being uxItemSize / 4. The glue
-// does not see Queue_t; the accelerator's QUEUE_INFO does not say the size: kept here by id.
-uint8_t couplet_kernel_hw_queue_words[COUPLET_RTOS_QUEUES];
-
 UBaseType_t couplet_kernel_hw_queue_create(UBaseType_t length, UBaseType_t item_size, uint8_t type) {
   uint32_t result;
   UBaseType_t kind;
@@ -129,7 +125,7 @@ UBaseType_t couplet_kernel_hw_queue_create(UBaseType_t length, UBaseType_t item_
   couplet_kernel_hw_ok(result);
   uint32_t id = couplet_rtos_tid(result);
   if (kind == COUPLET_KERNEL_HW_QUEUE) {
-    couplet_kernel_hw_queue_words[id] = (uint8_t)(item_size / 4u);
+    return kind | id | ((item_size / 4u) << COUPLET_KERNEL_HW_WORDS_SHIFT);
   }
   return kind | id;
 }
@@ -179,22 +175,34 @@ UBaseType_t couplet_kernel_hw_count(UBaseType_t hw) {
   return couplet_rtos_value(result);
 }
 
-void couplet_kernel_hw_woke(uint32_t result) {
+// An unlock answered OK naming a waiter: the mutex was handed to it (READY, the owner now). In a
+// critical section. pdTRUE if it outranks the running task.
+static BaseType_t hand_over(uint32_t result, void **holder) {
+  *holder = couplet_kernel_hw_tcb[couplet_rtos_tid(result)];
+  return wake(result);
+}
+
+BaseType_t couplet_kernel_hw_woke(uint32_t result, uint32_t mstatus) {
   taskENTER_CRITICAL();
   BaseType_t yield = wake(result);
   taskEXIT_CRITICAL();
   if (yield) {
     portYIELD_WITHIN_API();
   }
+  couplet_kernel_hw_unmask(mstatus);
+  return pdPASS;
 }
 
-void couplet_kernel_hw_woke_sent(UBaseType_t hw, uint32_t result) {
+BaseType_t couplet_kernel_hw_woke_sent(UBaseType_t hw, uint32_t result, void **holder, uint32_t mstatus) {
   taskENTER_CRITICAL();
-  BaseType_t yield = wake_sent(hw, result);
+  BaseType_t yield = COUPLET_KERNEL_HW_KIND(hw) == COUPLET_KERNEL_HW_MUTEX ? hand_over(result, holder)
+                                                                           : wake_sent(hw, result);
   taskEXIT_CRITICAL();
   if (yield) {
     portYIELD_WITHIN_API();
   }
+  couplet_kernel_hw_unmask(mstatus);
+  return pdPASS;
 }
 
 void couplet_kernel_hw_woke_from_isr(UBaseType_t hw, uint32_t result, BaseType_t *higher_woken) {
@@ -216,7 +224,7 @@ static uint32_t try_send(UBaseType_t hw, const void *item, uint32_t flags) {
   if (COUPLET_KERNEL_HW_KIND(hw) == COUPLET_KERNEL_HW_SEM) {
     return COUPLET_KERNEL_HW_CALL(sem_give, id, 0);  // never blocks: BAD_ARG at max
   }
-  uint32_t words = couplet_kernel_hw_queue_words[id];
+  uint32_t words = COUPLET_KERNEL_HW_WORDS(hw);
   uint32_t aligned[COUPLET_RTOS_MESSAGE_WORDS];
   const uint32_t *src = item;
   if (((uintptr_t)item & 3u) != 0u) {
@@ -257,7 +265,7 @@ static uint32_t try_receive(UBaseType_t hw, void *buffer, uint32_t flags, void *
       continue;
     }
     if (couplet_rtos_status(result) == COUPLET_RTOS_OK && !couplet_rtos_blocked(result)) {
-      uint32_t words = couplet_kernel_hw_queue_words[id];
+      uint32_t words = COUPLET_KERNEL_HW_WORDS(hw);
       if (((uintptr_t)buffer & 3u) == 0u) {
         couplet_rtos_msg_get(buffer, words);
       } else {
@@ -365,7 +373,7 @@ BaseType_t couplet_kernel_hw_receive(UBaseType_t hw, void *buffer, TickType_t wa
   configASSERT(COUPLET_KERNEL_HW_KIND(hw) != COUPLET_KERNEL_HW_MUTEX);
   TimeOut_t timeout;
   BaseType_t timeout_set = pdFALSE;
-  uint32_t words = COUPLET_KERNEL_HW_KIND(hw) == COUPLET_KERNEL_HW_QUEUE ? couplet_kernel_hw_queue_words[COUPLET_KERNEL_HW_ID(hw)] : 0u;
+  uint32_t words = COUPLET_KERNEL_HW_KIND(hw) == COUPLET_KERNEL_HW_QUEUE ? COUPLET_KERNEL_HW_WORDS(hw) : 0u;
   // Where the copy engine writes a message for this task once it waits: its buffer, or one on
   // its stack when that is not word aligned.
   uint32_t aligned[COUPLET_RTOS_MESSAGE_WORDS];
@@ -620,22 +628,6 @@ BaseType_t couplet_kernel_hw_mutex_lock(UBaseType_t hw, TickType_t wait, void **
     // Timed out (or suspended and resumed): the READY / SUSPENDED hook took it off the waiters.
     // One more attempt, without waiting if the time is up.
     wait_ended(&timeout, &wait, tid);
-  }
-}
-
-// An unlock answered OK naming a waiter: the mutex was handed to it (READY, the owner now). In a
-// critical section. pdTRUE if it outranks the running task.
-static BaseType_t hand_over(uint32_t result, void **holder) {
-  *holder = couplet_kernel_hw_tcb[couplet_rtos_tid(result)];
-  return wake(result);
-}
-
-void couplet_kernel_hw_mutex_handed(uint32_t result, void **holder) {
-  taskENTER_CRITICAL();
-  BaseType_t yield = hand_over(result, holder);
-  taskEXIT_CRITICAL();
-  if (yield) {
-    portYIELD_WITHIN_API();
   }
 }
 
