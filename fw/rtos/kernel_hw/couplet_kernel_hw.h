@@ -218,8 +218,8 @@ BaseType_t couplet_kernel_hw_mutex_unlock(UBaseType_t hw, void **holder);
 // critical section), yield if it outranks the caller, then restore the interrupt state the fast
 // path masked (`mstatus`) and answer pdPASS. Called with interrupts still masked since the
 // action, so no interrupt comes between the action and this follow-up. Task level.
-// The fast paths return their answer (COUPLET_KERNEL_HW_PASS): a tail call, so that the fast
-// paths themselves make no call and need no stack frame.
+// The fast paths return their answer (COUPLET_KERNEL_HW_PASS), so that their common path makes
+// no call and needs no stack frame: GCC saves ra on the follow-up's path alone.
 // couplet_kernel_hw_woke: a receive woke a sender that waited for room.
 BaseType_t couplet_kernel_hw_woke(uint32_t result, uint32_t mstatus);
 // couplet_kernel_hw_woke_sent: a give or send to object `hw` woke a taker or receiver (which, if
@@ -229,7 +229,8 @@ BaseType_t couplet_kernel_hw_woke(uint32_t result, uint32_t mstatus);
 BaseType_t couplet_kernel_hw_woke_sent(UBaseType_t hw, uint32_t result, void **holder, uint32_t mstatus);
 
 // Returns the answer of a follow-up above, which is always pdPASS: said to the compiler, so
-// that the wrappers' test for COUPLET_KERNEL_HW_SLOW folds away and the call stays a tail call.
+// that the wrappers' test for COUPLET_KERNEL_HW_SLOW folds away on that path (else the
+// wrapper's arguments would have to live across the call, in saved registers).
 #define COUPLET_KERNEL_HW_PASS(call)         \
   do {                                       \
     BaseType_t pass_ = (call);               \
@@ -242,7 +243,6 @@ BaseType_t couplet_kernel_hw_woke_sent(UBaseType_t hw, uint32_t result, void **h
 // The same from an interrupt handler (xQueueGiveFromISR): the woken task is made ready, and
 // *higher_woken set (if not NULL) when it outranks the running task.
 void couplet_kernel_hw_woke_from_isr(UBaseType_t hw, uint32_t result, BaseType_t *higher_woken);
-
 
 // The running task's TID (CURRENT).
 static inline __attribute__((always_inline)) uint32_t couplet_kernel_hw_current(void) {
