@@ -2,7 +2,8 @@
 
 `test_api` (fw/rtos/apps/test_api) runs once per kernel variant: its check lines must be exactly
 the ones below, in order, on each (the hardware kernels serve the same API with the same
-results, and add a "hw:" check: their accelerator serves test_api's timer queue). The other
+results, and add "hw:" checks: their accelerator serves test_api's timer queue and its
+statically allocated objects). The other
 tests build apps written into a temporary folder (docs/rtos-app.md): one with its own
 FreeRTOSConfig_app.h runs on the SoC, the rest check the errors for a folder that is not an app
 and for a setting a kernel variant cannot serve.
@@ -47,6 +48,9 @@ API_CHECKS = [
     "abort delay: a delay and waits on a queue, a semaphore and a mutex end at once, failed",
     "abort delay: the holder inherits while the waiter waits, not after the abort",
     "abort delay: the objects keep a later send and give; a task not blocked is not aborted",
+    "static: a task, a queue, semaphores and a mutex in the app's own memory work as the others",
+    "hw: the static queue, semaphores and mutex are the accelerator's",
+    "static: deleted and made again in the same memory, they work",
 ]
 
 
@@ -154,15 +158,11 @@ def test_rtos_app_folder_that_is_not_an_app_is_a_clear_error(config: SocConfig, 
     [
         ("#undef configUSE_QUEUE_SETS\n#define configUSE_QUEUE_SETS 1\n", "fw/rtos/FreeRTOSConfig.h",
          "configUSE_QUEUE_SETS is not supported by the hw kernels"),
-        # FreeRTOS provides the idle and timer tasks' static memory itself.
-        ("#undef configSUPPORT_STATIC_ALLOCATION\n#define configSUPPORT_STATIC_ALLOCATION 1\n"
-         "#define configKERNEL_PROVIDED_STATIC_MEMORY 1\n", "fw/rtos/kernel_hw/couplet_kernel_hw.h",
-         "static task creation is not hooked"),
         # The hw kernels keep no ready lists for uxTaskGetSystemState to walk.
         ("#undef configUSE_TRACE_FACILITY\n#define configUSE_TRACE_FACILITY 1\n", "fw/rtos/kernel_hw/couplet_kernel_hw.h",
          "configUSE_TRACE_FACILITY (uxTaskGetSystemState) walks FreeRTOS's ready lists"),
     ],
-    ids=["queue-sets", "static-allocation", "trace-facility"],
+    ids=["queue-sets", "trace-facility"],
 )
 def test_rtos_app_setting_a_kernel_cannot_serve_is_a_clear_error(
     config: SocConfig, tmp_path: Path, settings: str, where: str, reason: str

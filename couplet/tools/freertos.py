@@ -39,10 +39,14 @@ LIBRARIES_FILE = "libraries"
 RUST_TARGET = "riscv32imac-unknown-none-elf"
 BINARY_NAME = "couplet-rtos"
 # Room left in SRAM, besides the start-up stack, for code, data and picolibc (test_kernel needs
-# about 30 KiB; facv_echo with the hw-mmio kernel, the timer task and every AES backend about
-# 50 KiB, 2 KiB less than this): the rest is FreeRTOS's heap. The link fails (linker script
-# ASSERT) if it is short.
+# about 30 KiB, test_api on the sw kernel with its static tasks about 47 KiB): the rest is
+# FreeRTOS's heap. The link fails (linker script ASSERT) if it is short.
 PROGRAM_RESERVE = 52 * 1024
+# The hardware kernels' patched kernel and glue are about 5 KiB more code (test_api: 33.6 KiB on
+# sw, 38.1 KiB on hw-mmio), and an app that allocates statically keeps its tasks' stacks in
+# .bss: their heap leaves 8 KiB more (they run only on SoCs with the RTOS accelerator, never on
+# one as small as `small`).
+PROGRAM_RESERVE_HW = PROGRAM_RESERVE + 8 * 1024
 MIN_HEAP = 8 * 1024
 # -Os as ChamelIoT used; the SDK's own code keeps its -O2 (it is prebuilt in libcouplet.a).
 RTOS_OPT_CFLAGS = ["-Os", "-g"]
@@ -98,8 +102,9 @@ def _hw_variant(coupling: str) -> KernelVariant:
         name=f"hw-{coupling}",
         extra_sources=(KERNEL_HW_DIR / "couplet_kernel_hw.c", KERNEL_HW_DIR / "couplet_kernel_hw_sync.c"),
         defines=("COUPLET_RTOS_KERNEL_HW=1", f"COUPLET_RTOS_BACKEND=COUPLET_RTOS_BACKEND_{coupling.upper()}"),
-        patches=(KERNEL_HW_DIR / "tasks.patch", KERNEL_HW_DIR / "tasks_sync.patch", KERNEL_HW_DIR / "queue.patch",
-                 KERNEL_HW_DIR / "tasks_abort.patch", KERNEL_HW_DIR / "queue_restricted.patch"),
+        patches=(KERNEL_HW_DIR / "freertos_h.patch", KERNEL_HW_DIR / "tasks.patch", KERNEL_HW_DIR / "tasks_sync.patch",
+                 KERNEL_HW_DIR / "queue.patch", KERNEL_HW_DIR / "tasks_abort.patch",
+                 KERNEL_HW_DIR / "queue_restricted.patch"),
         rtos_coupling=coupling,
     )
 
@@ -174,8 +179,9 @@ def library_sources(folders: list[Path]) -> list[Path]:
     return [f for folder in folders for f in sorted(folder.iterdir()) if f.is_file() and f.suffix in (".c", ".S")]
 
 
-def heap_size(config: SocConfig) -> int:
-    size = (config.sram.size - config.stack_size - PROGRAM_RESERVE) // 1024 * 1024
+def heap_size(config: SocConfig, variant: KernelVariant) -> int:
+    reserve = PROGRAM_RESERVE if variant.rtos_coupling is None else PROGRAM_RESERVE_HW
+    size = (config.sram.size - config.stack_size - reserve) // 1024 * 1024
     if size < MIN_HEAP:
         raise BuildError(
             f"config '{config.name}': {config.sram.size // 1024} KiB of SRAM leave no room for a FreeRTOS heap "
@@ -235,7 +241,7 @@ def _environment(
             "COUPLET_RTOS_CFLAGS": "\n".join(_cflags(sdk, variant)),
             "COUPLET_RTOS_LINK_ARGS": "\n".join(_link_args(sdk)),
             "COUPLET_RTOS_DEPENDS": "\n".join(str(p) for p in depends),
-            "COUPLET_RTOS_HEAP_SIZE": str(heap_size(config)),
+            "COUPLET_RTOS_HEAP_SIZE": str(heap_size(config, variant)),
             "COUPLET_RTOS_KERNEL_DIR": str(variant.kernel_dir or ""),
             "COUPLET_RTOS_EXTRA_SOURCES": "\n".join(str(p) for p in extra_sources),
             "COUPLET_RTOS_KERNEL_PATCHES": "\n".join(str(p) for p in variant.patches),

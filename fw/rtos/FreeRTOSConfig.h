@@ -58,7 +58,9 @@
 #define configUSE_CO_ROUTINES 0
 #define configMAX_CO_ROUTINE_PRIORITIES 1
 
-/* The kernel allocates every object from heap_4's array; no static allocation callbacks. */
+/* The kernel allocates every object from heap_4's array. An app may turn static allocation on
+ * (FreeRTOSConfig_app.h: configSUPPORT_STATIC_ALLOCATION 1, and configKERNEL_PROVIDED_STATIC_MEMORY
+ * 1 or its own vApplicationGet...TaskMemory); the hardware kernels serve it too. */
 #define configSUPPORT_DYNAMIC_ALLOCATION 1
 #define configSUPPORT_STATIC_ALLOCATION 0
 #define configAPPLICATION_ALLOCATED_HEAP 0

@@ -33,9 +33,6 @@
 #if configNUMBER_OF_CORES != 1
 #error "kernel_hw: one core only (the accelerator has one running thread)"
 #endif
-#if configSUPPORT_STATIC_ALLOCATION
-#error "kernel_hw: static task creation is not hooked (tasks.patch covers prvCreateTask only)"
-#endif
 // The ready state is the accelerator's alone (a ready task is in no FreeRTOS list): what walks
 // FreeRTOS's ready lists would miss every ready task.
 #if configUSE_TRACE_FACILITY

@@ -94,7 +94,7 @@ static packet_t pool_plain[POOL_SIZE];   // what the echo scenario receives
 static packet_t rx_ring[RX_RING];
 static packet_t tx_ring[TX_RING];
 // The kept replies (6 KiB) live on FreeRTOS's heap, not in .bss: the program's room in SRAM
-// (PROGRAM_RESERVE in couplet/tools/freertos.py) must also hold the hardware kernels' glue.
+// (PROGRAM_RESERVE in couplet/tools/freertos.py) is the same whatever the app keeps there.
 static packet_t *kept;
 static uint32_t *kept_index;  // the reply number of each kept reply
 

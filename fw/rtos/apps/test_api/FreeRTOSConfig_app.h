@@ -17,3 +17,9 @@
 #define configTASK_NOTIFICATION_ARRAY_ENTRIES 3
 #undef INCLUDE_xTaskAbortDelay
 #define INCLUDE_xTaskAbortDelay 1
+
+/* Static allocation (test_static_allocation); the kernel provides the idle and timer tasks'
+ * memory. */
+#undef configSUPPORT_STATIC_ALLOCATION
+#define configSUPPORT_STATIC_ALLOCATION 1
+#define configKERNEL_PROVIDED_STATIC_MEMORY 1

@@ -2,7 +2,8 @@
 // FreeRTOS API, with the same results on every kernel variant: xTaskDelayUntil, software
 // timers and xTimerPendFunctionCall (the timer service task), event groups, stream and message
 // buffers, indexed task notifications and xTaskAbortDelay (of a delay and of waits on a queue,
-// a semaphore and a mutex, which the hardware kernels serve from the accelerator).
+// a semaphore and a mutex, which the hardware kernels serve from the accelerator), and static
+// allocation of tasks, queues, semaphores and mutexes.
 //
 // On the hardware kernels the timer queue is the accelerator's (FreeRTOSConfig_app.h), which
 // a "hw:" check confirms, so the timer checks go through it there.
@@ -583,6 +584,98 @@ static void test_abort_delay(void) {
   vSemaphoreDelete(abort_mutex);
 }
 
+// ----------------------------------------------------------------------------- static allocation
+
+static StaticTask_t static_tcb;
+// The task only receives and gives: the smallest stack (its memory is .bss, outside the heap).
+static StackType_t static_stack[configMINIMAL_STACK_SIZE];
+static StaticQueue_t static_queue_buffer;
+static uint8_t static_queue_storage[2 * 4 * sizeof(uint32_t)];
+static StaticSemaphore_t static_counting_buffer, static_binary_buffer, static_mutex_buffer;
+static QueueHandle_t static_queue;
+static SemaphoreHandle_t static_counting, static_binary, static_mutex;
+static volatile uint32_t static_got;
+
+// Waits for an item on the static queue, then gives the static counting semaphore, for ever.
+static void static_task(void *arg) {
+  (void)arg;
+  for (;;) {
+    uint32_t item[4];
+    if (xQueueReceive(static_queue, item, portMAX_DELAY) == pdPASS) {
+      static_got = item[0] + item[3];
+      xSemaphoreGive(static_counting);
+    }
+  }
+}
+
+// Creates every kind of object in the app's own memory; NULL-free when all were made.
+static int static_create(TaskHandle_t *task) {
+  static_queue = xQueueCreateStatic(2, 4 * sizeof(uint32_t), static_queue_storage, &static_queue_buffer);
+  static_counting = xSemaphoreCreateCountingStatic(3, 1, &static_counting_buffer);
+  static_binary = xSemaphoreCreateBinaryStatic(&static_binary_buffer);
+  static_mutex = xSemaphoreCreateMutexStatic(&static_mutex_buffer);
+  // Above the controller: it runs at once and waits on the queue.
+  *task = xTaskCreateStatic(static_task, "static", configMINIMAL_STACK_SIZE, NULL, HELPER_PRIORITY, static_stack, &static_tcb);
+  return static_queue != NULL && static_counting != NULL && static_binary != NULL && static_mutex != NULL &&
+         *task != NULL;
+}
+
+static void static_delete(TaskHandle_t task) {
+  vTaskDelete(task);
+  vQueueDelete(static_queue);
+  vSemaphoreDelete(static_counting);
+  vSemaphoreDelete(static_binary);
+  vSemaphoreDelete(static_mutex);
+}
+
+// One round of use: a send wakes the task, which gives the counting semaphore back.
+static int static_use(TaskHandle_t task, uint32_t base, char *seen, size_t size) {
+  eTaskState waiting = eTaskGetState(task);
+  static_got = 0;
+  uint32_t item[4] = {base, base + 1, base + 2, base + 3};
+  BaseType_t sent = xQueueSend(static_queue, item, 0);
+  UBaseType_t count = uxSemaphoreGetCount(static_counting);
+  BaseType_t took = xSemaphoreTake(static_counting, 0) && xSemaphoreTake(static_counting, 0);
+  BaseType_t binary = xSemaphoreGive(static_binary) && xSemaphoreTake(static_binary, 0) &&
+                      !xSemaphoreTake(static_binary, 0);
+  BaseType_t locked = xSemaphoreTake(static_mutex, 0);
+  TaskHandle_t holder = xSemaphoreGetMutexHolder(static_mutex);
+  BaseType_t unlocked = xSemaphoreGive(static_mutex);
+  int ok = waiting == eBlocked && sent == pdPASS && static_got == 2 * base + 3 && count == 2 && took && binary &&
+           locked && holder == xTaskGetCurrentTaskHandle() && unlocked && eTaskGetState(task) == eBlocked;
+  snprintf(seen, size, "state %d, sent %ld, got %lu, count %lu, took %ld, binary %ld, mutex %ld/%d/%ld", (int)waiting,
+           (long)sent, (unsigned long)static_got, (unsigned long)count, (long)took, (long)binary, (long)locked,
+           holder == xTaskGetCurrentTaskHandle(), (long)unlocked);
+  return ok;
+}
+
+static void test_static_allocation(void) {
+  UBaseType_t tasks_before = uxTaskGetNumberOfTasks();
+  TaskHandle_t task = NULL;
+  char seen[160] = "none created";
+  int ok = static_create(&task) && static_use(task, 0x100, seen, sizeof seen);
+  couplet_rtos_check(ok, "static: a task, a queue, semaphores and a mutex in the app's own memory work as the others",
+                     "%s", seen);
+#if COUPLET_RTOS_KERNEL_HW
+  couplet_rtos_check(COUPLET_KERNEL_HW_IS(uxQueueCoupletHw(static_queue), COUPLET_KERNEL_HW_QUEUE) &&
+                         COUPLET_KERNEL_HW_IS(uxQueueCoupletHw(static_counting), COUPLET_KERNEL_HW_SEM) &&
+                         COUPLET_KERNEL_HW_IS(uxQueueCoupletHw(static_binary), COUPLET_KERNEL_HW_SEM) &&
+                         COUPLET_KERNEL_HW_IS(uxQueueCoupletHw(static_mutex), COUPLET_KERNEL_HW_MUTEX),
+                     "hw: the static queue, semaphores and mutex are the accelerator's", "%lx %lx %lx %lx",
+                     (unsigned long)uxQueueCoupletHw(static_queue), (unsigned long)uxQueueCoupletHw(static_counting),
+                     (unsigned long)uxQueueCoupletHw(static_binary), (unsigned long)uxQueueCoupletHw(static_mutex));
+#endif
+  // Deleted, then made again in the same memory: whatever they held (a thread node, the
+  // accelerator's objects) came back, and they work the same.
+  static_delete(task);
+  UBaseType_t tasks_deleted = uxTaskGetNumberOfTasks();
+  ok = static_create(&task) && static_use(task, 0x200, seen, sizeof seen);
+  couplet_rtos_check(ok && tasks_deleted == tasks_before, "static: deleted and made again in the same memory, they work",
+                     "%s; %lu tasks before, %lu after the deletion", seen, (unsigned long)tasks_before,
+                     (unsigned long)tasks_deleted);
+  static_delete(task);
+}
+
 // ----------------------------------------------------------------------------- controller
 
 static void controller_task(void *arg) {
@@ -596,6 +689,7 @@ static void controller_task(void *arg) {
   test_message_buffers();
   test_notifications();
   test_abort_delay();
+  test_static_allocation();
   printf("test_api: %d failed\n", couplet_rtos_failures());
   exit(couplet_rtos_exit_code());
 }
