@@ -182,10 +182,9 @@ static BaseType_t hand_over(uint32_t result, void **holder) {
   return wake(result);
 }
 
-BaseType_t couplet_kernel_hw_woke(uint32_t result, uint32_t mstatus) {
-  taskENTER_CRITICAL();
-  BaseType_t yield = wake(result);
-  taskEXIT_CRITICAL();
+// The end of a fast path's follow-up: the yield its wake-up asked for, then the interrupt state
+// the fast path masked.
+static BaseType_t woke_end(BaseType_t yield, uint32_t mstatus) {
   if (yield) {
     portYIELD_WITHIN_API();
   }
@@ -193,16 +192,19 @@ BaseType_t couplet_kernel_hw_woke(uint32_t result, uint32_t mstatus) {
   return pdPASS;
 }
 
+BaseType_t couplet_kernel_hw_woke(uint32_t result, uint32_t mstatus) {
+  taskENTER_CRITICAL();
+  BaseType_t yield = wake(result);
+  taskEXIT_CRITICAL();
+  return woke_end(yield, mstatus);
+}
+
 BaseType_t couplet_kernel_hw_woke_sent(UBaseType_t hw, uint32_t result, void **holder, uint32_t mstatus) {
   taskENTER_CRITICAL();
   BaseType_t yield = COUPLET_KERNEL_HW_KIND(hw) == COUPLET_KERNEL_HW_MUTEX ? hand_over(result, holder)
                                                                            : wake_sent(hw, result);
   taskEXIT_CRITICAL();
-  if (yield) {
-    portYIELD_WITHIN_API();
-  }
-  couplet_kernel_hw_unmask(mstatus);
-  return pdPASS;
+  return woke_end(yield, mstatus);
 }
 
 void couplet_kernel_hw_woke_from_isr(UBaseType_t hw, uint32_t result, BaseType_t *higher_woken) {
