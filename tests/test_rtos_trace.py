@@ -11,9 +11,9 @@ what the scenario must show (the holder at the waiter's priority, queue timeouts
 timer's fires, every give taken, the resumed task running at the resume), so that a kernel that
 got the scenario wrong everywhere fails too.
 
-Left out on purpose: two tasks at one priority (the order among equals is a documented difference
-of the hardware kernels, fw/rtos/kernel_hw/README.md), and what the trace cannot show the same
-way: a give or send that wakes a lower-priority waiter hands the count or message to it at once
+Left out on purpose: two tasks at one priority (their order has a test of its own,
+tests/test_rtos_order.py, and one rare order of events that differs, fw/rtos/kernel_hw/README.md),
+and what the trace cannot show the same way: a give or send that wakes a lower-priority waiter hands the count or message to it at once
 on the accelerator, whereas FreeRTOS leaves it in the object until the woken task runs (so
 `uxSemaphoreGetCount` right after such a give says 1 on sw and 0 on hw, and a higher task that
 receives before the woken one runs gets the oldest message on sw, the next one on hw).

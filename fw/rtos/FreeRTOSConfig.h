@@ -102,8 +102,11 @@
 #define INCLUDE_xTaskGetHandle 0
 #define INCLUDE_xTaskResumeFromISR 1
 #define INCLUDE_xSemaphoreGetMutexHolder 1
-#define INCLUDE_xTimerPendFunctionCall 1
-#define INCLUDE_xTimerGetTimerDaemonTaskHandle 1
+/* With the timers, and off with them: an app that turns configUSE_TIMERS off needs nothing more
+ * (timers.c refuses xTimerPendFunctionCall without them). Macros, read where used: after the
+ * app's settings. */
+#define INCLUDE_xTimerPendFunctionCall configUSE_TIMERS
+#define INCLUDE_xTimerGetTimerDaemonTaskHandle configUSE_TIMERS
 
 #ifndef __ASSEMBLER__
 /* The RISC-V port does not declare (or define) it, but freertos-next's shim calls it:

@@ -40,3 +40,22 @@ BaseType_t couplet_kernel_hw_task_add(void *tcb, UBaseType_t priority, UBaseType
   couplet_kernel_hw_tcb[*tid] = tcb;
   return pdTRUE;
 }
+
+void *couplet_kernel_hw_start(void *first) {
+  // FreeRTOS's rules of inheritance, not the accelerator's (a task keeps an inherited priority
+  // until it has given back every mutex it holds; no chains): the accelerator's is turned off
+  // (MUTEX_INHERIT 0), so every eprio is the uxPriority FreeRTOS sets (couplet_hwPRIORITY). No
+  // mutex can be locked yet (a lock needs a running task).
+  couplet_kernel_hw_ok(COUPLET_KERNEL_HW_CALL(mutex_inherit, 0, 0));
+  // FreeRTOS starts with the last-created task of the highest priority, and its list index, still
+  // at the list's start, then gives the turn to the tasks of that priority from the first-created
+  // on. The accelerator's queue holds them in creation order: SCHEDULE picks the head, then each
+  // next one, rotating the queue, until it reaches FreeRTOS's choice, which leaves the others in
+  // order behind it. A choice SCHEDULE never makes (not the highest ready task) cannot run on
+  // the accelerator: its own goes first then, so that both agree on the running task.
+  void *tcb = NULL;
+  for (uint32_t i = 0; i < COUPLET_RTOS_MAX_THREADS && tcb != first; i++) {
+    tcb = couplet_kernel_hw_schedule();
+  }
+  return tcb;
+}

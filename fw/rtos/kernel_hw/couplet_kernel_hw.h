@@ -88,14 +88,10 @@ static inline __attribute__((always_inline)) void couplet_kernel_hw_ok(uint32_t 
 // ready list). Returns pdFALSE when the accelerator has no free node (TABLE_FULL).
 BaseType_t couplet_kernel_hw_task_add(void *tcb, UBaseType_t priority, UBaseType_t *tid);
 
-// vTaskStartScheduler, before the first task is chosen: priority inheritance is FreeRTOS's own
-// (its rules, not the accelerator's: a task keeps an inherited priority until it has given back
-// every mutex it holds, and inheritance does not follow chains), so the accelerator's is turned
-// off (MUTEX_INHERIT 0): every eprio is then the uxPriority FreeRTOS sets (couplet_hwPRIORITY).
-// No mutex can be locked yet (a lock needs a running task).
-static inline __attribute__((always_inline)) void couplet_kernel_hw_start(void) {
-  couplet_kernel_hw_ok(COUPLET_KERNEL_HW_CALL(mutex_inherit, 0, 0));
-}
+// vTaskStartScheduler, interrupts off: priority inheritance becomes FreeRTOS's own, and FreeRTOS's
+// first task (`first`, its pxCurrentTCB) the accelerator's running thread. Returns the task to
+// run (couplet_kernel_hw.c).
+void *couplet_kernel_hw_start(void *first);
 
 // The task entered its ready list.
 static inline __attribute__((always_inline)) void couplet_kernel_hw_ready(UBaseType_t tid) {

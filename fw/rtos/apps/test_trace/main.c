@@ -5,9 +5,9 @@
 // queue read with timeouts, task notifications, vTaskSuspend/vTaskResume of another task and an
 // auto-reload software timer.
 //
-// Every application task has a priority of its own: FreeRTOS's order among equal priorities is
-// a documented difference of the hardware kernels (fw/rtos/kernel_hw/README.md), whereas which
-// of several tasks of different priorities runs first at a tick is exactly what must agree.
+// Every application task has a priority of its own: the order among equal priorities has an
+// app of its own (test_order); here, which of several tasks of different priorities runs first
+// at a tick is what must agree.
 //
 // Events go to a buffer in RAM while the scenario runs (ticks counted from its start); printing
 // takes thousands of cycles and would shift what happens within a tick, so the controller

@@ -1,10 +1,17 @@
 // Scheduler of couplet_rtos (hw/ip/rtos/README.md "State"): the ready queues, one circular singly
-// linked list per priority through the thread nodes' next fields, with head, tail and nonempty,
-// and the choice of the thread to run. In one cycle a thread can be removed from one queue and
-// appended to the tail of another (both on: the same thread moves, always between two queues,
-// as only an eprio change moves a queued thread), or SCHEDULE can rotate the highest queue by
-// one (round robin: head = next[head], tail = old head), never both (SCHEDULE changes no node).
-// So each operation reads the queues as they were: none sees another's changes.
+// linked list per priority through the thread nodes' next fields, with head, tail, nonempty and
+// ran, and the choice of the thread to run. In one cycle a thread can be removed from one queue
+// and appended to the tail of another (both on: the same thread moves, always between two
+// queues, as only an eprio change moves a queued thread), or SCHEDULE can rotate the highest
+// queue by one (round robin: head = next[head], tail = old head), never both (SCHEDULE changes
+// no node). So each operation reads the queues as they were: none sees another's changes.
+//
+// ran[p]: the head of queue p is the thread SCHEDULE last picked from it, so the next pick from
+// p is its successor. Kept per queue, not read from cur, so that a thread preempted by a higher
+// one still counts as having run: when the higher one stops, its queue goes on with the next
+// thread, and a thread made ready meanwhile is appended (at the tail, just before the head in
+// the circle) behind every other, as FreeRTOS's list index does (fw/rtos/kernel_hw/README.md).
+// Removing the head clears it: the next pick is the removed thread's successor, the new head.
 //
 // Removal needs the predecessor, found by comparing every queued node's next with the removed
 // TID at once; a node that is not queued may hold a stale next, so queued_i masks the search.
@@ -60,6 +67,7 @@ module couplet_rtos_sched
   // once, and all empty is the reset state.
   typedef struct packed {
     logic [NumPrio-1:0]     nonempty;
+    logic [NumPrio-1:0]     ran;
     tid_t [NumPrio-1:0]     head;
     tid_t [NumPrio-1:0]     tail;
     tid_t [MaxThreads-1:0]  next;
@@ -88,13 +96,14 @@ module couplet_rtos_sched
   assign any_o = |rq_q.nonempty;
   assign top   = top_of(rq_q.nonempty);
 
-  // SCHEDULE runs the head of the highest queue; if that is the running thread, its successor,
-  // and the queue rotates so that the running thread goes to the tail.
-  logic cur_ready, cur_at_head, rot;
-  assign cur_ready   = cur_v_i && queued_i[cur_i];
-  assign cur_at_head = cur_ready && cur_eprio_i == top && rq_q.head[top] == cur_i;
-  assign rot         = schedule_i && cur_at_head;
-  assign pick_o      = cur_at_head ? rq_q.next[cur_i] : rq_q.head[top];
+  // SCHEDULE runs the head of the highest queue; if the head ran last, its successor, and the
+  // queue rotates so that the head goes to the tail.
+  logic cur_ready, rot;
+  tid_t top_head;
+  assign cur_ready = cur_v_i && queued_i[cur_i];
+  assign top_head  = rq_q.head[top];
+  assign rot       = schedule_i && rq_q.ran[top];
+  assign pick_o    = rq_q.ran[top] ? rq_q.next[top_head] : top_head;
 
   // The removal takes the only node of its queue (head = tail = t), which becomes empty.
   logic rm_last;
@@ -126,12 +135,16 @@ module couplet_rtos_sched
 
   always_comb begin
     rq_d = rq_q;
-    // The running thread is the head: its successor (pick_o) becomes the head.
+    // The head ran: its successor (pick_o) becomes the head.
+    if (schedule_i && any_o) rq_d.ran[top] = 1'b1;
     if (rot) begin
       rq_d.head[top] = pick_o;
-      rq_d.tail[top] = cur_i;
+      rq_d.tail[top] = top_head;
     end else begin
       if (op_q.rm) begin
+        // The next pick from the queue is the removed head's successor (an emptied queue's
+        // ran is clear, so an append to it starts afresh).
+        if (rq_q.head[op_q.rm_p] == op_q.t) rq_d.ran[op_q.rm_p] = 1'b0;
         if (rm_last) begin
           rq_d.nonempty[op_q.rm_p] = 1'b0;
         end else begin
@@ -170,6 +183,7 @@ module couplet_rtos_sched
       ScheduleAlone: assert (!(schedule_i && (op_q.rm || op_q.add)));
       MoveBetweenQueues: assert (!(op_q.rm && op_q.add && op_q.rm_p == op_q.add_p));
       OnePredecessor: assert ($onehot0(is_pred));
+      RanNonempty: assert ((rq_q.ran & ~rq_q.nonempty) == '0);
 `endif
     end
   end

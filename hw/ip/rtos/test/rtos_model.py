@@ -1,8 +1,8 @@
 """Reference model of couplet_rtos (hw/ip/rtos/README.md), written from the README alone.
 
 The model keeps the accelerator's architectural state as plain Python objects: thread nodes,
-one ready queue per priority as an ordered list (append at the tail, SCHEDULE rotates the head to
-the tail), mutexes with priority inheritance, counting semaphores, message queues with their ring
+one ready queue per priority as an ordered list (append at the tail; SCHEDULE rotates the head to
+the tail when it picked that head last and it is still there), mutexes with priority inheritance, counting semaphores, message queues with their ring
 and waiter sets, the staging buffer MSG and the copy engine (one pending copy: destination and
 words; it ends when the test calls `copy_done`).
 
@@ -235,6 +235,8 @@ class RtosModel:
         p = self.p
         self.threads = [Thread() for _ in range(p.MaxThreads)]
         self.ready: list[list[int]] = [[] for _ in range(p.NumPrio)]
+        # ran[p]: the head of ready[p] is the thread SCHEDULE last picked from it.
+        self.ran: list[bool] = [False] * p.NumPrio
         self.cur: int | None = None
         self.mutexes = [Mutex() for _ in range(p.NumMutex)]
         self.inherit = bool(p.PrioInherit)  # MUTEX_INHERIT: the accelerator's inheritance is on
@@ -386,7 +388,10 @@ class RtosModel:
         self.ready[th.eprio].append(tid)
 
     def _unlink(self, tid: int) -> None:
-        self.ready[self.threads[tid].eprio].remove(tid)
+        queue = self.ready[self.threads[tid].eprio]
+        if queue[0] == tid:
+            self.ran[self.threads[tid].eprio] = False
+        queue.remove(tid)
 
     def _waiter_set(self, th: Thread) -> set[int]:
         kind, wid = th.wait_kind, th.wait_id
@@ -472,9 +477,11 @@ class RtosModel:
         if not nonempty:
             self.cur = None
             return 0
-        queue = self.ready[self.best(nonempty)]
-        if self.cur is not None and queue[0] == self.cur:
+        prio = self.best(nonempty)
+        queue = self.ready[prio]
+        if self.ran[prio]:
             queue.append(queue.pop(0))
+        self.ran[prio] = True
         self.cur = queue[0]
         return self.threads[self.cur].tcb
 

@@ -100,15 +100,31 @@ def test_priority_order_and_round_robin(ascending: int) -> None:
     assert d.info(c) == (hi, hi, State.READY, Wait.NONE, 0)
 
 
-def test_cur_not_head_does_not_rotate() -> None:
+def test_picked_head_that_left_does_not_rotate() -> None:
     d = Drv()
     a, b, c = d.add(1, 3), d.add(2, 3), d.add(3, 3)
     assert d.schedule() == 1
     d.ok(Act.THREAD_SET_STATE, a, State.SUSPENDED)
-    d.ok(Act.THREAD_SET_STATE, a, State.READY)  # a to the tail: [b, c, a], cur a is not head
+    d.ok(Act.THREAD_SET_STATE, a, State.READY)  # a to the tail: [b, c, a], b has not run
     assert d.m.ready[3] == [b, c, a]
     assert d.schedule() == 2 and d.m.ready[3] == [b, c, a]
     assert d.schedule() == 3 and d.m.ready[3] == [c, a, b]
+
+
+def test_preempted_thread_goes_behind_its_peers() -> None:
+    """FreeRTOS's list index: a thread preempted by a higher one has had its turn; its queue goes
+    on with the next thread when the higher one stops, and a thread made ready meanwhile comes
+    after every other (just before the preempted one in the circle)."""
+    d = Drv()
+    a, b = d.add(0xA, 3), d.add(0xB, 3)
+    assert d.schedule() == 0xA
+    h = d.add(0x50, 5)
+    assert d.schedule() == 0x50
+    c = d.add(0xC, 3)
+    assert d.m.ready[3] == [a, b, c]
+    d.ok(Act.THREAD_SET_STATE, h, State.SUSPENDED)
+    assert [d.schedule() for _ in range(4)] == [0xB, 0xC, 0xA, 0xB]
+    assert d.m.ready[3] == [b, c, a]
 
 
 def test_thread_add_find_remove_tcb() -> None:

@@ -101,7 +101,7 @@
 #define RTOS_ACTION_THREAD_FIND 0x6u
 // a: tid; b: -. A WAITING thread leaves its waiter set and becomes READY (for an OS timeout); owners' inherited priorities are recomputed. On a thread that is not WAITING: `BAD_ARG`.
 #define RTOS_ACTION_THREAD_UNBLOCK 0x7u
-// a: -; b: -. Picks the highest non-empty ready queue `p`; if `cur` is READY, in queue `p` and its head, the queue rotates first (round robin: `cur` goes to the tail); `cur = head[p]`. Returns **the tcb of the new `cur`**, or 0 if no thread is READY (`cur` = none).
+// a: -; b: -. Picks the highest non-empty ready queue `p`; if its head is the thread `SCHEDULE` last picked from `p` (`ran[p]`), the queue rotates first (round robin: that thread goes to the tail, also when a higher one preempted it since); `cur = head[p]`, `ran[p] = 1`. Returns **the tcb of the new `cur`**, or 0 if no thread is READY (`cur` = none).
 #define RTOS_ACTION_SCHEDULE 0x8u
 // a: -; b: -. `tid` = `cur` (0xFF none); `value` = number of valid threads.
 #define RTOS_ACTION_CURRENT 0x9u

@@ -28,7 +28,7 @@ package rtos_reg_pkg;
     RtosActionThreadFind = 6'h6,
     // a: tid; b: -. A WAITING thread leaves its waiter set and becomes READY (for an OS timeout); owners' inherited priorities are recomputed. On a thread that is not WAITING: `BAD_ARG`.
     RtosActionThreadUnblock = 6'h7,
-    // a: -; b: -. Picks the highest non-empty ready queue `p`; if `cur` is READY, in queue `p` and its head, the queue rotates first (round robin: `cur` goes to the tail); `cur = head[p]`. Returns **the tcb of the new `cur`**, or 0 if no thread is READY (`cur` = none).
+    // a: -; b: -. Picks the highest non-empty ready queue `p`; if its head is the thread `SCHEDULE` last picked from `p` (`ran[p]`), the queue rotates first (round robin: that thread goes to the tail, also when a higher one preempted it since); `cur = head[p]`, `ran[p] = 1`. Returns **the tcb of the new `cur`**, or 0 if no thread is READY (`cur` = none).
     RtosActionSchedule = 6'h8,
     // a: -; b: -. `tid` = `cur` (0xFF none); `value` = number of valid threads.
     RtosActionCurrent = 6'h9,
