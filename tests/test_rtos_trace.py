@@ -12,11 +12,9 @@ timer's fires, every give taken, the resumed task running at the resume), so tha
 got the scenario wrong everywhere fails too.
 
 Left out on purpose: two tasks at one priority (their order has a test of its own,
-tests/test_rtos_order.py, and one rare order of events that differs, fw/rtos/kernel_hw/README.md),
-and what the trace cannot show the same way: a give or send that wakes a lower-priority waiter hands the count or message to it at once
-on the accelerator, whereas FreeRTOS leaves it in the object until the woken task runs (so
-`uxSemaphoreGetCount` right after such a give says 1 on sw and 0 on hw, and a higher task that
-receives before the woken one runs gets the oldest message on sw, the next one on hw).
+tests/test_rtos_order.py, and one rare order of events that differs, fw/rtos/kernel_hw/README.md).
+A give, send or unlock that wakes a lower-priority waiter leaves what it gave in the object until
+the waiter runs, on every kernel; test_sync_hw checks that (its "woken: ..." checks).
 
 Simulations: one per kernel variant, about 2.15 M cycles each (20-30 s).
 """

@@ -47,6 +47,10 @@ void *couplet_kernel_hw_start(void *first) {
   // (MUTEX_INHERIT 0), so every eprio is the uxPriority FreeRTOS sets (couplet_hwPRIORITY). No
   // mutex can be locked yet (a lock needs a running task).
   couplet_kernel_hw_ok(COUPLET_KERNEL_HW_CALL(mutex_inherit, 0, 0));
+  // FreeRTOS's rule for a give, send or unlock that finds a waiter: the waiter is only woken and
+  // takes the count, message or mutex when it runs (HANDOFF 0; couplet_kernel_hw_sync.c). No
+  // task waits yet.
+  couplet_kernel_hw_ok(COUPLET_KERNEL_HW_CALL(handoff, 0, 0));
   // FreeRTOS starts with the last-created task of the highest priority, and its list index, still
   // at the list's start, then gives the turn to the tasks of that priority from the first-created
   // on. The accelerator's queue holds them in creation order: SCHEDULE picks the head, then each

@@ -88,9 +88,9 @@ static inline __attribute__((always_inline)) void couplet_kernel_hw_ok(uint32_t 
 // ready list). Returns pdFALSE when the accelerator has no free node (TABLE_FULL).
 BaseType_t couplet_kernel_hw_task_add(void *tcb, UBaseType_t priority, UBaseType_t *tid);
 
-// vTaskStartScheduler, interrupts off: priority inheritance becomes FreeRTOS's own, and FreeRTOS's
-// first task (`first`, its pxCurrentTCB) the accelerator's running thread. Returns the task to
-// run (couplet_kernel_hw.c).
+// vTaskStartScheduler, interrupts off: priority inheritance and the wake-up of waiters become
+// FreeRTOS's, and FreeRTOS's first task (`first`, its pxCurrentTCB) the accelerator's running
+// thread. Returns the task to run (couplet_kernel_hw.c).
 void *couplet_kernel_hw_start(void *first);
 
 // The task entered its ready list.
@@ -207,19 +207,15 @@ BaseType_t couplet_kernel_hw_mutex_unlock(UBaseType_t hw, void **holder);
 // size is 0; a queue's item is non-NULL here; SEND_TO_BACK only).
 #define COUPLET_KERNEL_HW_SLOW ((BaseType_t)-1)
 
-// An action of a fast path answered OK and woke a task (tid): make it ready in FreeRTOS (in a
-// critical section), yield if it outranks the caller, then restore the interrupt state the fast
-// path masked (`mstatus`) and answer pdPASS. Called with interrupts still masked since the
-// action, so no interrupt comes between the action and this follow-up. Task level.
-// The fast paths return their answer (COUPLET_KERNEL_HW_PASS), so that their common path makes
-// no call and needs no stack frame: GCC saves ra on the follow-up's path alone.
-// couplet_kernel_hw_woke: a receive woke a sender that waited for room.
+// An action of a fast path answered OK and woke a task (tid): a receive woke a sender that
+// waited for room, a give or send a taker or receiver, an unlock a locker (each tries again when
+// it runs). Make it ready in FreeRTOS (in a critical section), yield if it outranks the caller,
+// then restore the interrupt state the fast path masked (`mstatus`) and answer pdPASS. Called
+// with interrupts still masked since the action, so no interrupt comes between the action and
+// this follow-up. Task level. The fast paths return its answer (COUPLET_KERNEL_HW_PASS), so that
+// their common path makes no call and needs no stack frame: GCC saves ra on the follow-up's path
+// alone.
 BaseType_t couplet_kernel_hw_woke(uint32_t result, uint32_t mstatus);
-// couplet_kernel_hw_woke_sent: a give or send to object `hw` woke a taker or receiver (which, if
-// it was peeking, leaves the count or message to the next waiter or in the object), or the give
-// of a mutex handed it to a waiter, which becomes its owner in FreeRTOS too (`holder`, the
-// Queue_t's xMutexHolder).
-BaseType_t couplet_kernel_hw_woke_sent(UBaseType_t hw, uint32_t result, void **holder, uint32_t mstatus);
 
 // Returns the answer of a follow-up above, which is always pdPASS: said to the compiler, so
 // that the wrappers' test for COUPLET_KERNEL_HW_SLOW folds away on that path (else the
@@ -235,7 +231,7 @@ BaseType_t couplet_kernel_hw_woke_sent(UBaseType_t hw, uint32_t result, void **h
 
 // The same from an interrupt handler (xQueueGiveFromISR): the woken task is made ready, and
 // *higher_woken set (if not NULL) when it outranks the running task.
-void couplet_kernel_hw_woke_from_isr(UBaseType_t hw, uint32_t result, BaseType_t *higher_woken);
+void couplet_kernel_hw_woke_from_isr(uint32_t result, BaseType_t *higher_woken);
 
 // The running task's TID (CURRENT).
 static inline __attribute__((always_inline)) uint32_t couplet_kernel_hw_current(void) {
@@ -345,7 +341,7 @@ static inline __attribute__((always_inline)) BaseType_t couplet_kernel_hw_receiv
 
 // A give / send to the back (xQueueGenericSend) of a hardware semaphore, or of a hardware queue
 // from a word-aligned item, or the give of a mutex (MUTEX_UNLOCK). One follow-up call for all
-// three (couplet_kernel_hw_woke_sent), so that only its path needs a stack frame.
+// three (couplet_kernel_hw_woke), so that only its path needs a stack frame.
 // A mutex's give is not fast while some task runs at an inherited priority: the giver may be
 // one, and then FreeRTOS's xTaskPriorityDisinherit must lower it first (before the waiter is
 // woken, as FreeRTOS orders them), so the slow path does both. (Checked with interrupts masked:
@@ -361,9 +357,9 @@ static inline __attribute__((always_inline)) BaseType_t couplet_kernel_hw_send_f
   uint32_t result;
   uint32_t mstatus;
   // Masked in both couplings: a give or send may wake a waiter, which must be made ready in
-  // FreeRTOS (couplet_kernel_hw_woke_sent) before any interrupt's SCHEDULE could pick it or the
-  // tick could time it out (it would then miss the count or message it was handed); and MSG +
-  // QUEUE_SEND belong together. A queue first (a send has the most to do besides).
+  // FreeRTOS (couplet_kernel_hw_woke) before any interrupt's SCHEDULE could pick it or the tick
+  // could time it out in FreeRTOS's lists after the accelerator woke it; and MSG + QUEUE_SEND
+  // belong together. A queue first (a send has the most to do besides).
   if (COUPLET_KERNEL_HW_IS(hw, COUPLET_KERNEL_HW_QUEUE)) {
     if (item == NULL || ((uintptr_t)item & 3u) != 0u) {
       return COUPLET_KERNEL_HW_SLOW;
@@ -386,7 +382,7 @@ static inline __attribute__((always_inline)) BaseType_t couplet_kernel_hw_send_f
       // NOT_OWNER: not held, or held by another task (FreeRTOS asserts there): the give fails.
       return couplet_rtos_status(result) == COUPLET_RTOS_NOT_OWNER ? errQUEUE_FULL : COUPLET_KERNEL_HW_SLOW;
     }
-    *holder = NULL;  // a handover makes the waiter the holder (the follow-up below)
+    *holder = NULL;  // a waiter woken by the unlock becomes the holder when it locks it
     if (!couplet_rtos_names_tid(result)) {
       // Its own end: joining the one below cost the give jumps back and forth.
       couplet_kernel_hw_unmask(mstatus);
@@ -397,7 +393,7 @@ static inline __attribute__((always_inline)) BaseType_t couplet_kernel_hw_send_f
   if (status == COUPLET_RTOS_OK) {
     if (couplet_rtos_names_tid(result)) {
       // A waiting taker, receiver or locker.
-      COUPLET_KERNEL_HW_PASS(couplet_kernel_hw_woke_sent(hw, result, holder, mstatus));
+      COUPLET_KERNEL_HW_PASS(couplet_kernel_hw_woke(result, mstatus));
     }
     couplet_kernel_hw_unmask(mstatus);
     return pdPASS;
@@ -425,7 +421,7 @@ static inline __attribute__((always_inline)) BaseType_t couplet_kernel_hw_give_f
   uint32_t status = couplet_rtos_status(result);
   if (status == COUPLET_RTOS_OK) {
     if (couplet_rtos_names_tid(result)) {
-      couplet_kernel_hw_woke_from_isr(hw, result, higher_woken);
+      couplet_kernel_hw_woke_from_isr(result, higher_woken);
     }
     couplet_kernel_hw_unmask(mstatus);
     return pdPASS;

@@ -6,6 +6,12 @@
 // QUEUE_RECV + staging buffer, "block" = DELAYED + the blocking call) runs in one critical
 // section, so an interrupt handler's own use of the accelerator (a give from an ISR, the tick
 // readying a task) cannot come between.
+//
+// The accelerator follows FreeRTOS's rule for a give, send or unlock that finds a waiter
+// (HANDOFF 0, couplet_kernel_hw_start): the count, the message or the unlocked mutex stays in the
+// object and the best waiter is only woken; it takes it when it runs, unless a task that runs
+// before it took it first, and then it waits again for the rest of its time. So every wait below
+// ends the same way, woken or timed out: one more attempt.
 
 #include <string.h>
 
@@ -17,19 +23,9 @@
 
 #define SEM_MAX_COUNT 0xFFFFu  // SEM_ALLOC's counters are 16 bits
 
-// Set (in a critical section) by whoever wakes TID t through the accelerator, cleared by t itself
-// before it blocks: when t runs again, it tells a wake-up (the give / send / receive named it:
-// it has the count, or its message, or room to send again) from a timeout.
-static volatile uint8_t woken[COUPLET_RTOS_MAX_THREADS];
-
-// Set by TID t itself when it blocks in xQueuePeek (it waits as a receiver: the accelerator has
-// no peek waiters), cleared when it runs again. Read by the sender that hands t a message: a
-// peek leaves the message in the queue, so the sender puts it back (give_back).
-static volatile uint8_t peeking[COUPLET_RTOS_MAX_THREADS];
-
 // Set by xTaskAbortDelay (tasks_abort.patch) for TID t, which it takes out of its wait; cleared
 // when t starts a wait on one of the accelerator's objects (block), so that the abort of a plain
-// delay does not end a later wait. Read by wait_ended. Only with INCLUDE_xTaskAbortDelay.
+// delay does not end a later wait. Read by may_wait. Only with INCLUDE_xTaskAbortDelay.
 #if INCLUDE_xTaskAbortDelay
 static volatile uint8_t aborted[COUPLET_RTOS_MAX_THREADS];
 
@@ -45,50 +41,7 @@ static BaseType_t wake(uint32_t result) {
   }
   void *tcb = (void *)(uintptr_t)COUPLET_KERNEL_HW_CALL(thread_tcb, tid, 0);
   configASSERT(tcb != NULL);
-  woken[tid] = 1;
   return xTaskCoupletWake(tcb);
-}
-
-// A peeker (TID tid) was handed the count or message of object `hw` but must leave it: it goes
-// back (a give; for a queue, a send to the front: the queue was empty, since a receiver waited),
-// which may hand it to the next waiter, and so on; each step wakes another waiter, so the loop
-// ends. MSG still holds the message (the copy engine took a snapshot); the front send waits out
-// the copy to the peeker (BUSY) first. Out of line: rare, and kept off the wake-up path.
-static __attribute__((noinline)) BaseType_t give_back(UBaseType_t hw, uint32_t tid) {
-  uint32_t id = COUPLET_KERNEL_HW_ID(hw);
-  BaseType_t yield = pdFALSE;
-  for (uint32_t step = 0; step < COUPLET_RTOS_MAX_THREADS; step++) {
-    peeking[tid] = 0;
-    uint32_t result;
-    if (COUPLET_KERNEL_HW_KIND(hw) == COUPLET_KERNEL_HW_SEM) {
-      result = COUPLET_KERNEL_HW_CALL(sem_give, id, 0);
-    } else {
-      configASSERT(couplet_rtos_copy_wait());
-      result = COUPLET_KERNEL_HW_CALL(queue_send, id, COUPLET_RTOS_QUEUE_FRONT);
-    }
-    couplet_kernel_hw_ok(result);
-    tid = couplet_rtos_tid(result);
-    if (tid == COUPLET_RTOS_NONE) {
-      return yield;  // stored (or counted): nobody else waited
-    }
-    yield |= wake(result);
-    if (!peeking[tid]) {
-      return yield;
-    }
-  }
-  configASSERT(0);  // more wake-ups than threads: the accelerator's waiter sets are broken
-  return yield;
-}
-
-// A give or send answered OK: wake the taker or receiver it named, if any (a peeker leaves what
-// it was handed: give_back).
-static inline __attribute__((always_inline)) BaseType_t wake_sent(UBaseType_t hw, uint32_t result) {
-  BaseType_t yield = wake(result);
-  uint32_t tid = couplet_rtos_tid(result);
-  if (tid != COUPLET_RTOS_NONE && peeking[tid]) {
-    yield |= give_back(hw, tid);
-  }
-  return yield;
 }
 
 UBaseType_t couplet_kernel_hw_queue_create(UBaseType_t length, UBaseType_t item_size, uint8_t type) {
@@ -175,16 +128,10 @@ UBaseType_t couplet_kernel_hw_count(UBaseType_t hw) {
   return couplet_rtos_value(result);
 }
 
-// An unlock answered OK naming a waiter: the mutex was handed to it (READY, the owner now). In a
-// critical section. pdTRUE if it outranks the running task.
-static BaseType_t hand_over(uint32_t result, void **holder) {
-  *holder = couplet_kernel_hw_tcb[couplet_rtos_tid(result)];
-  return wake(result);
-}
-
-// The end of a fast path's follow-up: the yield its wake-up asked for, then the interrupt state
-// the fast path masked.
-static BaseType_t woke_end(BaseType_t yield, uint32_t mstatus) {
+BaseType_t couplet_kernel_hw_woke(uint32_t result, uint32_t mstatus) {
+  taskENTER_CRITICAL();
+  BaseType_t yield = wake(result);
+  taskEXIT_CRITICAL();
   if (yield) {
     portYIELD_WITHIN_API();
   }
@@ -192,24 +139,9 @@ static BaseType_t woke_end(BaseType_t yield, uint32_t mstatus) {
   return pdPASS;
 }
 
-BaseType_t couplet_kernel_hw_woke(uint32_t result, uint32_t mstatus) {
-  taskENTER_CRITICAL();
-  BaseType_t yield = wake(result);
-  taskEXIT_CRITICAL();
-  return woke_end(yield, mstatus);
-}
-
-BaseType_t couplet_kernel_hw_woke_sent(UBaseType_t hw, uint32_t result, void **holder, uint32_t mstatus) {
-  taskENTER_CRITICAL();
-  BaseType_t yield = COUPLET_KERNEL_HW_KIND(hw) == COUPLET_KERNEL_HW_MUTEX ? hand_over(result, holder)
-                                                                           : wake_sent(hw, result);
-  taskEXIT_CRITICAL();
-  return woke_end(yield, mstatus);
-}
-
-void couplet_kernel_hw_woke_from_isr(UBaseType_t hw, uint32_t result, BaseType_t *higher_woken) {
+void couplet_kernel_hw_woke_from_isr(uint32_t result, BaseType_t *higher_woken) {
   UBaseType_t saved = taskENTER_CRITICAL_FROM_ISR();
-  BaseType_t yield = wake_sent(hw, result);
+  BaseType_t yield = wake(result);
   taskEXIT_CRITICAL_FROM_ISR(saved);
   if (yield && higher_woken != NULL) {
     *higher_woken = pdTRUE;
@@ -244,9 +176,9 @@ static uint32_t try_send(UBaseType_t hw, const void *item, uint32_t flags) {
 }
 
 // One attempt of a take / receive / peek (`flags`: COUPLET_RTOS_BLOCK, COUPLET_RTOS_QUEUE_PEEK); a
-// stored message is copied out of MSG into `buffer`. `dst` is where a blocking receive wants its
-// message copied (word aligned).
-static uint32_t try_receive(UBaseType_t hw, void *buffer, uint32_t flags, void *dst) {
+// stored message is copied out of MSG into `buffer`. A blocking one names no buffer for the copy
+// engine: with HANDOFF 0 a send stores the message and wakes the receiver, which receives it.
+static uint32_t try_receive(UBaseType_t hw, void *buffer, uint32_t flags) {
   uint32_t id = COUPLET_KERNEL_HW_ID(hw);
   if (COUPLET_KERNEL_HW_KIND(hw) == COUPLET_KERNEL_HW_SEM) {
     if ((flags & (COUPLET_RTOS_QUEUE_PEEK | COUPLET_RTOS_BLOCK)) == COUPLET_RTOS_QUEUE_PEEK) {
@@ -261,7 +193,7 @@ static uint32_t try_receive(UBaseType_t hw, void *buffer, uint32_t flags, void *
     return COUPLET_KERNEL_HW_CALL(sem_take, id, flags & COUPLET_RTOS_BLOCK);
   }
   for (;;) {
-    uint32_t result = COUPLET_KERNEL_HW_CALL(queue_recv, id, (uint32_t)(uintptr_t)dst | flags);
+    uint32_t result = COUPLET_KERNEL_HW_CALL(queue_recv, id, flags);
     if (couplet_rtos_status(result) == COUPLET_RTOS_BUSY) {
       configASSERT(couplet_rtos_copy_wait());
       continue;
@@ -286,7 +218,6 @@ static uint32_t try_receive(UBaseType_t hw, void *buffer, uint32_t flags, void *
 // the loops below wait again when it ends. In the caller's critical section; returns its TID.
 static UBaseType_t block(TickType_t wait) {
   UBaseType_t tid = uxTaskCoupletBlock(wait);
-  woken[tid] = 0;
 #if INCLUDE_xTaskAbortDelay
   aborted[tid] = 0;
 #endif
@@ -298,20 +229,35 @@ static void check_blocked(uint32_t result) {
   configASSERT(couplet_rtos_blocked(result));
 }
 
-// A wait that ended without a wake-up: the loops below try once more, without waiting if the
-// time is up or the wait was aborted (xTaskAbortDelay: FreeRTOS's own mark of an abort,
-// ucDelayAborted, is only set for a task on an event list).
-// Inline, with the caller's TID: it is on the path of every woken sender.
-static inline __attribute__((always_inline)) void wait_ended(TimeOut_t *timeout, TickType_t *wait,
-                                                              UBaseType_t tid) {
-#if INCLUDE_xTaskAbortDelay
-  if (xTaskCheckForTimeOut(timeout, wait) != pdFALSE || aborted[tid] != 0u) {
-    *wait = 0;
+// A call's wait: FreeRTOS's xTimeOut and xTicksToWait (`left`), whether the first attempt has
+// failed yet (`started`), and the caller's TID once it has waited.
+typedef struct {
+  TimeOut_t timeout;
+  TickType_t left;
+  BaseType_t started;
+  UBaseType_t tid;
+} wait_t;
+
+// After a failed attempt: may the caller wait (again)? FreeRTOS's order: the attempt first, the
+// time after, so that a woken task that finds what it waited for pays nothing for the time. No
+// if it may not wait at all, if its time is up, or if its wait was aborted (xTaskAbortDelay:
+// FreeRTOS's own mark of an abort, ucDelayAborted, is only set for a task on an event list). In
+// the caller's critical section.
+static BaseType_t may_wait(wait_t *w) {
+  if (w->left == 0) {
+    return pdFALSE;
   }
-#else
-  (void)tid;
-  (void)xTaskCheckForTimeOut(timeout, wait);  // sets *wait to 0 once the time is up
+  if (!w->started) {
+    vTaskSetTimeOutState(&w->timeout);
+    w->started = pdTRUE;
+    return pdTRUE;
+  }
+#if INCLUDE_xTaskAbortDelay
+  if (aborted[w->tid] != 0u) {
+    return pdFALSE;
+  }
 #endif
+  return xTaskCheckForTimeOut(&w->timeout, &w->left) == pdFALSE;  // sets left to what remains
 }
 
 // ----------------------------------------------------------------------------- task API
@@ -330,8 +276,7 @@ static uint32_t send_flags(BaseType_t position) {
 }
 
 BaseType_t couplet_kernel_hw_send(UBaseType_t hw, const void *item, TickType_t wait, BaseType_t position) {
-  TimeOut_t timeout;
-  BaseType_t timeout_set = pdFALSE;
+  wait_t w = {.left = wait};
   for (;;) {
     BaseType_t yield = pdFALSE;
     taskENTER_CRITICAL();
@@ -341,7 +286,7 @@ BaseType_t couplet_kernel_hw_send(UBaseType_t hw, const void *item, TickType_t w
     uint32_t result = try_send(hw, item, send_flags(position));
     uint32_t status = couplet_rtos_status(result);
     if (status == COUPLET_RTOS_OK) {
-      yield |= wake_sent(hw, result);
+      yield |= wake(result);  // a taker or receiver
       taskEXIT_CRITICAL();
       if (yield) {
         portYIELD_WITHIN_API();
@@ -351,44 +296,80 @@ BaseType_t couplet_kernel_hw_send(UBaseType_t hw, const void *item, TickType_t w
     // QUEUE_FULL, or BAD_ARG of a semaphore at its maximum (a give never waits in hardware).
     configASSERT(status == COUPLET_RTOS_QUEUE_FULL || (status == COUPLET_RTOS_BAD_ARG &&
                                                        COUPLET_KERNEL_HW_KIND(hw) == COUPLET_KERNEL_HW_SEM));
-    if (wait == 0 || status != COUPLET_RTOS_QUEUE_FULL) {
+    if (status != COUPLET_RTOS_QUEUE_FULL || !may_wait(&w)) {
       taskEXIT_CRITICAL();
       return errQUEUE_FULL;
     }
-    if (!timeout_set) {
-      vTaskSetTimeOutState(&timeout);
-      timeout_set = pdTRUE;
-    }
-    UBaseType_t tid = block(wait);
+    w.tid = block(w.left);
     check_blocked(try_send(hw, item, send_flags(position) | COUPLET_RTOS_BLOCK));
     taskEXIT_CRITICAL();
     portYIELD_WITHIN_API();
-    // Woken (a receive made room): send again. Else the time ran out (the tick's
-    // THREAD_SET_STATE READY took it off the waiters), or only the longest delay did. Either
-    // way one more attempt, which does not wait if the time is up (wait becomes 0).
-    wait_ended(&timeout, &wait, tid);
+    // Woken (a receive made room), or the time ran out (the tick's THREAD_SET_STATE READY took
+    // it off the waiters), or only the longest delay did: one more attempt.
   }
+}
+
+// Is a receiver waiting on queue `id`? (QUEUE_INFO counts senders and receivers together.)
+static BaseType_t receiver_waits(uint32_t id) {
+  for (uint32_t tid = 0; tid < COUPLET_RTOS_MAX_THREADS; tid++) {
+    uint32_t info = COUPLET_KERNEL_HW_CALL(thread_info, tid, 0);
+    if (couplet_rtos_status(info) == COUPLET_RTOS_OK && couplet_rtos_info_state(info) == COUPLET_RTOS_WAITING &&
+        couplet_rtos_info_wait_kind(info) == RTOS_WAIT_KIND_QUEUE_RECV && couplet_rtos_info_wait_id(info) == id) {
+      return pdTRUE;
+    }
+  }
+  return pdFALSE;
+}
+
+// xQueuePeek leaves the message (or the count) in the object, and wakes the best task still
+// waiting to receive it, if any. The accelerator wakes a waiter on a send or give: the message
+// is received and sent back to the front (the count taken and given back), which changes nothing
+// else and wakes that task. (Were senders waiting too, on a queue full again, the receive would
+// wake one of them, which finds it full and waits again.) In a critical section; pdTRUE if the
+// woken task outranks the running one.
+static BaseType_t wake_after_peek(UBaseType_t hw) {
+  uint32_t id = COUPLET_KERNEL_HW_ID(hw);
+  uint32_t result;
+  if (COUPLET_KERNEL_HW_KIND(hw) == COUPLET_KERNEL_HW_SEM) {
+    uint32_t info = COUPLET_KERNEL_HW_CALL(sem_info, id, 0);
+    couplet_kernel_hw_ok(info);
+    if (couplet_rtos_tid(info) == 0u) {  // SEM_INFO's tid: how many wait
+      return pdFALSE;
+    }
+    couplet_kernel_hw_ok(COUPLET_KERNEL_HW_CALL(sem_take, id, 0));
+    result = COUPLET_KERNEL_HW_CALL(sem_give, id, 0);
+  } else {
+    uint32_t info = COUPLET_KERNEL_HW_CALL(queue_info, id, 0);
+    couplet_kernel_hw_ok(info);
+    if (couplet_rtos_tid(info) == 0u || !receiver_waits(id)) {
+      return pdFALSE;
+    }
+    uint32_t taken = COUPLET_KERNEL_HW_CALL(queue_recv, id, 0);
+    couplet_kernel_hw_ok(taken);
+    BaseType_t yield = wake(taken);
+    result = COUPLET_KERNEL_HW_CALL(queue_send, id, COUPLET_RTOS_QUEUE_FRONT);
+    couplet_kernel_hw_ok(result);
+    return yield | wake(result);
+  }
+  couplet_kernel_hw_ok(result);
+  return wake(result);
 }
 
 BaseType_t couplet_kernel_hw_receive(UBaseType_t hw, void *buffer, TickType_t wait, BaseType_t peek) {
   // A mutex is taken by xSemaphoreTake (couplet_kernel_hw_mutex_lock), not received or peeked.
   configASSERT(COUPLET_KERNEL_HW_KIND(hw) != COUPLET_KERNEL_HW_MUTEX);
-  TimeOut_t timeout;
-  BaseType_t timeout_set = pdFALSE;
-  uint32_t words = COUPLET_KERNEL_HW_KIND(hw) == COUPLET_KERNEL_HW_QUEUE ? COUPLET_KERNEL_HW_WORDS(hw) : 0u;
-  // Where the copy engine writes a message for this task once it waits: its buffer, or one on
-  // its stack when that is not word aligned.
-  uint32_t aligned[COUPLET_RTOS_MESSAGE_WORDS];
-  void *dst = ((uintptr_t)buffer & 3u) == 0u ? buffer : (void *)aligned;
-  // A peek that finds the queue empty waits as a receiver; the sender that hands it a message
-  // puts the message back (give_back).
+  wait_t w = {.left = wait};
+  BaseType_t is_queue = COUPLET_KERNEL_HW_KIND(hw) == COUPLET_KERNEL_HW_QUEUE;
+  // A peek that finds the queue empty waits as a receiver: the send that wakes it stores the
+  // message, which the peek then copies and leaves there.
   uint32_t flags = peek ? COUPLET_RTOS_QUEUE_PEEK : 0u;
   for (;;) {
     taskENTER_CRITICAL();
-    uint32_t result = try_receive(hw, buffer, flags, NULL);
+    uint32_t result = try_receive(hw, buffer, flags);
     uint32_t status = couplet_rtos_status(result);
     if (status == COUPLET_RTOS_OK) {
-      BaseType_t yield = wake(result);  // a sender that waited for room
+      // After a peek, a receiver still waiting; after a receive, a sender that waited for room.
+      BaseType_t yield = peek ? wake_after_peek(hw) : wake(result);
       taskEXIT_CRITICAL();
       if (yield) {
         portYIELD_WITHIN_API();
@@ -396,34 +377,22 @@ BaseType_t couplet_kernel_hw_receive(UBaseType_t hw, void *buffer, TickType_t wa
       return pdPASS;
     }
     configASSERT(status == COUPLET_RTOS_UNAVAILABLE || status == COUPLET_RTOS_QUEUE_EMPTY);
-    if (wait == 0) {
+    if (!may_wait(&w)) {
       taskEXIT_CRITICAL();
-      return words != 0u ? errQUEUE_EMPTY : pdFAIL;
+      return is_queue ? errQUEUE_EMPTY : pdFAIL;
     }
-    if (!timeout_set) {
-      vTaskSetTimeOutState(&timeout);
-      timeout_set = pdTRUE;
-    }
-    UBaseType_t tid = block(wait);
-    peeking[tid] = peek ? 1u : 0u;
-    check_blocked(try_receive(hw, buffer, flags | COUPLET_RTOS_BLOCK, dst));
+    w.tid = block(w.left);
+    check_blocked(try_receive(hw, buffer, flags | COUPLET_RTOS_BLOCK));
     taskEXIT_CRITICAL();
     portYIELD_WITHIN_API();
-    peeking[tid] = 0;  // woken (the sender cleared it) or timed out (no sender can name it now)
-    if (woken[tid]) {
-      // The give handed it the count; a send had the copy engine write the message to dst.
-      if (words != 0u) {
-        configASSERT(couplet_rtos_copy_wait());
-        if (dst != buffer) {
-          memcpy(buffer, aligned, 4u * words);
-        }
-      }
+    // Woken (a give or send left the count or message in the object, which a task that ran
+    // first may have taken), or timed out (the tick's THREAD_SET_STATE READY took it off the
+    // object's waiters; a portMAX_DELAY wait never times out: the longest delay ended, it waits
+    // again). One more attempt: first the fast path's (a woken task mostly finds what it waited
+    // for), which answers COUPLET_KERNEL_HW_SLOW, having changed nothing, if it is not there.
+    if (!peek && couplet_kernel_hw_receive_fast(hw, buffer, portMAX_DELAY) == pdPASS) {
       return pdPASS;
     }
-    // Timed out: the tick's THREAD_SET_STATE READY took it off the object's waiters, so the
-    // object is as if it had never waited. One more attempt, without waiting if the time is up
-    // (wait becomes 0; a portMAX_DELAY wait never is: the longest delay ended, wait again).
-    wait_ended(&timeout, &wait, tid);
   }
 }
 
@@ -443,7 +412,7 @@ BaseType_t couplet_kernel_hw_send_from_isr(UBaseType_t hw, const void *item, Bas
   uint32_t result = try_send(hw, item, send_flags(position));
   BaseType_t ret = errQUEUE_FULL;
   if (couplet_rtos_status(result) == COUPLET_RTOS_OK) {
-    yield |= wake_sent(hw, result);
+    yield |= wake(result);
     ret = pdPASS;
   }
   taskEXIT_CRITICAL_FROM_ISR(saved);
@@ -456,7 +425,7 @@ BaseType_t couplet_kernel_hw_send_from_isr(UBaseType_t hw, const void *item, Bas
 BaseType_t couplet_kernel_hw_receive_from_isr(UBaseType_t hw, void *buffer, BaseType_t *higher_woken, BaseType_t peek) {
   configASSERT(COUPLET_KERNEL_HW_KIND(hw) != COUPLET_KERNEL_HW_MUTEX);  // no mutex from an interrupt
   UBaseType_t saved = taskENTER_CRITICAL_FROM_ISR();
-  uint32_t result = try_receive(hw, buffer, peek ? COUPLET_RTOS_QUEUE_PEEK : 0u, NULL);
+  uint32_t result = try_receive(hw, buffer, peek ? COUPLET_RTOS_QUEUE_PEEK : 0u);
   BaseType_t ret = pdFAIL;
   BaseType_t yield = pdFALSE;
   if (couplet_rtos_status(result) == COUPLET_RTOS_OK) {
@@ -500,8 +469,8 @@ BaseType_t couplet_kernel_hw_reset(UBaseType_t hw) {
 }
 
 // ----------------------------------------------------------------------------- mutexes
-// FreeRTOS's mutexes are the accelerator's (MUTEX_*: the lock, its owner, its waiters, the
-// handover to the best waiter), with FreeRTOS's own priority inheritance: the accelerator's is
+// FreeRTOS's mutexes are the accelerator's (MUTEX_*: the lock, its owner, its waiters, the wake-up
+// of the best waiter, which locks it when it runs), with FreeRTOS's own priority inheritance: the accelerator's is
 // off (couplet_kernel_hw_start), and this glue calls FreeRTOS's inheritance functions where
 // queue.c calls them, so every priority is the one FreeRTOS decides, by its rules
 // (xTaskPriorityInherit raises the holder only, not the holders it waits for in turn;
@@ -519,10 +488,16 @@ BaseType_t couplet_kernel_hw_reset(UBaseType_t hw) {
 uint8_t couplet_kernel_hw_raised[COUPLET_RTOS_MAX_THREADS];
 uint32_t couplet_kernel_hw_raised_tasks;
 
-// How many of the accelerator's mutexes TID tid owns (FreeRTOS's uxMutexesHeld); *owns_mutex
-// says whether mutex `mutex` is one of them. In a critical section.
+// Mutexes deleted while TID t held them. FreeRTOS never takes such a mutex off its holder's count
+// (uxMutexesHeld: vQueueDelete does not look at it), so a holder at an inherited priority keeps
+// it after giving back all its other mutexes; the glue counts them too, for the same result.
+// Cleared when the task's node is removed.
+static uint8_t held_when_deleted[COUPLET_RTOS_MAX_THREADS];
+
+// FreeRTOS's uxMutexesHeld of TID tid: the accelerator's mutexes it owns, and those deleted while
+// it held them; *owns_mutex says whether mutex `mutex` is one it owns. In a critical section.
 static UBaseType_t mutexes_held(uint32_t tid, uint32_t mutex, BaseType_t *owns_mutex) {
-  UBaseType_t held = 0;
+  UBaseType_t held = held_when_deleted[tid];
   *owns_mutex = pdFALSE;
   for (uint32_t id = 0; id < COUPLET_RTOS_MUTEXES; id++) {
     uint32_t info = COUPLET_KERNEL_HW_CALL(mutex_info, id, 0);
@@ -542,6 +517,7 @@ static uint8_t deleted_holder[COUPLET_RTOS_MAX_THREADS];
 void couplet_kernel_hw_remove(UBaseType_t tid) {
   couplet_kernel_hw_raised_tasks -= couplet_kernel_hw_raised[tid];
   couplet_kernel_hw_raised[tid] = 0;
+  held_when_deleted[tid] = 0;
   uint32_t result = COUPLET_KERNEL_HW_CALL(thread_remove, tid, 0);
   if (couplet_rtos_status(result) == COUPLET_RTOS_BUSY) {  // it owns a mutex
     couplet_kernel_hw_ok(COUPLET_KERNEL_HW_CALL(thread_set_state, tid, COUPLET_RTOS_SUSPENDED));
@@ -551,10 +527,17 @@ void couplet_kernel_hw_remove(UBaseType_t tid) {
   couplet_kernel_hw_ok(result);
 }
 
-// A mutex owned by `owner` (a TID, or NONE) was deleted: a deleted holder's node goes once it
-// owns nothing (THREAD_REMOVE answers BUSY while it still does).
+// A mutex owned by `owner` (a TID, or NONE) was deleted: a live holder counts it on
+// (held_when_deleted); a deleted holder's node goes once it owns nothing (THREAD_REMOVE answers
+// BUSY while it still does).
 static void mutex_deleted(uint32_t owner) {
-  if (owner == COUPLET_RTOS_NONE || !deleted_holder[owner]) {
+  if (owner == COUPLET_RTOS_NONE) {
+    return;
+  }
+  if (!deleted_holder[owner]) {
+    if (held_when_deleted[owner] < UINT8_MAX) {
+      held_when_deleted[owner]++;
+    }
     return;
   }
   uint32_t result = COUPLET_KERNEL_HW_CALL(thread_remove, owner, 0);
@@ -583,8 +566,7 @@ static UBaseType_t highest_waiting(uint32_t id) {
 
 BaseType_t couplet_kernel_hw_mutex_lock(UBaseType_t hw, TickType_t wait, void **holder) {
   uint32_t id = COUPLET_KERNEL_HW_ID(hw);
-  TimeOut_t timeout;
-  BaseType_t timeout_set = pdFALSE;
+  wait_t w = {.left = wait};
   BaseType_t inherited = pdFALSE;
   for (;;) {
     taskENTER_CRITICAL();
@@ -598,7 +580,7 @@ BaseType_t couplet_kernel_hw_mutex_lock(UBaseType_t hw, TickType_t wait, void **
     // UNAVAILABLE: another task holds it. BAD_ARG: the caller does (a second take of a
     // non-recursive mutex, which in FreeRTOS waits out its time and fails).
     configASSERT(status == COUPLET_RTOS_UNAVAILABLE || status == COUPLET_RTOS_BAD_ARG);
-    if (wait == 0) {
+    if (!may_wait(&w)) {
       if (inherited) {
         // It gave up after raising the holder: as xQueueSemaphoreTake, the holder comes back down
         // to the highest priority still waiting (if this is the one mutex it holds).
@@ -612,24 +594,20 @@ BaseType_t couplet_kernel_hw_mutex_lock(UBaseType_t hw, TickType_t wait, void **
       taskEXIT_CRITICAL();
       return pdFAIL;
     }
-    if (!timeout_set) {
-      vTaskSetTimeOutState(&timeout);
-      timeout_set = pdTRUE;
-    }
     // Before the caller leaves its ready list, as xQueueSemaphoreTake does.
     inherited = xTaskPriorityInherit(*holder);
-    UBaseType_t tid = block(wait);
+    w.tid = block(w.left);
     if (status == COUPLET_RTOS_UNAVAILABLE) {
       check_blocked(COUPLET_KERNEL_HW_CALL(mutex_lock, id, COUPLET_RTOS_BLOCK));
     }
     taskEXIT_CRITICAL();
     portYIELD_WITHIN_API();
-    if (woken[tid]) {
-      return pdPASS;  // the unlock handed it over (and set *holder)
+    // Woken by the unlock (the mutex is free, unless a task that ran first locked it), or timed
+    // out (or suspended and resumed: the READY / SUSPENDED hook took it off the waiters). One
+    // more attempt: first the fast path's, as a receive's.
+    if (couplet_kernel_hw_lock_fast(hw, portMAX_DELAY, holder) == pdPASS) {
+      return pdPASS;
     }
-    // Timed out (or suspended and resumed): the READY / SUSPENDED hook took it off the waiters.
-    // One more attempt, without waiting if the time is up.
-    wait_ended(&timeout, &wait, tid);
   }
 }
 
@@ -659,9 +637,7 @@ BaseType_t couplet_kernel_hw_mutex_unlock(UBaseType_t hw, void **holder) {
   }
   couplet_kernel_hw_ok(result);
   *holder = NULL;
-  if (couplet_rtos_names_tid(result)) {
-    yield |= hand_over(result, holder);
-  }
+  yield |= wake(result);  // the best waiter, which locks it when it runs
   taskEXIT_CRITICAL();
   if (yield) {
     portYIELD_WITHIN_API();
@@ -671,23 +647,17 @@ BaseType_t couplet_kernel_hw_mutex_unlock(UBaseType_t hw, void **holder) {
 
 // ----------------------------------------------------------------------------- restricted wait
 
-// Where the copy engine writes the message handed to a restricted waiter: nothing reads it (the
-// message goes back to the queue, give_back), so every waiter can share it.
-static uint32_t restricted_sink[COUPLET_RTOS_MESSAGE_WORDS];
-
 // vQueueWaitForMessageRestricted (queue_restricted.patch): the timer task waits for a message
 // without taking it, then receives it without waiting (timers.c). On an empty queue the caller
-// waits as a peeker: the send that hands it a message puts the message back to the front and
-// wakes it. Called with the scheduler suspended, not in a critical section; the caller yields
-// once it resumes the scheduler, and a timeout needs nothing more (the READY hook took the task
-// off the waiters).
+// waits as a peeker: the send that wakes it leaves the message in the queue. Called with the
+// scheduler suspended, not in a critical section; the caller yields once it resumes the
+// scheduler, and a timeout needs nothing more (the READY hook took the task off the waiters).
 void couplet_kernel_hw_wait_restricted(UBaseType_t hw, TickType_t wait) {
   configASSERT(COUPLET_KERNEL_HW_KIND(hw) == COUPLET_KERNEL_HW_QUEUE);
   taskENTER_CRITICAL();
   if (couplet_kernel_hw_count(hw) == 0u) {
-    UBaseType_t tid = block(wait);
-    peeking[tid] = 1;
-    check_blocked(try_receive(hw, restricted_sink, COUPLET_RTOS_QUEUE_PEEK | COUPLET_RTOS_BLOCK, restricted_sink));
+    (void)block(wait);
+    check_blocked(try_receive(hw, NULL, COUPLET_RTOS_QUEUE_PEEK | COUPLET_RTOS_BLOCK));
   }
   taskEXIT_CRITICAL();
 }

@@ -6,7 +6,8 @@
 // later give is not lost to the task that gave up), a higher-priority waiter woken by a give or
 // a send runs at once, a blocked receiver gets a 16-word message intact (into an aligned and an
 // unaligned buffer), a blocked sender is woken by a receive and its message arrives; sends to the
-// front, peeks (blocked too, beside a receiver) and resets keep FreeRTOS's order and wake-ups.
+// front, peeks (blocked too, beside a receiver) and resets keep FreeRTOS's order and wake-ups; a
+// lower waiter woken by a give, send or unlock takes the count, item or mutex only when it runs.
 // On the hardware kernel, checks named "hw: ..." also ask the kernel what serves each object
 // (uxQueueCoupletHw): the first objects that fit are the accelerator's, the next one (or one that
 // does not fit) is software, and deleting a hardware object frees it for the next creation.
@@ -816,6 +817,156 @@ static void test_deleting(void) {
   vSemaphoreDelete(third);
 }
 
+// A task that deletes a mutex it holds: FreeRTOS does not take that mutex off the task's count of
+// mutexes held (uxMutexesHeld), so a task at an inherited priority keeps it after giving back its
+// other mutex. The low task holds two mutexes, a higher task waits for the first, and the low
+// task deletes the second and gives the first back.
+static SemaphoreHandle_t kept_first;
+static SemaphoreHandle_t kept_second;
+static SemaphoreHandle_t kept_go;
+static volatile UBaseType_t kept_priority[2];  // the low task's priority before and after its give
+
+static void kept_low_task(void *arg) {
+  (void)arg;
+  xSemaphoreTake(kept_first, 0);
+  xSemaphoreTake(kept_second, 0);
+  xSemaphoreTake(kept_go, portMAX_DELAY);  // meanwhile the higher task waits for kept_first
+  kept_priority[0] = uxTaskPriorityGet(NULL);
+  vSemaphoreDelete(kept_second);
+  xSemaphoreGive(kept_first);
+  kept_priority[1] = uxTaskPriorityGet(NULL);
+  vTaskSuspend(NULL);
+}
+
+static void kept_high_task(void *arg) {
+  (void)arg;
+  if (xSemaphoreTake(kept_first, portMAX_DELAY) == pdTRUE) {
+    xSemaphoreGive(kept_first);
+  }
+  vTaskSuspend(NULL);
+}
+
+static void test_deleted_held_mutex_still_counts(void) {
+  kept_first = xSemaphoreCreateMutex();
+  kept_second = xSemaphoreCreateMutex();
+  kept_go = xSemaphoreCreateBinary();
+  kept_priority[0] = kept_priority[1] = 0;
+  TaskHandle_t low = couplet_rtos_spawn(kept_low_task, "low", WORKER_STACK, MUTEX_LOW, NULL);
+  vTaskDelay(1);  // low takes both mutexes and waits for kept_go
+  TaskHandle_t high = couplet_rtos_spawn(kept_high_task, "high", WORKER_STACK, MUTEX_MID, NULL);
+  vTaskDelay(1);  // high waits for kept_first: low inherits its priority
+  xSemaphoreGive(kept_go);
+  vTaskDelay(1);  // low deletes kept_second, gives kept_first back; high takes it and gives it back
+  couplet_rtos_check(kept_priority[0] == MUTEX_MID && kept_priority[1] == MUTEX_MID,
+                     "delete: a task that deleted a mutex it held keeps an inherited priority after its other give",
+                     "priority %lu before the give, %lu after", (unsigned long)kept_priority[0],
+                     (unsigned long)kept_priority[1]);
+  vTaskDelete(low);
+  vTaskDelete(high);
+  vTaskDelay(1);
+  vSemaphoreDelete(kept_first);
+  vSemaphoreDelete(kept_go);
+}
+
+// ----------------------------------------------------------------------------- woken, then taken
+
+// FreeRTOS's rule for a give, send or unlock that finds a waiter: the count, the message or the
+// free mutex stays in the object and the waiter is only woken, to take it when it runs. A task
+// that runs before it may take it first; the waiter then waits again. Here each waiter has the
+// lowest priority, so the controller, which gives, sends or unlocks, runs on and takes it back.
+#define LATE_PRIORITY 1
+
+static SemaphoreHandle_t late_sem;
+static QueueHandle_t late_queue;
+static SemaphoreHandle_t late_mutex;
+static volatile uint32_t late_got;  // what the low waiter took: 1 (the count, the mutex) or the item
+
+static void late_taker_task(void *arg) {
+  (void)arg;
+  if (xSemaphoreTake(late_sem, portMAX_DELAY) == pdTRUE) {
+    late_got = 1;
+  }
+  vTaskDelete(NULL);
+}
+
+static void low_receiver_task(void *arg) {
+  (void)arg;
+  uint32_t item = 0;
+  if (xQueueReceive(late_queue, &item, portMAX_DELAY) == pdTRUE) {
+    late_got = item;
+  }
+  vTaskDelete(NULL);
+}
+
+static void late_locker_task(void *arg) {
+  (void)arg;
+  if (xSemaphoreTake(late_mutex, portMAX_DELAY) == pdTRUE) {
+    late_got = 1;
+    xSemaphoreGive(late_mutex);
+  }
+  vTaskDelete(NULL);
+}
+
+static void test_woken_takes_when_it_runs(void) {
+  // A semaphore: the give counts; the controller takes the count back; the waiter waits on.
+  late_sem = xSemaphoreCreateBinary();
+  late_got = 0;
+  TaskHandle_t taker = couplet_rtos_spawn(late_taker_task, "taker", WORKER_STACK, LATE_PRIORITY, NULL);
+  vTaskDelay(1);  // the taker runs and blocks
+  BaseType_t gave = xSemaphoreGive(late_sem);
+  UBaseType_t count = uxSemaphoreGetCount(late_sem);
+  BaseType_t took = xSemaphoreTake(late_sem, 0);
+  vTaskDelay(1);  // the taker runs, finds nothing and waits again
+  eTaskState waits = eTaskGetState(taker);
+  uint32_t before = late_got;
+  xSemaphoreGive(late_sem);
+  vTaskDelay(1);
+  couplet_rtos_check(gave == pdTRUE && count == 1 && took == pdTRUE && waits == eBlocked && before == 0 && late_got == 1,
+                     "woken: a give to a lower waiter counts; a task that runs first takes it; the waiter waits on",
+                     "gave %ld, count %lu, took %ld, state %ld, got %lu then %lu", (long)gave, (unsigned long)count,
+                     (long)took, (long)waits, (unsigned long)before, (unsigned long)late_got);
+  vSemaphoreDelete(late_sem);
+
+  // A queue: the sent item is stored; the controller receives the oldest, the waiter the next.
+  late_queue = xQueueCreate(2, sizeof(uint32_t));
+  late_got = 0;
+  couplet_rtos_spawn(low_receiver_task, "receiver", WORKER_STACK, LATE_PRIORITY, NULL);
+  vTaskDelay(1);
+  uint32_t first = 11, second = 22, mine = 0;
+  xQueueSend(late_queue, &first, 0);
+  UBaseType_t stored = uxQueueMessagesWaiting(late_queue);
+  xQueueSend(late_queue, &second, 0);
+  UBaseType_t stored2 = uxQueueMessagesWaiting(late_queue);
+  BaseType_t received = xQueueReceive(late_queue, &mine, 0);
+  vTaskDelay(1);
+  couplet_rtos_check(stored == 1 && stored2 == 2 && received == pdTRUE && mine == first && late_got == second,
+                     "woken: a send to a lower receiver stores the item; a task that runs first receives the oldest",
+                     "stored %lu then %lu, received %ld: %lu, the receiver %lu", (unsigned long)stored,
+                     (unsigned long)stored2, (long)received, (unsigned long)mine, (unsigned long)late_got);
+  vQueueDelete(late_queue);
+
+  // A mutex: the unlock frees it; the controller locks it again first; the waiter waits on.
+  late_mutex = xSemaphoreCreateMutex();
+  late_got = 0;
+  xSemaphoreTake(late_mutex, 0);
+  TaskHandle_t locker = couplet_rtos_spawn(late_locker_task, "locker", WORKER_STACK, LATE_PRIORITY, NULL);
+  vTaskDelay(1);  // the locker runs and waits for the mutex
+  xSemaphoreGive(late_mutex);
+  TaskHandle_t holder = xSemaphoreGetMutexHolder(late_mutex);
+  BaseType_t relocked = xSemaphoreTake(late_mutex, 0);
+  vTaskDelay(1);  // the locker runs, finds it held and waits again
+  eTaskState locker_waits = eTaskGetState(locker);
+  uint32_t locked_before = late_got;
+  xSemaphoreGive(late_mutex);
+  vTaskDelay(1);
+  couplet_rtos_check(holder == NULL && relocked == pdTRUE && locker_waits == eBlocked && locked_before == 0 &&
+                         late_got == 1,
+                     "woken: an unlock with a lower waiter frees the mutex; a task that runs first locks it again",
+                     "holder %p, relocked %ld, state %ld, got %lu then %lu", (void *)holder, (long)relocked,
+                     (long)locker_waits, (unsigned long)locked_before, (unsigned long)late_got);
+  vSemaphoreDelete(late_mutex);
+}
+
 // ----------------------------------------------------------------------------- ISR forms
 
 // The FromISR calls, made with interrupts masked from the controller (as a handler would run):
@@ -877,6 +1028,8 @@ static void controller_task(void *arg) {
   test_mutexes();
   test_two_mutexes();
   test_deleting();
+  test_deleted_held_mutex_still_counts();
+  test_woken_takes_when_it_runs();
   test_from_isr();
   printf("test_sync_hw: %d failed\n", couplet_rtos_failures());
   exit(couplet_rtos_exit_code());

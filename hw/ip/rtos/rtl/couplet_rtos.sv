@@ -136,7 +136,7 @@ module couplet_rtos
   logic                             cur_v;
   tid_t                             cur;
   logic [7:0]                       cur_tid;
-  logic                             step, walk_start, walk_done, inherit;
+  logic                             step, walk_start, walk_done, inherit, handoff;
   tid_t                             step_t;
   prio_t                            step_eprio;
   tid_t                             rq_t, pick;
@@ -241,6 +241,7 @@ module couplet_rtos
     .res_o        (res_m),
     .owns_o       (owns),
     .inherit_o    (inherit),
+    .handoff_o    (handoff),
     .step_o       (step),
     .step_t_o     (step_t),
     .step_eprio_o (step_eprio),
@@ -255,6 +256,7 @@ module couplet_rtos
     .clk_i      (clk_i),
     .rst_ni     (rst_ni),
     .exec_i     (exec[RtosUnitSem]),
+    .handoff_i  (handoff),
     .call_i     (call),
     .waiters_i  (waiters),
     .block_st_i (block_st),
@@ -269,6 +271,7 @@ module couplet_rtos
     .clk_i        (clk_i),
     .rst_ni       (rst_ni),
     .exec_i       (exec[RtosUnitQueue]),
+    .handoff_i    (handoff),
     .call_i       (call),
     .waiters_i    (waiters),
     .waiter_ptr_i (waiter_ptr),

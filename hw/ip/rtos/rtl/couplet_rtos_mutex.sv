@@ -1,5 +1,9 @@
 // Mutexes of couplet_rtos (hw/ip/rtos/README.md "State", "Priority inheritance"): the mutex
-// table (in use, locked, owner), the mutex actions and the priority-inheritance walk.
+// table (in use, locked, owner), the mutex actions and the priority-inheritance walk; and the
+// OS's two rules (MUTEX_INHERIT, HANDOFF), kept here beside the first.
+//
+// HANDOFF chooses what a give, send or unlock does for a waiter: hand it what it waits for
+// (handoff_q, after reset), or only wake it (FreeRTOS): the semaphore and queue units read it too.
 //
 // MUTEX_INHERIT chooses at run time whose inheritance it is: the accelerator's (inherit_q, after
 // reset) or the OS's, which then sets every eprio itself (THREAD_SET_PRIO, couplet_rtos_threads):
@@ -47,6 +51,7 @@ module couplet_rtos_mutex
   output rtos_outcome_t                    res_o,
   output logic [MaxThreads-1:0]            owns_o,        // thread owns a mutex
   output logic                             inherit_o,     // the accelerator's inheritance is on
+  output logic                             handoff_o,     // a waiter is handed what it waits for
   output logic                             step_o,        // set step_t_o's eprio to step_eprio_o
   output logic [TidW-1:0]                  step_t_o,
   output logic [PrioW-1:0]                 step_eprio_o,
@@ -68,6 +73,7 @@ module couplet_rtos_mutex
 
   logic [NumMutex-1:0] locked_q, locked_d;
   logic                inherit_q, inherit_d;
+  logic                handoff_q, handoff_d;
   tid_t                owner_q [NumMutex];
   tid_t                owner_d [NumMutex];
 
@@ -87,7 +93,8 @@ module couplet_rtos_mutex
 
   // A locked mutex may be freed (an OS deletes a held mutex), one a thread waits on not.
   couplet_rtos_alloc #(.N(NumMutex), .AllocAct(RtosActionMutexAlloc), .FreeAct(RtosActionMutexFree)) u_table (
-    .clk_i, .rst_ni, .exec_i, .call_i, .need_id_i(call_i.act != RtosActionMutexInherit), .bad_i(1'b0),
+    .clk_i, .rst_ni, .exec_i, .call_i,
+    .need_id_i(!(call_i.act inside {RtosActionMutexInherit, RtosActionHandoff})), .bad_i(1'b0),
     .busy_i(call_i.act == RtosActionMutexFree && waiters_i.any),
     .status_o(pre_st), .used_o(used), .id_o(a_mid), .free_o(free_m)
   );
@@ -115,7 +122,8 @@ module couplet_rtos_mutex
     eprio_l = '0;
     for (int unsigned w = 0; w < MaxThreads; w++) begin
       eprio_l[w] = prio_l_t'(eprio_i[w]);
-      walk_ws[w] = mwait_i[w] && owner_of_wait(tid_t'(w)) == walk_q.tid;
+      // An unlocked mutex (HANDOFF 0 leaves waiters on it) lends its stale owner nothing.
+      walk_ws[w] = mwait_i[w] && locked_q[wid_i[w][MIdW-1:0]] && owner_of_wait(tid_t'(w)) == walk_q.tid;
     end
   end
   assign walk_top     = tid_t'(best_of(Asc, scan_t'(walk_ws), eprio_l, '0));
@@ -134,6 +142,7 @@ module couplet_rtos_mutex
     locked_d  = locked_q;
     owner_d   = owner_q;
     inherit_d = inherit_q;
+    handoff_d = handoff_q;
     res_o    = OutcomeNone;
     walk_go  = walk_i;
     walk_t   = walk_owner_i ? owner_of_wait(walk_t_i) : walk_t_i;
@@ -154,8 +163,12 @@ module couplet_rtos_mutex
           if (!cur_v_i) begin
             res_o.status = RtosCodeNoCaller;
           end else if (!locked_q[a_mid]) begin
+            // Free with waiters only under HANDOFF 0 (an unlock woke one, which has not taken
+            // it yet): the new owner inherits from them.
             locked_d[a_mid] = 1'b1;
             owner_d[a_mid]  = cur_i;
+            walk_go         = inherit_q && waiters_i.any;
+            walk_t          = cur_i;
           end else if (owner_q[a_mid] == cur_i) begin
             res_o.status = RtosCodeBadArg;
           end else begin
@@ -170,7 +183,7 @@ module couplet_rtos_mutex
             res_o.status = RtosCodeNoCaller;
           end else if (!locked_q[a_mid] || owner_q[a_mid] != cur_i) begin
             res_o.status = RtosCodeNotOwner;
-          end else if (waiters_i.any) begin
+          end else if (waiters_i.any && handoff_q) begin
             // The best waiter takes the mutex; then both owners' eprio are recomputed, the
             // new owner's first (it gained the remaining waiters).
             owner_d[a_mid] = tid_t'(waiters_i.best);
@@ -180,8 +193,12 @@ module couplet_rtos_mutex
             walk_go2       = inherit_q;
             walk_t2        = cur_i;
           end else begin
-            // Without waiters the mutex gave its owner no priority: nothing to recompute.
+            // Unlocked; the best waiter, if any, is woken to lock it (HANDOFF 0), and the owner
+            // loses what the waiters lent it. Without waiters it had lent nothing.
             locked_d[a_mid] = 1'b0;
+            res_o.wake      = waiters_i.any;
+            walk_go         = inherit_q && waiters_i.any;
+            walk_t          = cur_i;
           end
         end
         RtosActionMutexInfo: begin
@@ -194,6 +211,10 @@ module couplet_rtos_mutex
           if (call_i.a > 32'd1 || (call_i.a[0] && !Inherit)) res_o.status = RtosCodeBadArg;
           else if (|locked_q)                                res_o.status = RtosCodeBusy;
           else                                               inherit_d    = call_i.a[0];
+        end
+        RtosActionHandoff: begin
+          if (call_i.a > 32'd1) res_o.status = RtosCodeBadArg;
+          else                  handoff_d    = call_i.a[0];
         end
         default: ;
       endcase
@@ -223,11 +244,13 @@ module couplet_rtos_mutex
     if (!rst_ni) begin
       locked_q  <= '0;
       inherit_q <= Inherit;
+      handoff_q <= 1'b1;
       for (int unsigned m = 0; m < NumMutex; m++) owner_q[m] <= '0;
       walk_q    <= '0;
     end else begin
       locked_q  <= locked_d;
       inherit_q <= inherit_d;
+      handoff_q <= handoff_d;
       owner_q   <= owner_d;
       walk_q    <= walk_d;
     end
@@ -235,6 +258,7 @@ module couplet_rtos_mutex
 
   assign busy_o    = walk_q.on;
   assign inherit_o = inherit_q;
+  assign handoff_o = handoff_q;
 
 `ifndef SYNTHESIS
   // The walk stays within its bound (README "Timing"), and only a mutex in use is locked.

@@ -113,7 +113,7 @@ package couplet_rtos_pkg;
     rtos_unit_e u;
     unique case (a)
       RtosActionMutexAlloc, RtosActionMutexFree, RtosActionMutexLock, RtosActionMutexUnlock,
-      RtosActionMutexInfo, RtosActionMutexInherit: u = RtosUnitMutex;
+      RtosActionMutexInfo, RtosActionMutexInherit, RtosActionHandoff: u = RtosUnitMutex;
       RtosActionSemAlloc, RtosActionSemFree, RtosActionSemTake, RtosActionSemGive,
       RtosActionSemInfo: u = RtosUnitSem;
       RtosActionQueueAlloc, RtosActionQueueFree, RtosActionQueueSend, RtosActionQueueRecv,
@@ -129,7 +129,8 @@ package couplet_rtos_pkg;
   function automatic rtos_wait_kinds_t waiter_kinds(rtos_action_e a);
     rtos_wait_kinds_t k;
     unique case (a)
-      RtosActionMutexFree, RtosActionMutexUnlock, RtosActionMutexInfo: k = {2{RtosWaitKindMutex}};
+      RtosActionMutexFree, RtosActionMutexLock, RtosActionMutexUnlock,
+      RtosActionMutexInfo: k = {2{RtosWaitKindMutex}};
       RtosActionSemFree, RtosActionSemGive, RtosActionSemInfo: k = {2{RtosWaitKindSem}};
       RtosActionQueueSend: k = {2{RtosWaitKindQueueRecv}};
       RtosActionQueueRecv, RtosActionQueueReset: k = {2{RtosWaitKindQueueSend}};
@@ -207,7 +208,7 @@ package couplet_rtos_pkg;
       RtosActionThreadAdd, RtosActionThreadRemove, RtosActionThreadSetState, RtosActionThreadSetPrio, RtosActionThreadInfo,
       RtosActionThreadTcb, RtosActionThreadFind, RtosActionThreadUnblock, RtosActionSchedule, RtosActionCurrent,
       RtosActionMutexAlloc, RtosActionMutexFree, RtosActionMutexLock, RtosActionMutexUnlock, RtosActionMutexInfo,
-      RtosActionMutexInherit,
+      RtosActionMutexInherit, RtosActionHandoff,
       RtosActionSemAlloc, RtosActionSemFree, RtosActionSemTake, RtosActionSemGive, RtosActionSemInfo,
       RtosActionQueueAlloc, RtosActionQueueFree, RtosActionQueueSend, RtosActionQueueRecv, RtosActionQueueInfo,
       RtosActionQueueReset: known = 1'b1;

@@ -1,8 +1,9 @@
 // Message queues of couplet_rtos (hw/ip/rtos/README.md "State", "Messages"): the queue table
 // (in use, message size, depth, read place, count), the message ring, the queue actions and the
-// copy engine. A send to a queue whose receiver already waits does not store the message: the
-// copy engine writes it to the receiver's buffer through a DMA job (the out word stream), in the
-// background, one word per cycle when the DMA takes it.
+// copy engine. A send to a queue whose receiver already waits does not store the message
+// (HANDOFF 1): the copy engine writes it to the receiver's buffer through a DMA job (the out word
+// stream), in the background, one word per cycle when the DMA takes it. With HANDOFF 0 the send
+// stores it and wakes that receiver to receive it.
 module couplet_rtos_queue
   import couplet_accel_pkg::*;
   import couplet_rtos_pkg::*;
@@ -16,6 +17,7 @@ module couplet_rtos_queue
   input  logic                      rst_ni,
 
   input  logic                      exec_i,        // a queue action runs
+  input  logic                      handoff_i,     // a send hands its message to a receiver
   input  rtos_call_t                call_i,
   input  rtos_waiters_t             waiters_i,     // of the queue in call_i.a
   input  logic [31:2]               waiter_ptr_i,  // receive buffer of waiters_i.best
@@ -134,7 +136,7 @@ module couplet_rtos_queue
           res_o.tid   = 8'(free_qid);
         end
         RtosActionQueueSend: begin
-          if (waiters_i.any) begin
+          if (waiters_i.any && handoff_i) begin
             // The message waits for the copy in the queue's free tail slot, which stays free:
             // the count does not change, and no ring write happens while the copy runs (SEND is
             // BUSY then).
@@ -150,6 +152,7 @@ module couplet_rtos_queue
             end
             tab_d[a_qid].count = qa.count + 4'd1;
             res_o.value      = 16'(qa.count + 4'd1);
+            res_o.wake       = waiters_i.any;
           end else begin
             res_o = wait_or(res_o, call_i.b[0], RtosCodeQueueFull, block_st_i,
                             RtosWaitKindQueueSend, 3'(a_qid));

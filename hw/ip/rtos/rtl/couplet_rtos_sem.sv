@@ -1,6 +1,7 @@
 // Counting semaphores of couplet_rtos (hw/ip/rtos/README.md "State"): the semaphore table
 // (in use, count, max) and the semaphore actions. A give with waiters hands the unit to the best
-// one instead of counting it; a semaphore with waiters cannot be freed.
+// one instead of counting it (HANDOFF 1), or counts it and wakes that one to take it (HANDOFF 0);
+// a semaphore with waiters cannot be freed.
 module couplet_rtos_sem
   import couplet_rtos_pkg::*;
   import rtos_reg_pkg::*;
@@ -11,6 +12,7 @@ module couplet_rtos_sem
   input  logic          rst_ni,
 
   input  logic          exec_i,     // a semaphore action runs
+  input  logic          handoff_i,  // a give hands its unit to a waiter (HANDOFF)
   input  rtos_call_t    call_i,
   input  rtos_waiters_t waiters_i,  // of the semaphore in call_i.a
   input  rtos_code_e    block_st_i,
@@ -70,13 +72,14 @@ module couplet_rtos_sem
         end
         RtosActionSemGive: begin
           res_o.value = count;
-          if (waiters_i.any) begin
+          if (waiters_i.any && handoff_i) begin
             res_o.wake = 1'b1;
           end else if (count == sem_q[a_sid].max) begin
             res_o.status = RtosCodeBadArg;
           end else begin
             sem_d[a_sid].count = count + 16'd1;
             res_o.value        = count + 16'd1;
+            res_o.wake         = waiters_i.any;
           end
         end
         RtosActionSemInfo: begin

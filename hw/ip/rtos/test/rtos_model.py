@@ -240,6 +240,7 @@ class RtosModel:
         self.cur: int | None = None
         self.mutexes = [Mutex() for _ in range(p.NumMutex)]
         self.inherit = bool(p.PrioInherit)  # MUTEX_INHERIT: the accelerator's inheritance is on
+        self.handoff = True  # HANDOFF: a give, send or unlock hands a waiter what it waits for
         self.waits = 0  # waits started so far
         self.sems = [Sem() for _ in range(p.NumSem)]
         self.queues = [Queue() for _ in range(p.NumQueue)]
@@ -597,14 +598,10 @@ class RtosModel:
         cur = self._caller()
         if m.owner != cur:
             raise _Fail(Status.NOT_OWNER)
-        if m.waiters:
-            new = self.choose_waiter(m.waiters)
-            self._wake(new)
-            m.owner = new
-            tid = new
-        else:
-            m.owner = None
-            tid = NONE
+        tid = self.choose_waiter(m.waiters) if m.waiters else NONE
+        if tid != NONE:
+            self._wake(tid)
+        m.owner = tid if tid != NONE and self.handoff else None
         self._inheritance()
         return Result(tid=tid)
 
@@ -614,6 +611,12 @@ class RtosModel:
         if any(m.owner is not None for m in self.mutexes):
             raise _Fail(Status.BUSY)
         self.inherit = a == 1
+        return Result()
+
+    def _handoff(self, a: int, b: int) -> Result:
+        if a > 1:
+            raise _Fail(Status.BAD_ARG)
+        self.handoff = a == 1
         return Result()
 
     def _mutex_info(self, a: int, b: int) -> Result:
@@ -648,14 +651,17 @@ class RtosModel:
 
     def _sem_give(self, a: int, b: int) -> Result:
         s = self._sem(a)
-        if s.waiters:
+        if s.waiters and self.handoff:
             tid = self.choose_waiter(s.waiters)
             self._wake(tid)
             return Result(tid=tid, value=s.count)
         if s.count >= s.max:
             raise _Fail(Status.BAD_ARG, s.count)
         s.count += 1
-        return Result(value=s.count)
+        tid = self.choose_waiter(s.waiters) if s.waiters else NONE
+        if tid != NONE:
+            self._wake(tid)
+        return Result(tid=tid, value=s.count)
 
     def _sem_info(self, a: int, b: int) -> Result:
         s = self._sem(a)
@@ -682,7 +688,7 @@ class RtosModel:
         if self.copy_busy:
             raise _Fail(Status.BUSY, len(q.ring))
         message = self.msg[:q.words]
-        if q.receivers:
+        if q.receivers and self.handoff:
             tid = self.choose_waiter(q.receivers)
             dst = self.threads[tid].wait_ptr
             self._wake(tid)
@@ -695,7 +701,10 @@ class RtosModel:
                 q.ring.appendleft(message)
             else:
                 q.ring.append(message)
-            return Result(value=len(q.ring))
+            tid = self.choose_waiter(q.receivers) if q.receivers else NONE
+            if tid != NONE:
+                self._wake(tid)
+            return Result(tid=tid, value=len(q.ring))
         if not b & BLOCK:
             raise _Fail(Status.QUEUE_FULL, len(q.ring))
         self._start_wait(self._caller(len(q.ring)), Wait.QUEUE_SEND, a, value=len(q.ring))
@@ -754,7 +763,8 @@ class RtosModel:
                 assert th.wait_kind == Wait.NONE
         for m in self.mutexes:
             for w in m.waiters:
-                assert m.owner is not None and self.threads[w].wait_kind == Wait.MUTEX
+                # HANDOFF 0 leaves waiters on a mutex an unlock freed.
+                assert self.threads[w].wait_kind == Wait.MUTEX
             if m.owner is not None:
                 assert m.alloc and self.threads[m.owner].valid
         if self.cur is not None:

@@ -351,7 +351,7 @@ class Generator:
         Act.THREAD_UNBLOCK: 2, Act.CURRENT: 1, Act.MUTEX_ALLOC: 1.5, Act.MUTEX_FREE: 0.7, Act.MUTEX_LOCK: 8,
         Act.MUTEX_UNLOCK: 7, Act.MUTEX_INFO: 1, Act.MUTEX_INHERIT: 0.6, Act.SEM_ALLOC: 1.2, Act.SEM_FREE: 0.5, Act.SEM_TAKE: 5,
         Act.SEM_GIVE: 5, Act.SEM_INFO: 0.7, Act.QUEUE_ALLOC: 1.2, Act.QUEUE_FREE: 0.5, Act.QUEUE_SEND: 6,
-        Act.QUEUE_RECV: 6, Act.QUEUE_INFO: 0.7, Act.QUEUE_RESET: 0.8,
+        Act.QUEUE_RECV: 6, Act.QUEUE_INFO: 0.7, Act.QUEUE_RESET: 0.8, Act.HANDOFF: 0.8,
     }
     REG_OPS = {"msg_write": 5, "msg_write2": 3, "msg_read": 2, "status": 3, "config": 0.3, "arg_read": 0.5,
                "bad": 1.0}
@@ -433,6 +433,8 @@ class Generator:
             return self.some_id(p.NumMutex, mutexes), block
         if act == Act.MUTEX_INHERIT:  # mostly refused (BUSY) while mutexes are locked
             return rng.choice([0, 1, 1, 2, rng.getrandbits(32)]), 0
+        if act == Act.HANDOFF:  # both rules about equally often, so that each meets waiters
+            return rng.choice([0, 0, 1, 1, 2, rng.getrandbits(32)]), 0
         if act == Act.SEM_ALLOC:
             if rng.random() < 0.9:
                 top = rng.randint(1, 4)

@@ -2,8 +2,8 @@
 and the ChamelIoT paper (section III): priority order and round robin in both priority orders,
 suspend/resume, priority inheritance through a chain of three mutexes (raise and restore), a
 THREAD_UNBLOCK lowering a chain, full tables, every status code, the register layer, the copy
-engine, the queue's FRONT send, PEEK receive and QUEUE_RESET, and a random run that checks the
-model's own invariants.
+engine, the queue's FRONT send, PEEK receive and QUEUE_RESET, HANDOFF 0 (FreeRTOS's wake-up
+rule), and a random run that checks the model's own invariants.
 
 Run: .venv/bin/python -m pytest hw/ip/rtos/test/test_rtos_model.py -q
 """
@@ -433,6 +433,67 @@ def test_queue_reset() -> None:
     _send(d, q, 5)
     _send(d, q, 6, FRONT)
     assert [_recv(d, q)[1] for _ in range(2)] == [6, 5]
+
+
+def test_handoff_0_wakes_and_leaves_it_in_the_object() -> None:
+    """HANDOFF 0 (FreeRTOS's rule): a give, send or unlock with waiters keeps the count, the
+    message or the free mutex in the object and only wakes the best waiter; a thread that runs
+    first takes it; a lock of a free mutex that still has waiters inherits from them."""
+    d = Drv()
+    lo, w1, w2 = d.add(0x10, 1), d.add(0x20, 2), d.add(0x30, 2, ready=False)
+    d.fails(Act.HANDOFF, 2, 0, Status.BAD_ARG)
+    d.ok(Act.HANDOFF, 0)
+    s = d.ok(Act.SEM_ALLOC, 0, 1)["tid"]
+    d.run(w1)
+    assert d.ok(Act.SEM_TAKE, s, BLOCK)["blocked"] == 1
+    d.run(lo)
+    res = d.ok(Act.SEM_GIVE, s)
+    assert (res["tid"], res["value"], res["preempt"]) == (w1, 1, 1)
+    assert d.info(w1)[2] == State.READY and not d.m.sems[s].waiters
+    d.fails(Act.SEM_GIVE, s, 0, Status.BAD_ARG, 1)  # at max: refused, wakes nobody
+    assert d.ok(Act.SEM_TAKE, s)["value"] == 0, "the giver, running first, takes the count"
+
+    q = d.ok(Act.QUEUE_ALLOC, 1, 2)["tid"]
+    d.run(w1)
+    assert d.ok(Act.QUEUE_RECV, q, 0x1000 | BLOCK)["blocked"] == 1
+    d.run(lo)
+    d.m.msg[0] = 7
+    res = d.ok(Act.QUEUE_SEND, q)
+    assert (res["tid"], res["value"]) == (w1, 1) and d.m.copy is None, "stored, no copy"
+    d.run(w1)
+    d.m.msg[0] = 0
+    assert d.ok(Act.QUEUE_RECV, q)["value"] == 0 and d.m.msg[0] == 7
+
+    m = d.ok(Act.MUTEX_ALLOC)["tid"]
+    d.ok(Act.MUTEX_LOCK, m)  # w1 owns it
+    d.ok(Act.THREAD_SET_STATE, w2, State.READY)
+    d.ok(Act.THREAD_SET_STATE, w1, State.SUSPENDED)
+    d.run(w2)
+    assert d.ok(Act.MUTEX_LOCK, m, BLOCK)["blocked"] == 1
+    d.ok(Act.THREAD_SET_STATE, w1, State.READY)
+    d.run(w1)
+    res = d.ok(Act.MUTEX_UNLOCK, m)
+    assert res["tid"] == w2 and d.ok(Act.MUTEX_INFO, m)["tid"] == NONE, "unlocked, w2 woken"
+    d.ok(Act.MUTEX_LOCK, m)  # w1 locks it again first
+    assert d.ok(Act.MUTEX_INFO, m)["tid"] == w1
+    # w2 and a higher w3 wait; the unlock wakes w3 and leaves w2 waiting on the free mutex; lo,
+    # running before both, locks it and inherits w2's priority.
+    w3 = d.add(0x40, 3, ready=False)
+    d.run(w2)
+    assert d.ok(Act.MUTEX_LOCK, m, BLOCK)["blocked"] == 1
+    d.ok(Act.THREAD_SET_STATE, w3, State.READY)
+    d.run(w3)
+    assert d.ok(Act.MUTEX_LOCK, m, BLOCK)["blocked"] == 1
+    d.run(w1)
+    assert d.ok(Act.MUTEX_UNLOCK, m)["tid"] == w3
+    assert d.m.mutexes[m].waiters == {w2} and d.ok(Act.MUTEX_INFO, m)["tid"] == NONE
+    d.ok(Act.THREAD_SET_STATE, w3, State.SUSPENDED)
+    d.ok(Act.THREAD_SET_STATE, w1, State.SUSPENDED)
+    d.run(lo)
+    assert d.eprio(lo) == 1
+    d.ok(Act.MUTEX_LOCK, m)
+    assert d.eprio(lo) == 2, "the new owner inherits from the waiter left on the free mutex"
+    d.ok(Act.HANDOFF, 1)
 
 
 def test_mutex_errors_and_table() -> None:

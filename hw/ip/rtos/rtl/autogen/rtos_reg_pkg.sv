@@ -36,21 +36,23 @@ package rtos_reg_pkg;
     RtosActionMutexAlloc = 6'h10,
     // a: id; b: -. `BUSY` if a thread waits on it. A locked mutex without waiters may be freed (as an OS deletes a held mutex); its owner's `eprio` owes it nothing.
     RtosActionMutexFree = 6'h11,
-    // a: id; b: bit 0: block if held. Free: `cur` becomes owner. Held by another: with bit 0 the caller becomes WAITING on it (`blocked`; leaves its ready queue) and, with `PrioInherit`, inheritance runs (below); without bit 0 `UNAVAILABLE`. Held by the caller: `BAD_ARG`. `NO_CALLER` if `cur` is none.
+    // a: id; b: bit 0: block if held. Free: `cur` becomes owner (with `HANDOFF` 0 a free mutex may still have waiters: the owner's `eprio` is recomputed). Held by another: with bit 0 the caller becomes WAITING on it (`blocked`; leaves its ready queue) and, with `PrioInherit`, inheritance runs (below); without bit 0 `UNAVAILABLE`. Held by the caller: `BAD_ARG`. `NO_CALLER` if `cur` is none.
     RtosActionMutexLock = 6'h12,
-    // a: id; b: -. Caller must be the owner (else `NOT_OWNER`, also when unlocked). The highest waiter becomes owner and READY (`tid` = it), else the mutex is unlocked. The old owner's `eprio` is recomputed.
+    // a: id; b: -. Caller must be the owner (else `NOT_OWNER`, also when unlocked). With `HANDOFF` 1 the highest waiter becomes owner and READY (`tid` = it), else the mutex is unlocked; with `HANDOFF` 0 the mutex is unlocked and the highest waiter, if any, becomes READY (`tid` = it). The old owner's `eprio` is recomputed.
     RtosActionMutexUnlock = 6'h13,
     // a: id; b: -. `tid` = owner (0xFF unlocked); `value` = number of waiters.
     RtosActionMutexInfo = 6'h14,
     // a: 1 or 0; b: -. Whose priority inheritance: 1 the accelerator's (after reset, with `PrioInherit`), 0 the OS's: `THREAD_SET_PRIO` sets `bprio = eprio = prio` and no action recomputes an `eprio`, so an OS with its own inheritance rules (FreeRTOS) sets the priorities it decides. `BAD_ARG` for a > 1, or 1 without `PrioInherit`; `BUSY` while a mutex is locked.
     RtosActionMutexInherit = 6'h15,
+    // a: 1 or 0; b: -. What `SEM_GIVE`, `QUEUE_SEND` and `MUTEX_UNLOCK` do for a waiter: 1 (after reset) hand it the count, the message or the mutex (it has it when it runs: Zephyr's, RIOT's and ChamelIoT's rule); 0 only wake it (READY, out of the waiter set; `tid` = it) and leave the count, the stored message or the unlocked mutex in the object, for it to take when it runs, or for whoever takes first (FreeRTOS's rule). Any time; `BAD_ARG` for a > 1.
+    RtosActionHandoff = 6'h16,
     // a: initial count; b: max count (>= 1, >= initial). `tid` field = new id; `BAD_ARG`, `TABLE_FULL`.
     RtosActionSemAlloc = 6'h18,
     // a: id; b: -. `BUSY` if a thread waits on it.
     RtosActionSemFree = 6'h19,
     // a: id; b: bit 0: block if empty. Count > 0: count - 1. Else with bit 0 the caller waits (`blocked`), without it `UNAVAILABLE`. `value` = count after.
     RtosActionSemTake = 6'h1A,
-    // a: id; b: -. A waiter: the highest becomes READY (it has taken the count; `tid` = it). Else count + 1, or `BAD_ARG` at `max` (count unchanged). Needs no caller (interrupts give). `value` = count after.
+    // a: id; b: -. With `HANDOFF` 1 and a waiter: the highest becomes READY (it has taken the count; `tid` = it). Else count + 1, or `BAD_ARG` at `max` (count unchanged); with `HANDOFF` 0 the highest waiter, if any, becomes READY too (`tid` = it; it takes the count when it runs). Needs no caller (interrupts give). `value` = count after.
     RtosActionSemGive = 6'h1B,
     // a: id; b: -. `value` = count; `tid` = number of waiters.
     RtosActionSemInfo = 6'h1C,
@@ -58,7 +60,7 @@ package rtos_reg_pkg;
     RtosActionQueueAlloc = 6'h20,
     // a: id; b: -. `BUSY` if a thread waits on it.
     RtosActionQueueFree = 6'h21,
-    // a: id; b: bit 0: block if full; bit 1 `FRONT`: store at the head. Message = `MSG[0..words-1]`. A waiting receiver: the copy engine writes the message to its `wait_ptr` through the memory port and it becomes READY (`tid` = it). Else if `count < depth`: stored at the tail, or with `FRONT` at the head (`rd = rd - 1 mod depth`, written there: it is the next message received). Else with bit 0 the caller waits as a sender (`blocked`); without it `QUEUE_FULL`. `BUSY` while a copy is in flight (nothing changes). `value` = messages stored after.
+    // a: id; b: bit 0: block if full; bit 1 `FRONT`: store at the head. Message = `MSG[0..words-1]`. With `HANDOFF` 1 and a waiting receiver: the copy engine writes the message to its `wait_ptr` through the memory port and it becomes READY (`tid` = it). Else if `count < depth`: stored at the tail, or with `FRONT` at the head (`rd = rd - 1 mod depth`, written there: it is the next message received); with `HANDOFF` 0 the highest waiting receiver, if any, becomes READY (`tid` = it; it receives when it runs). Else with bit 0 the caller waits as a sender (`blocked`); without it `QUEUE_FULL`. `BUSY` while a copy is in flight (nothing changes). `value` = messages stored after.
     RtosActionQueueSend = 6'h22,
     // a: id; b: dst pointer (word aligned) with bit 0: block if empty; bit 1 `PEEK`: keep the message. A stored message: moved to `MSG[0..words-1]` (the caller reads it from there; `dst` unused), and the highest waiting sender, if any, becomes READY (`tid` = it; it sends again). With `PEEK` the head message is copied to `MSG[0..words-1]` and stays stored (`rd`, `count` unchanged, no sender woken). Else (empty, `PEEK` or not) with bit 0 the caller waits as a receiver with `wait_ptr = b & ~3` (`blocked`); without it `QUEUE_EMPTY`. `BUSY` while a copy is in flight. `value` = messages stored after.
     RtosActionQueueRecv = 6'h23,
