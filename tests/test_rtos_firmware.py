@@ -197,6 +197,10 @@ SYNC_CHECKS = [
     "mutex: a timed-out waiter leaves the priority of a holder of two mutexes",
     "delete: a task that holds a mutex can be deleted, the mutex stays held, then can be deleted",
     "delete: a held mutex can be deleted, and the next one works",
+    "delete: a task that deleted a mutex it held keeps an inherited priority after its other give",
+    "woken: a give to a lower waiter counts; a task that runs first takes it; the waiter waits on",
+    "woken: a send to a lower receiver stores the item; a task that runs first receives the oldest",
+    "woken: an unlock with a lower waiter frees the mutex; a task that runs first locks it again",
     "isr: a give from an ISR wakes the higher waiter, which runs at the yield",
     "isr: queue send and receive from an ISR, full and empty",
 ]
