@@ -58,6 +58,19 @@ def run_couplet(*args: str, cwd: Path | None = None) -> subprocess.CompletedProc
     )
 
 
+def run_rtos_events(app: str, kernel: str, prefix: str, max_cycles: int) -> list[str]:
+    """Runs a FreeRTOS app that records events and prints them at the end, each line starting
+    with `prefix`, then "<app>: <n> events". The run must exit 0 and fail no check. Returns the
+    event lines, in order."""
+    proc = run_couplet("rtos", "run", app, "--kernel", kernel, "--max-cycles", str(max_cycles))
+    console = proc.stdout
+    assert proc.returncode == 0, f"exit code {proc.returncode}\n{console}\n{proc.stderr}"
+    assert "FAIL" not in console, console
+    lines = [line for line in console.splitlines() if line.startswith(prefix)]
+    assert f"{app}: {len(lines)} events" in console.splitlines(), console
+    return lines
+
+
 def run_rtos_checks(app: str, kernel: str, header: str, max_cycles: int) -> list[str]:
     """Runs a FreeRTOS test app (fw/rtos/apps/common/couplet_rtos_check.h's lines) on the SoC
     with `kernel`: it must exit 0, print `header` first, fail no check and say so at the end.

@@ -24,7 +24,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import run_couplet
+from conftest import run_rtos_events
 
 KERNELS = ["sw", "hw-tight", "hw-mmio"]
 MAX_CYCLES = 2_000_000
@@ -98,13 +98,7 @@ def _freertos_order() -> list[str]:
 
 def _run_order(kernel: str) -> list[str]:
     """The `order ` lines of a run on `kernel`, which must end cleanly."""
-    proc = run_couplet("rtos", "run", "test_order", "--kernel", kernel, "--max-cycles", str(MAX_CYCLES))
-    console = proc.stdout
-    assert proc.returncode == 0, f"exit code {proc.returncode}\n{console}\n{proc.stderr}"
-    assert "FAIL" not in console, console
-    lines = [line for line in console.splitlines() if line.startswith("order ")]
-    assert f"test_order: {len(lines)} events" in console.splitlines(), console
-    return lines
+    return run_rtos_events("test_order", kernel, "order ", MAX_CYCLES)
 
 
 @pytest.fixture(scope="module")

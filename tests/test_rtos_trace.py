@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from conftest import run_couplet
+from conftest import run_rtos_events
 
 KERNELS = ["sw", "hw-tight", "hw-mmio"]
 MAX_CYCLES = 4_000_000
@@ -59,13 +59,7 @@ def _parse(line: str) -> Event:
 
 def _run_trace(kernel: str) -> list[str]:
     """The `trace ` lines of a run on `kernel`, which must end cleanly."""
-    proc = run_couplet("rtos", "run", "test_trace", "--kernel", kernel, "--max-cycles", str(MAX_CYCLES))
-    console = proc.stdout
-    assert proc.returncode == 0, f"exit code {proc.returncode}\n{console}\n{proc.stderr}"
-    assert "FAIL" not in console, console
-    lines = [line for line in console.splitlines() if line.startswith("trace ")]
-    assert f"test_trace: {len(lines)} events" in console.splitlines(), console
-    return lines
+    return run_rtos_events("test_trace", kernel, "trace ", MAX_CYCLES)
 
 
 @pytest.fixture(scope="module")
