@@ -1,5 +1,5 @@
 """The `couplet` command: generate, build, simulate, run, FreeRTOS apps, lint, benchmark, synthesize,
-build a board's bitstream, estimate energy and demo."""
+build a board's bitstream, estimate energy, prove the adapters' properties and demo."""
 
 from __future__ import annotations
 
@@ -145,6 +145,12 @@ def cmd_fpga(args: argparse.Namespace) -> int:
     return fpga.run(args.board, args.config, args.app)
 
 
+def cmd_prove(args: argparse.Namespace) -> int:
+    from couplet.flows import prove
+
+    return prove.prove(args.checks, args.quick)
+
+
 def cmd_energy(args: argparse.Namespace) -> int:
     from couplet.flows import energy
 
@@ -284,6 +290,15 @@ def build_parser() -> argparse.ArgumentParser:
                    help="message sizes, whole AES blocks (default: 16 80)")
     _add_jobs(p, "Yosys runs for the cell counts")
     p.set_defaults(func=cmd_energy)
+
+    p = sub.add_parser(
+        "prove",
+        help="formal property checks of the bus and coupling adapters (SymbiYosys; docs/formal.md)",
+    )
+    p.add_argument("checks", nargs="*", metavar="CHECK", help="checks to run (default: all)")
+    p.add_argument("--quick", action="store_true",
+                   help="bounded runs to each check's quick depth only (the test suite's run)")
+    p.set_defaults(func=cmd_prove)
 
     p = sub.add_parser("demo", help="build the SoC and the demo firmware, run it, report cycles")
     _add_config(p)
