@@ -96,6 +96,13 @@ def fmax_tile_lint_commands(config: SocConfig) -> list[tuple[str, list[str]]]:
             for index, tile in enumerate(generate.tiles(config))]
 
 
+def proof_lint_commands() -> list[tuple[str, list[str]]]:
+    """(check name, command) for the harness of each formal check (`couplet prove`) over its sources."""
+    from couplet.flows import prove
+
+    return [(p.name, verilator_command(p.top, list(p.sources), rtl.core_include_dirs())) for p in prove.proofs()]
+
+
 def run_lint(what: str, command: list[str]) -> bool:
     """True when clean; prints Verilator's messages otherwise."""
     log.info(f"linting {what} with Verilator -Wall")
@@ -109,9 +116,12 @@ def run_lint(what: str, command: list[str]) -> bool:
     return True
 
 
-def lint(config: SocConfig, fpga: bool = True) -> int:
-    """Returns 0 when clean. fpga: also the board tops and the Fmax tiles of this configuration."""
+def lint(config: SocConfig, fpga: bool = True, formal: bool = True) -> int:
+    """Returns 0 when clean. fpga: also the board tops and the Fmax tiles of this configuration;
+    formal: also the formal checks' harnesses (the same in every configuration)."""
     jobs = [(f"couplet RTL of '{config.name}'", lint_command(config))]
+    if formal:
+        jobs += [(f"the harness of formal check {name}", command) for name, command in proof_lint_commands()]
     if fpga:
         jobs += [(f"the {name} board top with '{config.name}'", board_lint_command(config, name))
                  for name in boards.BOARDS]

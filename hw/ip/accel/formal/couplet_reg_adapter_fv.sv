@@ -26,7 +26,9 @@ module couplet_reg_adapter_fv
   // through a hierarchical name): the order of its state_e.
   localparam logic [1:0] StIdle = 2'd0, StWaitRsp = 2'd1, StError = 2'd2;
 
-  logic init_q = 1'b1;
+  // High in the first cycle only: the solver's run starts in reset.
+  logic init_q;
+  initial init_q = 1'b1;
   always_ff @(posedge clk_i) init_q <= 1'b0;
   always_comb begin
     if (init_q) assume (!rst_ni);

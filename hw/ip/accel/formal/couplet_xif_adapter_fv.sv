@@ -76,7 +76,9 @@ module couplet_xif_adapter_fv
   assign unused_mutate = mutate_i;  // read only by the mutants
 
   // ------------------------------------------------------------------------------------ reset
-  logic init_q = 1'b1;
+  // High in the first cycle only: the solver's run starts in reset.
+  logic init_q;
+  initial init_q = 1'b1;
   always_ff @(posedge clk_i) init_q <= 1'b0;
   always_comb begin
     if (init_q) assume (!rst_ni);
@@ -147,6 +149,8 @@ module couplet_xif_adapter_fv
   logic                          result_other;  // any field the adapter must leave 0
 
   logic result_hs_q;  // a result was taken in the previous cycle
+  logic unused_result_hs;
+  assign unused_result_hs = result_hs_q;  // read only by FV_MUTANT_DUP_RESULT
 
   always_comb begin
     issue_ready    = u_xif.issue_ready;
@@ -216,7 +220,7 @@ module couplet_xif_adapter_fv
   // custom opcode is neither a CSR nor an LSU instruction to the core). A rejected one may be
   // in EX, halted: it becomes `late`. Commits come in issue order: once the instruction issued
   // after it is committed, the late one never is (it was killed in ID).
-  always_ff @(posedge clk_i) begin
+  always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       pend_q     <= 1'b0;
       pend_acc_q <= 1'b0;
@@ -286,7 +290,7 @@ module couplet_xif_adapter_fv
     end
   end
 
-  always_ff @(posedge clk_i) begin
+  always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       outst_q    <= '0;
       rsp_wait_q <= '0;
@@ -296,8 +300,8 @@ module couplet_xif_adapter_fv
         rsp_wait_q[k] <= cmd_rsp_i[k].rsp_valid && !cmd_req_dut[k].rsp_ready;
       end
     end
-    rsp_prev_q <= cmd_rsp_i;
   end
+  always_ff @(posedge clk_i) rsp_prev_q <= cmd_rsp_i;
 
   // ---------------------------------------------------------------------------------- checks
   // The port an instruction belongs to, decoded here independently of the adapter.
@@ -456,7 +460,7 @@ module couplet_xif_adapter_fv
   end
 
   // Past values for the stability checks.
-  always_ff @(posedge clk_i) begin
+  always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       res_wait_q  <= 1'b0;
       cmd_wait_q  <= 1'b0;
@@ -466,6 +470,8 @@ module couplet_xif_adapter_fv
       cmd_wait_q  <= cmd_req[cmd_port].valid && !cmd_ready_i[cmd_port];
       result_hs_q <= result_hs;
     end
+  end
+  always_ff @(posedge clk_i) begin
     res_prev_id_q   <= result_id;
     res_prev_rd_q   <= result_rd;
     res_prev_data_q <= result_data;
@@ -474,7 +480,7 @@ module couplet_xif_adapter_fv
     cmd_prev_q      <= cmd_req[cmd_port].cmd;
   end
 
-  always_ff @(posedge clk_i) begin
+  always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       owed_cmd_q     <= '0;
       owed_res_q     <= '0;
@@ -660,7 +666,7 @@ module couplet_xif_adapter_fv
   end
 `endif
 
-  always_ff @(posedge clk_i) begin
+  always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni)   t_slot_q <= '0;
     else if (pick) t_slot_q <= q_wr;
   end

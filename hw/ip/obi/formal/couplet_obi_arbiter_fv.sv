@@ -24,7 +24,9 @@ module couplet_obi_arbiter_fv
   localparam int unsigned NumMasters     = 3;
   localparam int unsigned MaxOutstanding = 2;
 
-  logic init_q = 1'b1;
+  // High in the first cycle only: the solver's run starts in reset.
+  logic init_q;
+  initial init_q = 1'b1;
   always_ff @(posedge clk_i) init_q <= 1'b0;
   always_comb begin
     if (init_q) assume (!rst_ni);
@@ -67,6 +69,8 @@ module couplet_obi_arbiter_fv
   // ------------------------------------------------------------------ ports
   logic [2:0][3:0] m_out, m_wait;
   logic [3:0]      s_out, s_wait;
+  logic unused_waits;
+  assign unused_waits = ^{m_wait, s_wait};  // the ports check their bounds themselves
 
   for (genvar i = 0; i < NumMasters; i++) begin : gen_master
     couplet_obi_fv_port #(

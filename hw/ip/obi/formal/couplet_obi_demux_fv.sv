@@ -32,7 +32,9 @@ module couplet_obi_demux_fv
   logic unused_mutate;
   assign unused_mutate = mutate_i;  // read only by the mutants
 
-  logic init_q = 1'b1;
+  // High in the first cycle only: the solver's run starts in reset.
+  logic init_q;
+  initial init_q = 1'b1;
   always_ff @(posedge clk_i) init_q <= 1'b0;
   always_comb begin
     if (init_q) assume (!rst_ni);
@@ -147,7 +149,7 @@ module couplet_obi_demux_fv
   always_comb begin
     if (rst_ni && !init_q) begin
       CountsMatch: assert (m_out == 4'(u_dut.outstanding_q));
-      if (u_dut.resp_sel_q == None) begin
+      if (32'(u_dut.resp_sel_q) == None) begin
         ErrorResponder: assert (m_out == 4'(u_dut.err_rvalid_q) && m_wait <= 4'd1);
       end
     end
@@ -179,6 +181,8 @@ module couplet_obi_demux_fv
 
   logic t_slave_rvalid;
   obi_rsp_t t_slave_rsp;
+  logic unused_gnt;
+  assign unused_gnt = t_slave_rsp.gnt;  // a response's fields are compared, not its grant
   always_comb begin
     t_slave_rvalid = 1'b0;
     t_slave_rsp    = '0;
