@@ -28,6 +28,9 @@
 //     the accelerator back as usual.
 // Every backend works held, the software one too, so application code stays the same on a SoC
 // without the accelerator (the backend is the context's, couplet_aes_init()).
+// A hold of a software backend (soft, zkn) takes nothing shared; it ends when its context's key
+// does (couplet_aes_zeroize, couplet_aes_init, or another couplet_aes_set_key): its calls and
+// release then get COUPLET_ERR_STATE, also once the context has a key again.
 
 #ifndef COUPLET_AES_HELD_H_
 #define COUPLET_AES_HELD_H_
@@ -60,6 +63,7 @@ typedef struct {
   uint32_t decrypt;        // 1 to decrypt (ECB, CBC, CFB)
   uint32_t iv[4];          // the chaining value of the backends that keep it in software
   uint32_t path;           // a couplet_aes_held_path_t: NONE before hold and after release
+  uint32_t key_id;         // ctx's key_id at hold: a software hold ends when the context's key changes
 } couplet_aes_held_t;
 
 // The one AES accelerator's state, which the front end keeps (sw/lib/aes/aes.c) and the

@@ -724,6 +724,7 @@ couplet_status_t couplet_aes_hold(couplet_aes_held_t *held, couplet_aes_ctx_t *c
   }
   held->ctx = ctx;
   held->backend_id = ctx->backend_id;
+  held->key_id = ctx->key_id;
   held->mode = (uint32_t)mode;
   held->decrypt = decrypt ? 1u : 0u;
   uint8_t *kept = held_iv_bytes(held);
@@ -766,8 +767,9 @@ couplet_status_t couplet_aes_hold(couplet_aes_held_t *held, couplet_aes_ctx_t *c
 
 // The backend of a hold, or NULL if `held` is not holding: never held, released, or ended by
 // couplet_aes_zeroize of its context (a hold of the accelerator ends there; a software hold
-// ends when its context loses its key). A hold of the accelerator whose context was
-// re-initialised still holds, so that its release gives the accelerator back.
+// ends when its context loses or changes its key: a key set later, perhaps on a backend whose
+// set_key leaves round_keys zero, must not revive it). A hold of the accelerator whose context
+// was re-initialised still holds, so that its release gives the accelerator back.
 static const couplet_aes_backend_t *holding(const couplet_aes_held_t *held) {
   if (held->path == COUPLET_AES_HELD_NONE || held->ctx == NULL || held->backend_id >= (uint32_t)COUPLET_AES_BACKEND_COUNT) {
     return NULL;
@@ -779,7 +781,7 @@ static const couplet_aes_backend_t *holding(const couplet_aes_held_t *held) {
   if (backend->uses_accelerator) {
     return couplet_aes_accel.holder == held ? backend : NULL;
   }
-  return ctx_has_key(held->ctx) ? backend : NULL;
+  return ctx_has_key(held->ctx) && held->ctx->key_id == held->key_id ? backend : NULL;
 }
 
 couplet_status_t couplet_aes_held_crypt_checked(couplet_aes_held_t *held, const uint8_t *in,
