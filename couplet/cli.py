@@ -1,5 +1,5 @@
 """The `couplet` command: generate, build, simulate, run, FreeRTOS apps, lint, benchmark, synthesize,
-build a board's bitstream, estimate energy, prove the adapters' properties and demo."""
+build a board's bitstream, estimate energy, prove the adapters' properties, fuzz the C APIs and demo."""
 
 from __future__ import annotations
 
@@ -157,6 +157,12 @@ def cmd_energy(args: argparse.Namespace) -> int:
     return energy.run(args.config, tuple(args.sizes), args.jobs)
 
 
+def cmd_fuzz(args: argparse.Namespace) -> int:
+    from couplet.flows import fuzz
+
+    return fuzz.run_cli(args.iterations, args.seed)
+
+
 def cmd_demo(args: argparse.Namespace) -> int:
     from couplet.flows import demo
     from couplet.model.config import load_config
@@ -299,6 +305,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--quick", action="store_true",
                    help="bounded runs to each check's quick depth only (the test suite's run)")
     p.set_defaults(func=cmd_prove)
+
+    p = sub.add_parser(
+        "fuzz",
+        help="random and bad calls of the AES and SHA-3 C APIs on the host under ASan and UBSan, checked "
+        "against their contract; writes build/reports/fuzz.{json,md}",
+    )
+    p.add_argument("--iterations", type=int, default=1_000_000,
+                   help="random calls per stand-in SoC configuration (default: %(default)s)")
+    p.add_argument("--seed", type=int, help="the random seed (default: a new one, printed to rerun it)")
+    p.set_defaults(func=cmd_fuzz)
 
     p = sub.add_parser("demo", help="build the SoC and the demo firmware, run it, report cycles")
     _add_config(p)

@@ -19,7 +19,8 @@
 //                            the AESAVS Monte Carlo test: the last output of each outer round
 //
 // Built with FAKE_BACKENDS, it also provides every hardware backend as a stand-in that marks
-// itself as using the accelerator and computes with the software backend, plus:
+// itself as using the accelerator and computes with the software backend (aes_fake_backends.h),
+// plus:
 //   probe C                  on the next backend call, re-enter the API on ctx C (as another
 //                            thread would while this one holds the accelerator) and record it
 //   probed                   "FIRED CRYPT SETKEY ZEROIZE": the statuses the re-entry got
@@ -49,60 +50,7 @@ static couplet_aes_ctx_t *parse_ctx(const char *text, const char *line) {
 }
 
 #ifdef FAKE_BACKENDS
-static struct {
-  int probe_ctx;  // -1: disarmed
-  int fired;
-  couplet_status_t crypt, set_key, zeroize;
-  int fail_next;  // -1: none
-  unsigned set_key_calls, crypt_calls, zeroize_calls;
-  uint32_t key_id_at_zeroize;
-} fake = {-1, 0, COUPLET_OK, COUPLET_OK, COUPLET_OK, -1, 0u, 0u, 0u, 0u};
-
-static void fake_probe(void) {
-  if (fake.probe_ctx < 0) return;
-  couplet_aes_ctx_t *other = &ctxs[fake.probe_ctx];
-  fake.probe_ctx = -1;
-  fake.fired = 1;
-  uint8_t block[16] = {0};
-  static const uint8_t key[16] = {1};
-  fake.crypt = couplet_aes_ecb_encrypt(other, block, block, sizeof block);
-  fake.set_key = couplet_aes_set_key(other, key, sizeof key);
-  fake.zeroize = couplet_aes_zeroize(other);
-}
-
-static couplet_status_t fake_set_key(couplet_aes_ctx_t *ctx) {
-  fake.set_key_calls++;
-  fake_probe();
-  return couplet_aes_backend_soft.set_key(ctx);
-}
-
-static couplet_status_t fake_crypt(couplet_aes_ctx_t *ctx, couplet_aes_mode_t mode, bool decrypt,
-                                   uint8_t *iv, const uint8_t *in, uint8_t *out, size_t blocks) {
-  fake.crypt_calls++;
-  fake_probe();
-  if (fake.fail_next >= 0) {
-    couplet_status_t status = (couplet_status_t)fake.fail_next;
-    fake.fail_next = -1;
-    return status;
-  }
-  return couplet_aes_backend_soft.crypt(ctx, mode, decrypt, iv, in, out, blocks);
-}
-
-static couplet_status_t fake_zeroize(couplet_aes_ctx_t *ctx) {
-  fake.zeroize_calls++;
-  fake.key_id_at_zeroize = ctx->key_id;
-  fake_probe();
-  return COUPLET_OK;
-}
-
-#define FAKE(var, id_, name_) \
-  const couplet_aes_backend_t var = {id_, name_, true, fake_set_key, fake_crypt, fake_zeroize}
-FAKE(couplet_aes_backend_tight, COUPLET_AES_BACKEND_TIGHT, "tight");
-FAKE(couplet_aes_backend_mem, COUPLET_AES_BACKEND_MEM, "mem");
-FAKE(couplet_aes_backend_mmio, COUPLET_AES_BACKEND_MMIO, "mmio");
-FAKE(couplet_aes_backend_mmio_irq, COUPLET_AES_BACKEND_MMIO_IRQ, "mmio_irq");
-FAKE(couplet_aes_backend_dma, COUPLET_AES_BACKEND_DMA, "dma");
-FAKE(couplet_aes_backend_zkn, COUPLET_AES_BACKEND_ZKN, "zkn");
+#include "aes_fake_backends.h"
 #endif
 
 // Calls the named wrapper of (mode, decrypt), as an application would.
@@ -305,7 +253,7 @@ int main(void) {
     } else if (strcmp(cmd, "probe") == 0) {
       const char *c = strtok(NULL, " ");
       if (c == NULL) fail_usage(line);
-      fake.probe_ctx = atoi(c);
+      fake.probe_ctx = parse_ctx(c, line);
       fake.fired = 0;
       puts("0");
     } else if (strcmp(cmd, "probed") == 0) {
