@@ -24,8 +24,9 @@ def test_every_harness_is_listed_once() -> None:
     assert harnesses == listed
     tops = [p.top for p in PROOFS]
     assert len(tops) == len(set(tops))
-    # The coupling layer's adapters are all covered.
-    assert {"obi_demux", "obi_arbiter", "reg_adapter"} <= {p.name for p in PROOFS}
+    # The bus, its slaves and the coupling layer's adapters are all covered.
+    assert {"obi_demux", "obi_arbiter", "reg_adapter", "xif_adapter", "clint", "simctrl", "sram"} <= {
+        p.name for p in PROOFS}
 
 
 @pytest.mark.parametrize("proof", PROOFS, ids=[p.name for p in PROOFS])
