@@ -146,9 +146,10 @@ def _mutant_cell(r: ProofResult) -> str:
 
 def report(results: list[ProofResult], quick: bool) -> tuple[str, dict[str, Any], str]:
     """The console table, the JSON document and the Markdown report of a run."""
-    headers = ["check", "assertions", "result", "seconds", "mutants (caught by)"]
+    headers = ["check", "assertions", "result", "mutants caught", "seconds"]
     rows = [[r.proof.name, str(r.outcome.assertions), _result_cell(r),
-             f"{r.outcome.seconds + sum(m.seconds for m in r.mutants.values()):.0f}", _mutant_cell(r)]
+             f"{len(r.mutants) - len(r.missed_mutants())} of {len(r.mutants)}",
+             f"{r.outcome.seconds + sum(m.seconds for m in r.mutants.values()):.0f}"]
             for r in results]
     data = {
         "quick": quick,
@@ -164,6 +165,8 @@ def report(results: list[ProofResult], quick: bool) -> tuple[str, dict[str, Any]
     title = "Formal property checks" + (" (quick: bounded runs)" if quick else "")
     markdown = f"# {title}\n\n`couplet prove{' --quick' if quick else ''}`, SymbiYosys with {sby.SOLVER}.\n\n"
     markdown += markdown_table(headers, rows)
+    markdown += "\n" + markdown_table(["check", "mutant: the assertion that caught it"],
+                                      [[r.proof.name, _mutant_cell(r)] for r in results])
     markdown += ("\nproven: holds in every reachable state; bounded: holds for that many cycles from reset. "
                  "Each mutant plants a bug in the harness; the assertion named is the one that caught it.\n")
     return log.table(headers, rows), data, markdown
