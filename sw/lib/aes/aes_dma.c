@@ -91,6 +91,14 @@ static couplet_status_t dma_crypt(couplet_aes_ctx_t *ctx, couplet_aes_mode_t mod
     slot ^= 1u;
     in_flight--;
   }
+  if (status != COUPLET_OK) {
+    // Stop what still runs or is armed (the other slot after a bus error, the waited one after
+    // a timeout): its words would land in `out` after the call returned, and its DONE would end
+    // the next call's wait for that slot at once. The abort also drops the accelerator's partly
+    // received block (job_abort).
+    dma_write(DMA_CTRL_OFFSET, DMA_CTRL_ABORT_ALL_MASK);
+    dma_write(DMA_STATUS_OFFSET, DMA_STATUS_STICKY | DMA_STATUS_STICKY << DMA_STATUS_STRIDE);
+  }
   dma_write(DMA_IRQ_ENABLE_OFFSET, 0u);
   couplet_irq_wait_release(COUPLET_IRQ_DMA, mstatus);
   couplet_status_t end = aes_mmio_end(iv);

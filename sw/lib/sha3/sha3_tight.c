@@ -235,8 +235,12 @@ static __attribute__((noinline)) couplet_status_t xif_hash_general(uint32_t rate
   } else {
     acc = xif_blocks(data, nblocks, rate);
   }
-  acc |= xif_tail(tail, len - nblocks * rate, pad, rate, true);
-  acc |= xif_permute();
+  if (status == COUPLET_OK) {
+    // Not after a failed job: the message is lost anyway, and its tail may lie where the job
+    // found no memory (a bus error), where the core's loads would raise an NMI.
+    acc |= xif_tail(tail, len - nblocks * rate, pad, rate, true);
+    acc |= xif_permute();
+  }
   // The output only when everything before went right; the first READ waits for the PERMUTE.
   for (size_t left = out_len; acc == 0u && status == COUPLET_OK;) {
     const size_t take = left < rate ? left : rate;
