@@ -336,7 +336,6 @@ module couplet_soc
     assign regs_req  = TileRegs[t] ? d_req[RegsIdx] : '0;
     assign dma_req   = TileDmaRegs[t] ? d_req[DmaIdx] : '0;
     assign cmd_req   = TileXif[t] ? xif_cmd_req[XifIdx] : '0;
-    assign m_rsp     = TileDmaEngine[t] ? mst_rsp[MstIdx] : '0;
 
     couplet_accel_tile #(
       .Kind  (TileKind[t]),
@@ -383,8 +382,22 @@ module couplet_soc
       assign unused_dma_port = ^dma_rsp;
     end
     if (TileDmaEngine[t]) begin : g_master
-      assign mst_req[MstIdx] = m_req;
+      // The tile's DMA engine never reaches its own accelerator's registers: a memory job
+      // pointed there would deadlock the SoC (couplet_obi_fence); it gets a bus error instead.
+      couplet_obi_fence #(
+        .Base           (TileRegs[t] ? DataBase[RegsIdx] : 32'd0),
+        .Size           (TileRegs[t] ? DataSize[RegsIdx] : 32'd0),
+        .MaxOutstanding (4)
+      ) u_own_regs_fence (
+        .clk_i   (clk_i),
+        .rst_ni  (rst_ni),
+        .m_req_i (m_req),
+        .m_rsp_o (m_rsp),
+        .s_req_o (mst_req[MstIdx]),
+        .s_rsp_i (mst_rsp[MstIdx])
+      );
     end else begin : g_no_master
+      assign m_rsp = '0;
       logic unused_master;
       assign unused_master = ^m_req;
     end

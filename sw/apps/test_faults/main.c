@@ -18,10 +18,10 @@
 //    afterwards. The mem backends are not concerned: the core stalls on their one instruction
 //    until the job ends, and takes no interrupt meanwhile, so nothing of the core's can come
 //    in between.
-//  - dma_at_regs: DMA descriptors pointed at the accelerator's own registers, its DMA's
-//    registers, the other accelerator's and other peripherals': a documented result, no hang.
-//    Built with FAULTS_HANG_CASES=1 (AES) or 2 (SHA-3) the app runs instead only a mem job that
-//    reads its own accelerator's window, which hangs the SoC (docs/coupling.md, "Faults").
+//  - dma_at_regs: DMA descriptors and mem jobs pointed at the accelerator's own registers, its
+//    DMA's registers, the other accelerator's and other peripherals': a documented result, no
+//    hang. A tile's DMA never reaches its own accelerator's registers: the SoC answers it with a
+//    bus error (couplet_obi_fence; a mem job reading there used to deadlock the SoC).
 // Every wait is bounded. Exits 0 when every check passed.
 
 #include <stdbool.h>
@@ -548,7 +548,7 @@ static void aes_dma_at(const char *what, uint32_t src, uint32_t dst, uint32_t le
 #endif
 
 #if COUPLET_AES_HAS_MEM
-// A MEM job whose source is another window than its own accelerator's.
+// A MEM job whose source is a register window (its own accelerator's gets a bus error).
 static void aes_mem_at(const char *what, uint32_t src, uint32_t len, couplet_status_t want) {
   couplet_aes_ctx_t ctx;
   guard_fill();
@@ -603,8 +603,8 @@ static void run_aes(void) {
   aes_dma_zeroize_mid_job();
   aes_dma_abort_mid_job();
   const uint32_t buf = (uint32_t)(uintptr_t)out.data;
-  aes_dma_at("src_own_regs", COUPLET_AES_BASE, buf, 64u, "slot_done");
-  aes_dma_at("dst_own_regs", (uint32_t)(uintptr_t)msg, COUPLET_AES_BASE + 4u * AES_IV0_INDEX, 16u, "slot_done");
+  aes_dma_at("src_own_regs", COUPLET_AES_BASE, buf, 64u, "slot_err");
+  aes_dma_at("dst_own_regs", (uint32_t)(uintptr_t)msg, COUPLET_AES_BASE + 4u * AES_IV0_INDEX, 16u, "slot_err");
   aes_dma_at("src_dma_regs", COUPLET_DMA_BASE, buf, 32u, "slot_done");  // both slots' registers
   aes_dma_at("dst_dma_regs", (uint32_t)(uintptr_t)msg, COUPLET_DMA_BASE + DMA_SLOT0_SRC_OFFSET, 16u, "slot_done");
 #if COUPLET_KECCAK_PRESENT && defined(COUPLET_KECCAK_BASE)
@@ -617,6 +617,9 @@ static void run_aes(void) {
   aes_mem_at("src_other_accel", COUPLET_KECCAK_BASE, 64u, COUPLET_OK);
 #endif
   aes_mem_at("src_clint", COUPLET_CLINT_BASE, 16u, COUPLET_ERR_HW);
+#if defined(COUPLET_AES_BASE)
+  aes_mem_at("src_own_regs", COUPLET_AES_BASE, 64u, COUPLET_ERR_HW);
+#endif
 #endif
 }
 
@@ -814,7 +817,7 @@ static void sha3_dma_faults(void) {
     uint32_t src;
     const char *want;
   } at[] = {
-      {"src_own_regs", COUPLET_KECCAK_BASE, "slot_done"},
+      {"src_own_regs", COUPLET_KECCAK_BASE, "slot_err"},
       {"src_dma_regs", COUPLET_KECCAK_DMA_BASE, "slot_err"},  // its registers end at 0x2C
 #if COUPLET_AES_PRESENT && defined(COUPLET_AES_BASE)
       {"src_other_accel", COUPLET_AES_BASE, "slot_err"},  // AES's registers end at 0x60
@@ -894,21 +897,9 @@ static void run_sha3(void) {
   sha3_mem_at("src_other_accel", COUPLET_AES_BASE, COUPLET_ERR_HW);  // AES's registers end at 0x60
 #endif
   sha3_mem_at("src_clint", COUPLET_CLINT_BASE, COUPLET_ERR_HW);
-#endif
-}
-#endif
-
-#ifdef FAULTS_HANG_CASES
-// Only the case FAULTS_HANG_CASES (1: AES, 2: SHA-3): a mem job whose source is its own
-// accelerator's register window. The job's reads go through the bus to the accelerator's
-// register adapter, whose command waits for the command port, which the accelerator holds
-// until the job ends: the SoC hangs (docs/coupling.md, "Faults").
-static void run_hang_case(void) {
-  printf("hang case %d starts at cycle %lu\n", FAULTS_HANG_CASES, (unsigned long)couplet_cycles());
-#if FAULTS_HANG_CASES == 1
-  aes_mem_at("src_own_regs", COUPLET_AES_BASE, 64u, COUPLET_ERR_HW);
-#else
+#if defined(COUPLET_KECCAK_BASE)
   sha3_mem_at("src_own_regs", COUPLET_KECCAK_BASE, COUPLET_ERR_HW);
+#endif
 #endif
 }
 #endif
@@ -918,12 +909,6 @@ static __attribute__((noinline)) void run_all(void) {
   volatile uint8_t depth[1024];
   depth[0] = 0u;
   (void)depth[0];
-#ifdef FAULTS_HANG_CASES
-  if (depth[0] == 0u) {  // the rest stays compiled, so the build is the same but for this
-    run_hang_case();
-    return;
-  }
-#endif
 #if defined(COUPLET_AES_PRESENT) && COUPLET_AES_PRESENT
   run_aes();
 #endif
