@@ -100,7 +100,8 @@ def proof_lint_commands() -> list[tuple[str, list[str]]]:
     """(check name, command) for the harness of each formal check (`couplet prove`) over its sources."""
     from couplet.flows import prove
 
-    return [(p.name, verilator_command(p.top, list(p.sources), rtl.core_include_dirs())) for p in prove.proofs()]
+    return [(p.name, verilator_command(p.top, list(p.sources), rtl.core_include_dirs(), [f"-G{k}={v}" for k, v in p.params]))
+            for p in prove.proofs()]
 
 
 def run_lint(what: str, command: list[str]) -> bool:

@@ -29,7 +29,7 @@ from couplet.reports.results import markdown_table, write_report
 from couplet.tools import sby
 
 PROOFS_FILE = "proofs.toml"
-KEYS = {"name", "top", "sources", "core_sources", "depth", "quick_depth", "mutants"}
+KEYS = {"name", "top", "params", "sources", "core_sources", "depth", "quick_depth", "mutants"}
 
 
 @dataclass(frozen=True)
@@ -38,6 +38,7 @@ class Proof:
     top: str
     sources: tuple[Path, ...]
     depth: int
+    params: tuple[tuple[str, str], ...]  # the top's parameters: one harness may serve several checks
     quick_depth: int
     mutants: tuple[str, ...]
     listed_in: Path
@@ -86,7 +87,9 @@ def _load(file: Path, entry: dict[str, Any]) -> Proof:
     depth, quick = int(entry["depth"]), int(entry.get("quick_depth", entry["depth"]))
     if not 1 <= quick <= depth:
         raise BuildError(f"{where}: needs 1 <= quick_depth ({quick}) <= depth ({depth})")
-    return Proof(entry["name"], entry["top"], tuple(sources), depth, quick, tuple(entry.get("mutants", [])), file)
+    params = tuple((str(k), str(v)) for k, v in entry.get("params", {}).items())
+    return Proof(entry["name"], entry["top"], tuple(sources), depth, params, quick, tuple(entry.get("mutants", [])),
+                 file)
 
 
 def proofs() -> list[Proof]:
@@ -118,10 +121,11 @@ def select(names: list[str]) -> list[Proof]:
 
 def run_proof(proof: Proof, quick: bool, out_dir: Path) -> ProofResult:
     mode, depth = ("bmc", proof.quick_depth) if quick else ("prove", proof.depth)
-    outcome = sby.run(sby.Check(proof.name, proof.top, proof.sources, mode, depth), out_dir)
+    outcome = sby.run(sby.Check(proof.name, proof.top, proof.sources, mode, depth, params=proof.params), out_dir)
     mutants = {}
     for mutant in proof.mutants:
-        check = sby.Check(f"{proof.name}-{mutant.lower()}", proof.top, proof.sources, "bmc", depth, (mutant,))
+        check = sby.Check(f"{proof.name}-{mutant.lower()}", proof.top, proof.sources, "bmc", depth, (mutant,),
+                          proof.params)
         mutants[mutant] = sby.run(check, out_dir)
     return ProofResult(proof, mode, depth, outcome, mutants)
 

@@ -40,6 +40,7 @@ class Check:
     mode: str  # "prove" or "bmc"
     depth: int
     defines: tuple[str, ...] = ()
+    params: tuple[tuple[str, str], ...] = ()  # the top's parameters
 
 
 @dataclass(frozen=True)
@@ -61,7 +62,7 @@ def _bin(name: str) -> Path:
 
 def sby_text(check: Check) -> str:
     names = " ".join(s.name for s in check.sources)
-    defines = "".join(f"-D {d} " for d in check.defines)
+    defines = "".join(f"-D {d} " for d in check.defines) + "".join(f"-G {k}={v} " for k, v in check.params)
     return "\n".join([
         "[options]",
         f"mode {check.mode}",
