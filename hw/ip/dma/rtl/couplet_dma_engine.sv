@@ -157,8 +157,10 @@ module couplet_dma_engine
                         - {{RspCntWidth{1'b0}}, m_rsp_i.rvalid};
 
   logic can_issue, can_read, can_write, load_read, load_write;
-  assign can_issue  = active_q && !err_q && !abort_i && (!req_q || m_rsp_i.gnt) &&
-                      (pending_next < (RspCntWidth + 1)'(MaxOutstanding));
+  // Not in the cycle an error response arrives either: the access chosen then would still reach
+  // the bus in the next cycle, after the error (couplet prove dma_engine, NoAccessAfterErr).
+  assign can_issue  = active_q && !err_q && !abort_i && !(m_rsp_i.rvalid && m_rsp_i.err) &&
+                      (!req_q || m_rsp_i.gnt) && (pending_next < (RspCntWidth + 1)'(MaxOutstanding));
   assign can_read   = (rd_left_q != '0) && (reserved_q < InCntWidth'(InFifoDepth));
   assign can_write  = !out_empty;
   assign load_write = can_issue && can_write && (!can_read || !wr_won_q);
