@@ -62,13 +62,11 @@ module couplet_accel_frontend_fv
   localparam logic [31:0] CmdActions  = 32'h3;
 
   // ---------------------------------------------------------------- reset
+  // Reset in the first cycle (init_q), then none.
   logic init_q;
-  initial init_q = 1'b1;
-  always_ff @(posedge clk_i) init_q <= 1'b0;
-  always_comb begin
-    if (init_q) assume (!rst_ni);
-    else        assume (rst_ni);
-  end
+  couplet_fv_reset u_reset (.clk_i(clk_i), .rst_ni(rst_ni), .init_o(init_q));
+  logic unused_init;
+  assign unused_init = init_q;  // the checks here start with rst_ni itself
 
   // ---------------------------------------------------------------- mutants
   logic busy_dut, hold_dut;

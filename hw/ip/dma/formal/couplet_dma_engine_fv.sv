@@ -69,13 +69,11 @@ module couplet_dma_engine_fv
   typedef logic [29:0] word_t;
 
   // ---------------------------------------------------------------- reset
+  // Reset in the first cycle (init_q), then none.
   logic init_q;
-  initial init_q = 1'b1;
-  always_ff @(posedge clk_i) init_q <= 1'b0;
-  always_comb begin
-    if (init_q) assume (!rst_ni);
-    else        assume (rst_ni);
-  end
+  couplet_fv_reset u_reset (.clk_i(clk_i), .rst_ni(rst_ni), .init_o(init_q));
+  logic unused_init;
+  assign unused_init = init_q;  // the checks here start with rst_ni itself
 
   // ---------------------------------------------------------------- mutants
   // rsp_dut is what the engine sees; the checks and the slave model see m_rsp_i.

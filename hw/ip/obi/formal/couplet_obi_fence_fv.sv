@@ -22,14 +22,9 @@ module couplet_obi_fence_fv
   localparam logic [31:0] Size           = 32'h0000_1000;
   localparam int unsigned MaxOutstanding = 4;
 
-  // High in the first cycle only: the solver's run starts in reset.
+  // Reset in the first cycle (init_q), then none.
   logic init_q;
-  initial init_q = 1'b1;
-  always_ff @(posedge clk_i) init_q <= 1'b0;
-  always_comb begin
-    if (init_q) assume (!rst_ni);
-    else        assume (rst_ni);
-  end
+  couplet_fv_reset u_reset (.clk_i(clk_i), .rst_ni(rst_ni), .init_o(init_q));
 
   logic unused_mutate;
   assign unused_mutate = mutate_i;  // read only by the mutant

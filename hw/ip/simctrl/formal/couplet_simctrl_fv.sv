@@ -20,14 +20,9 @@ module couplet_simctrl_fv
 
   localparam int unsigned MaxConsumerWait = 3;
 
-  // High in the first cycle only: the solver's run starts in reset.
+  // Reset in the first cycle (init_q), then none.
   logic init_q;
-  initial init_q = 1'b1;
-  always_ff @(posedge clk_i) init_q <= 1'b0;
-  always_comb begin
-    if (init_q) assume (!rst_ni);
-    else        assume (rst_ni);
-  end
+  couplet_fv_reset u_reset (.clk_i(clk_i), .rst_ni(rst_ni), .init_o(init_q));
 
   obi_rsp_t   obi_rsp, obi_rsp_dut;
   logic       console_valid, exit_valid;
