@@ -27,7 +27,7 @@ def test_every_harness_is_listed_once() -> None:
     assert len(builds) == len(set(builds))
     # The bus, its slaves and the coupling layer's adapters are all covered.
     assert {"obi_demux", "obi_arbiter", "obi_fence", "reg_adapter", "xif_adapter", "accel_frontend", "dma_engine",
-            "dma_engine_err", "dma_engine_bound", "clint", "simctrl", "sram"} <= {p.name for p in PROOFS}
+            "dma_engine_err", "dma_engine_bound", "dma_slots", "clint", "simctrl", "sram"} <= {p.name for p in PROOFS}
 
 
 @pytest.mark.parametrize("proof", PROOFS, ids=[p.name for p in PROOFS])
