@@ -136,10 +136,11 @@ module couplet_rtos_queue
           res_o.tid   = 8'(free_qid);
         end
         RtosActionQueueSend: begin
-          if (waiters_i.any && handoff_i) begin
+          if (waiters_i.any && handoff_i && qa.count < qa.depth) begin
             // The message waits for the copy in the queue's free tail slot, which stays free:
             // the count does not change, and no ring write happens while the copy runs (SEND is
-            // BUSY then).
+            // BUSY then). A full queue has no free slot: receivers wait on one only after
+            // HANDOFF 0 woke another, and the send then waits or is refused as on any full queue.
             ring_we    = 1'b1;
             copy_go    = 1'b1;
             res_o.wake = 1'b1;

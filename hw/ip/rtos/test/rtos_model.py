@@ -688,7 +688,7 @@ class RtosModel:
         if self.copy_busy:
             raise _Fail(Status.BUSY, len(q.ring))
         message = self.msg[:q.words]
-        if q.receivers and self.handoff:
+        if q.receivers and self.handoff and len(q.ring) < q.depth:
             tid = self.choose_waiter(q.receivers)
             dst = self.threads[tid].wait_ptr
             self._wake(tid)

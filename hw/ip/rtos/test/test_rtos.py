@@ -865,6 +865,39 @@ async def rtos_message_copies(dut):
 
 
 @cocotb.test()
+async def rtos_handoff_needs_room(dut):
+    """A receiver left waiting on a full queue (HANDOFF 0 woke the other one, whose message stays
+    stored): after a change to HANDOFF 1 a send is refused as on any full queue (no free slot
+    holds a message during a copy), no copy starts, and the stored message is received intact."""
+    tb = RtosTb(dut)
+    await tb.start()
+    q = (await tb.ok(Act.QUEUE_ALLOC, 1, 1))["tid"]
+    r1 = await tb.add_thread(0x7000, 0)
+    r2 = await tb.add_thread(0x7100, 0)
+    for r, dst in ((r1, 0x2000_0000), (r2, 0x2000_0100)):
+        await tb.run(r)
+        assert (await tb.ok(Act.QUEUE_RECV, q, dst | BLOCK))["blocked"] == 1
+    await tb.ok(Act.HANDOFF, 0)
+    stored = tb.rng.getrandbits(32)
+    await put_msg(tb, [stored])
+    res = await tb.ok(Act.QUEUE_SEND, q)
+    woken = res["tid"]
+    assert res["value"] == 1 and woken in (r1, r2) and tb.model.queues[q].receivers, \
+        "stored and one receiver woken; the other still waits on the full queue"
+    await tb.ok(Act.HANDOFF, 1)
+    await put_msg(tb, [stored ^ 0xFFFF_FFFF])
+    res = decode_result(await tb.action(Act.QUEUE_SEND, q))
+    assert (res["status"], res["tid"], res["value"]) == (Status.QUEUE_FULL, NONE, 1)
+    await tb.cycles(4)
+    assert not tb.dma.jobs, "no copy job"
+    tb.expect_quiet("after a send refused on a full queue")
+    await tb.run(woken)
+    assert (await tb.ok(Act.QUEUE_RECV, q))["value"] == 0
+    assert await get_msg(tb, 1) == [stored], "the stored message, intact"
+    await tb.audit()
+
+
+@cocotb.test()
 async def rtos_waiter_choice(dut):
     """Waiters of every kind (mutex, semaphore, queue receivers with buffers, queue senders) with
     tied priorities, blocking in reverse TID order: each wake picks the highest eprio, then the

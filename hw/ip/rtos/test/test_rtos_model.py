@@ -496,6 +496,29 @@ def test_handoff_0_wakes_and_leaves_it_in_the_object() -> None:
     d.ok(Act.HANDOFF, 1)
 
 
+def test_handoff_1_needs_room_in_the_queue() -> None:
+    """Receivers left waiting on a full queue (HANDOFF 0 woke another, whose message stays stored):
+    after a change to HANDOFF 1 a send has no free slot to hold its message during a copy, so it
+    is refused as on any full queue, and the stored message is received intact."""
+    d = Drv()
+    lo, r1, r2 = d.add(0x10, 1), d.add(0x20, 2), d.add(0x30, 2)
+    q = d.ok(Act.QUEUE_ALLOC, 1, 1)["tid"]
+    for r, buf in ((r1, 0x1000), (r2, 0x2000)):
+        d.run(r)
+        assert d.ok(Act.QUEUE_RECV, q, buf | BLOCK)["blocked"] == 1
+    d.ok(Act.HANDOFF, 0)
+    d.run(lo)
+    d.m.msg[0] = 7
+    assert d.ok(Act.QUEUE_SEND, q)["value"] == 1, "stored: the queue is full"
+    assert d.m.queues[q].receivers, "one receiver still waits on the full queue"
+    d.ok(Act.HANDOFF, 1)
+    d.m.msg[0] = 8
+    d.fails(Act.QUEUE_SEND, q, 0, Status.QUEUE_FULL, 1)
+    assert d.m.copy is None
+    d.m.msg[0] = 0
+    assert d.ok(Act.QUEUE_RECV, q)["value"] == 0 and d.m.msg[0] == 7
+
+
 def test_mutex_errors_and_table() -> None:
     d = Drv(NumMutex=2)
     m0, m1 = d.ok(Act.MUTEX_ALLOC)["tid"], d.ok(Act.MUTEX_ALLOC)["tid"]
