@@ -332,7 +332,9 @@ def _c_aes_own(aes: AesConfig) -> list[str]:
             "// COUPLET_ERR_UNSUPPORTED_KEY_SIZE before touching it): the inverse cipher (ECB and CBC",
             "// decryption), and the key sizes, bit AES_KEY_LEN_<bits> set for each one built.",
             f"#define COUPLET_AES_ENGINE_DECRYPT {int(aes.decrypt)}",
-            f"#define COUPLET_AES_ENGINE_KEY_SIZES 0x{key_sizes:x}u"]
+            f"#define COUPLET_AES_ENGINE_KEY_SIZES 0x{key_sizes:x}u",
+            "// The GHASH multiplier's bits per cycle (the modes GCM and GHASH); 0: none.",
+            f"#define COUPLET_AES_ENGINE_GHASH_BITS {aes.ghash_bits}"]
 
 
 def _c_keccak_own(keccak: KeccakConfig) -> list[str]:

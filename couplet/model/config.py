@@ -120,17 +120,20 @@ class AccelConfig(ABC):
 @dataclass(frozen=True)
 class AesConfig(AccelConfig):
     """The AES accelerator of a SoC: its datapath, whether it decrypts, its key sizes (bits, in
-    ascending order) and the couplings it is reachable through."""
+    ascending order), its GHASH multiplier's bits per cycle (0: none) and the couplings it is
+    reachable through."""
 
     arch: str
     decrypt: bool
     key_sizes: tuple[int, ...]
+    ghash_bits: int
     BACKENDS = AES_BACKENDS
     BACKEND_NEEDS = _AES_BACKEND_NEEDS
 
     @property
     def params(self) -> dict[str, ParamValue]:
-        return {"arch": self.arch, "decrypt": self.decrypt, "key_sizes": self.key_sizes}
+        return {"arch": self.arch, "decrypt": self.decrypt, "key_sizes": self.key_sizes,
+                "ghash_bits": self.ghash_bits}
 
 
 @dataclass(frozen=True)
@@ -460,7 +463,8 @@ def _parse_aes(table: Any, where: str) -> AesConfig:
     common = _take_common(table, AES_COUPLINGS, 0, where)
     _no_leftovers(table, where)
     return _with_default_backend(AesConfig(**common, arch=params["arch"], decrypt=params["decrypt"],
-                                           key_sizes=params["key_sizes"]), where)
+                                           key_sizes=params["key_sizes"],
+                                           ghash_bits=params["ghash_bits"]), where)
 
 
 _Accel = TypeVar("_Accel", bound=AccelConfig)

@@ -26,6 +26,8 @@ const char *couplet_status_name(couplet_status_t status) {
       return "COUPLET_ERR_UNSUPPORTED_MODE";
     case COUPLET_ERR_UNSUPPORTED_KEY_SIZE:
       return "COUPLET_ERR_UNSUPPORTED_KEY_SIZE";
+    case COUPLET_ERR_AUTH:
+      return "COUPLET_ERR_AUTH";
     case COUPLET_STATUS_COUNT:
     default:
       return "COUPLET_STATUS_UNKNOWN";

@@ -23,6 +23,7 @@ typedef enum {
   COUPLET_ERR_LEN = 9,          // a data length that is not a multiple of the block size
   COUPLET_ERR_UNSUPPORTED_MODE = 10,      // the hardware was built without this mode or direction
   COUPLET_ERR_UNSUPPORTED_KEY_SIZE = 11,  // the hardware was built without this key size
+  COUPLET_ERR_AUTH = 12,        // authenticated decryption: the tag does not match the data
   COUPLET_STATUS_COUNT          // number of codes; keep last
 } couplet_status_t;
 

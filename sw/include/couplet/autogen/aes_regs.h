@@ -47,6 +47,22 @@
 #define AES_DOUT2_INDEX 18u
 #define AES_DOUT3_OFFSET 0x004Cu
 #define AES_DOUT3_INDEX 19u
+#define AES_GHASH_H0_OFFSET 0x0060u
+#define AES_GHASH_H0_INDEX 24u
+#define AES_GHASH_H1_OFFSET 0x0064u
+#define AES_GHASH_H1_INDEX 25u
+#define AES_GHASH_H2_OFFSET 0x0068u
+#define AES_GHASH_H2_INDEX 26u
+#define AES_GHASH_H3_OFFSET 0x006Cu
+#define AES_GHASH_H3_INDEX 27u
+#define AES_GHASH_S0_OFFSET 0x0070u
+#define AES_GHASH_S0_INDEX 28u
+#define AES_GHASH_S1_OFFSET 0x0074u
+#define AES_GHASH_S1_INDEX 29u
+#define AES_GHASH_S2_OFFSET 0x0078u
+#define AES_GHASH_S2_INDEX 30u
+#define AES_GHASH_S3_OFFSET 0x007Cu
+#define AES_GHASH_S3_INDEX 31u
 #define AES_CTRL_OFFSET 0x0050u
 #define AES_CTRL_INDEX 20u
 #define AES_STATUS_OFFSET 0x0054u
@@ -92,6 +108,15 @@
 #define AES_CMD_ZEROIZE_MASK 0x00000004u
 
 // Build parameters ([[param]]): the legal values a SoC configuration may give.
+// GF(2^128) multiplier for GCM: bits of the multiplier consumed per cycle (a block takes 128 / ghash_bits cycles); 0 builds none, and CTRL then refuses the modes GCM and GHASH. More bits per cycle cost more LUTs (hw/ip/aes/README.md). X(value) for each value
+#define AES_PARAM_GHASH_BITS_LIST(X) \
+  X(0) \
+  X(1) \
+  X(2) \
+  X(4) \
+  X(8) \
+  X(16) \
+  X(32)
 
 // Actions: the index of an action command (funct7 of a custom instruction with funct3 3).
 // Start the block in DIN0..3; refused while busy or without a key.
@@ -139,13 +164,22 @@
 #define AES_MODE_CFB 0x3u
 // OFB.
 #define AES_MODE_OFB 0x4u
+// CBC-MAC (CCM, CMAC): IV = AES(IV xor block) for each block. A MEM job or DMA job reads its blocks and writes nothing; a DIN block's result goes to DOUT as usual (it equals the new IV).
+#define AES_MODE_CBC_MAC 0x5u
+// GCM (needs `ghash_bits`): CTR with a 32-bit counter (the last word of IV, big-endian, wraps without carry, SP 800-38D inc32), and the ciphertext (the output when encrypting, the input when decrypting) absorbed into GHASH_S.
+#define AES_MODE_GCM 0x6u
+// GHASH only (needs `ghash_bits`): each block is absorbed into GHASH_S (the associated data and the length block of GCM); no cipher, no output.
+#define AES_MODE_GHASH 0x7u
 // X(name, value) for each value
 #define AES_MODE_LIST(X) \
   X(ecb, AES_MODE_ECB) \
   X(cbc, AES_MODE_CBC) \
   X(ctr, AES_MODE_CTR) \
   X(cfb, AES_MODE_CFB) \
-  X(ofb, AES_MODE_OFB)
+  X(ofb, AES_MODE_OFB) \
+  X(cbc_mac, AES_MODE_CBC_MAC) \
+  X(gcm, AES_MODE_GCM) \
+  X(ghash, AES_MODE_GHASH)
 
 // Key lengths (CTRL.key_len).
 // AES-128: 4 key words, 10 rounds.

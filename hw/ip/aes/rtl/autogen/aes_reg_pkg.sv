@@ -21,6 +21,14 @@ package aes_reg_pkg;
   localparam logic [6:0] AES_DOUT1_OFFSET = 7'h44;
   localparam logic [6:0] AES_DOUT2_OFFSET = 7'h48;
   localparam logic [6:0] AES_DOUT3_OFFSET = 7'h4C;
+  localparam logic [6:0] AES_GHASH_H0_OFFSET = 7'h60;
+  localparam logic [6:0] AES_GHASH_H1_OFFSET = 7'h64;
+  localparam logic [6:0] AES_GHASH_H2_OFFSET = 7'h68;
+  localparam logic [6:0] AES_GHASH_H3_OFFSET = 7'h6C;
+  localparam logic [6:0] AES_GHASH_S0_OFFSET = 7'h70;
+  localparam logic [6:0] AES_GHASH_S1_OFFSET = 7'h74;
+  localparam logic [6:0] AES_GHASH_S2_OFFSET = 7'h78;
+  localparam logic [6:0] AES_GHASH_S3_OFFSET = 7'h7C;
   localparam logic [6:0] AES_CTRL_OFFSET = 7'h50;
   localparam logic [6:0] AES_STATUS_OFFSET = 7'h54;
   localparam logic [6:0] AES_LEN_OFFSET = 7'h58;
@@ -63,7 +71,13 @@ package aes_reg_pkg;
     // CFB-128.
     AesModeCfb = 3'h3,
     // OFB.
-    AesModeOfb = 3'h4
+    AesModeOfb = 3'h4,
+    // CBC-MAC (CCM, CMAC): IV = AES(IV xor block) for each block. A MEM job or DMA job reads its blocks and writes nothing; a DIN block's result goes to DOUT as usual (it equals the new IV).
+    AesModeCbcMac = 3'h5,
+    // GCM (needs `ghash_bits`): CTR with a 32-bit counter (the last word of IV, big-endian, wraps without carry, SP 800-38D inc32), and the ciphertext (the output when encrypting, the input when decrypting) absorbed into GHASH_S.
+    AesModeGcm = 3'h6,
+    // GHASH only (needs `ghash_bits`): each block is absorbed into GHASH_S (the associated data and the length block of GCM); no cipher, no output.
+    AesModeGhash = 3'h7
   } aes_mode_e;
 
   // Key lengths (CTRL.key_len).
@@ -151,5 +165,6 @@ package aes_reg_pkg;
     aes_arch_e arch;  // Arch: one of rolled, partial, unrolled
     logic decrypt;  // Decrypt: true or false
     logic [2:0] key_sizes;  // KeySizes: a non-empty subset of 128, 192, 256, in that order
+    logic [5:0] ghash_bits;  // GhashBits: one of 0, 1, 2, 4, 8, 16, 32
   } aes_cfg_t;
 endpackage
