@@ -26,7 +26,9 @@ module couplet_aes
   // Without the inverse cipher, and with fewer key sizes: options for small FPGAs, which CTRL
   // refuses as ctrl_legalize says (hw/ip/aes/README.md, "Build options").
   parameter bit             Decrypt  = 1'b1,
-  parameter aes_key_sizes_t KeySizes = AesKeySizesAll
+  parameter aes_key_sizes_t KeySizes = AesKeySizesAll,
+  // GHASH multiplier for the modes GCM and GHASH: bits per cycle (couplet_aes_ghash), 0 for none.
+  parameter int unsigned    GhashBits = 0
 ) (
   input  logic           clk_i,
   input  logic           rst_ni,
@@ -46,8 +48,11 @@ module couplet_aes
 
 
   typedef enum logic [3:0] {
-    RegNone, RegKey, RegIv, RegDin, RegDout, RegCtrl, RegStatus, RegLen, RegCmd
+    RegNone, RegKey, RegIv, RegDin, RegDout, RegCtrl, RegStatus, RegLen, RegCmd, RegGhashH,
+    RegGhashS
   } reg_e;
+
+  localparam bit Ghash = GhashBits != 0;
 
   typedef struct packed {
     reg_e       kind;
@@ -82,6 +87,15 @@ module couplet_aes
       reg_index(AES_STATUS_OFFSET): sel = '{RegStatus, 3'd0};
       reg_index(AES_LEN_OFFSET):    sel = '{RegLen, 3'd0};
       reg_index(AES_CMD_OFFSET):    sel = '{RegCmd, 3'd0};
+      // Without the multiplier the GHASH registers are not built: unknown indexes.
+      reg_index(AES_GHASH_H0_OFFSET): sel = Ghash ? '{RegGhashH, 3'd0} : '{RegNone, 3'd0};
+      reg_index(AES_GHASH_H1_OFFSET): sel = Ghash ? '{RegGhashH, 3'd1} : '{RegNone, 3'd0};
+      reg_index(AES_GHASH_H2_OFFSET): sel = Ghash ? '{RegGhashH, 3'd2} : '{RegNone, 3'd0};
+      reg_index(AES_GHASH_H3_OFFSET): sel = Ghash ? '{RegGhashH, 3'd3} : '{RegNone, 3'd0};
+      reg_index(AES_GHASH_S0_OFFSET): sel = Ghash ? '{RegGhashS, 3'd0} : '{RegNone, 3'd0};
+      reg_index(AES_GHASH_S1_OFFSET): sel = Ghash ? '{RegGhashS, 3'd1} : '{RegNone, 3'd0};
+      reg_index(AES_GHASH_S2_OFFSET): sel = Ghash ? '{RegGhashS, 3'd2} : '{RegNone, 3'd0};
+      reg_index(AES_GHASH_S3_OFFSET): sel = Ghash ? '{RegGhashS, 3'd3} : '{RegNone, 3'd0};
       default:                      sel = '{RegNone, 3'd0};
     endcase
     return sel;
@@ -97,7 +111,8 @@ module couplet_aes
     c.decrypt    = value.decrypt;
     c.irq_enable = value.irq_enable;
     if (aes_key_len_built(KeySizes, value.key_len)) c.key_len = value.key_len;
-    if (value.mode <= AesModeOfb) c.mode = value.mode;
+    if (value.mode <= AesModeCbcMac ||
+        (Ghash && (value.mode == AesModeGcm || value.mode == AesModeGhash))) c.mode = value.mode;
     if (!Decrypt && c.decrypt && (c.mode == AesModeEcb || c.mode == AesModeCbc)) begin
       c.mode    = old.mode;
       c.decrypt = old.decrypt;
@@ -117,10 +132,13 @@ module couplet_aes
   localparam int unsigned StickyHi = AES_STATUS_BAD_LEN_BIT;
 
   // CTR: the whole block is a big-endian counter (byte 15 least significant), SP 800-38A B.1.
-  function automatic logic [127:0] ctr_inc(logic [127:0] block);
+  // GCM counts in the last 32 bits only (inc32, SP 800-38D 6.2): the carry out of them is cut.
+  function automatic logic [127:0] ctr_inc(logic [127:0] block, logic inc32);
     logic [127:0] be, r;
+    logic [32:0]  lo;
     for (int unsigned i = 0; i < 16; i++) be[8*(15-i) +: 8] = block[8*i +: 8];
-    be = be + 128'd1;
+    lo = {1'b0, be[31:0]} + 33'd1;
+    be = {be[127:32] + 96'(lo[32] && !inc32), lo[31:0]};
     for (int unsigned i = 0; i < 16; i++) r[8*i +: 8] = be[8*(15-i) +: 8];
     return r;
   endfunction
@@ -207,15 +225,20 @@ module couplet_aes
     .busy_o      (core_busy)
   );
 
+  // GHASH multiplier (modes GCM and GHASH): its input, the key H, and writes of S.
+  logic             gh_in_valid, gh_in_ready, gh_busy, gh_s_we;
+  logic [127:0]     gh_in, gh_s, gh_s_wdata;
+  logic [3:0][31:0] h_q, h_d;
+
   logic key_ready, expanding, stream_busy, busy;
   assign key_ready   = key_set_q && core_key_ready;
   assign expanding   = key_set_q && !core_key_ready;
   assign stream_busy = (col_cnt_q != '0) || blk_valid_q || (q_cnt_q != '0) || (obuf_cnt_q != '0);
-  assign busy        = expanding || din_busy_q || stream_busy || mem_busy_q || core_busy;
+  assign busy        = expanding || din_busy_q || stream_busy || mem_busy_q || core_busy || gh_busy;
 
   // One mode datapath for both sources; CTRL cannot change while a block is in flight.
   logic serial;
-  assign serial = (ctrl_q.mode == AesModeOfb) ||
+  assign serial = (ctrl_q.mode == AesModeOfb) || (ctrl_q.mode == AesModeCbcMac) ||
                   (!ctrl_q.decrypt && (ctrl_q.mode == AesModeCbc || ctrl_q.mode == AesModeCfb));
 
   logic         issue_din;     // the command in this cycle starts a DIN block
@@ -230,16 +253,22 @@ module couplet_aes
   // one LUT per bit, where a case per mode would build a mux of all five.
   // Without Decrypt, CTRL never holds ECB or CBC decryption (ctrl_legalize): saying so here
   // lets synthesis drop the IV's path into what a result is XORed with.
-  logic mode_cbc, mode_ecb, cbc_dec, in_blk, in_iv, post_iv, post_blk;
+  // CBC_MAC enters like CBC encryption and its result is the next IV; GCM enters like CTR. The
+  // modes without output (CBC_MAC, GHASH) drop their stream results; GHASH blocks bypass the core.
+  logic mode_cbc, mode_ecb, mode_mac, mode_gcm, mode_gh, no_out;
+  logic cbc_dec, in_blk, in_iv, post_iv, post_blk;
   assign mode_cbc = ctrl_q.mode == AesModeCbc;
-  assign mode_ecb = !mode_cbc && ctrl_q.mode != AesModeCtr && ctrl_q.mode != AesModeCfb &&
-                    ctrl_q.mode != AesModeOfb;
+  assign mode_ecb = ctrl_q.mode == AesModeEcb;
+  assign mode_mac = ctrl_q.mode == AesModeCbcMac;
+  assign mode_gcm = Ghash && ctrl_q.mode == AesModeGcm;
+  assign mode_gh  = Ghash && ctrl_q.mode == AesModeGhash;
+  assign no_out   = mode_mac || mode_gh;
   assign cbc_dec  = Decrypt && mode_cbc && ctrl_q.decrypt;
-  assign in_blk   = mode_cbc || mode_ecb;
+  assign in_blk   = mode_cbc || mode_ecb || mode_mac;
   assign in_iv    = !mode_ecb && !cbc_dec;
   assign post_iv  = cbc_dec;
-  assign post_blk = !mode_cbc && !mode_ecb;
-  assign core_decrypt = Decrypt && in_blk && ctrl_q.decrypt;
+  assign post_blk = !in_blk;
+  assign core_decrypt = Decrypt && (mode_cbc || mode_ecb) && ctrl_q.decrypt;
   assign core_in_data = ({128{in_blk}} & issue_blk) ^ ({128{in_iv}} & iv_q);
   assign own_post     = ({128{post_iv}} & iv_q) | ({128{post_blk}} & own_blk);
 
@@ -251,31 +280,42 @@ module couplet_aes
         chain_upd = ctrl_q.decrypt;
         chain_iv  = own_blk;
       end
-      AesModeCtr: begin
+      AesModeCtr, AesModeGcm: begin
         chain_upd = 1'b1;
-        chain_iv  = ctr_inc(iv_q);
+        chain_iv  = ctr_inc(iv_q, mode_gcm);
       end
-      default: ;  // ECB, OFB
+      default: ;  // ECB, OFB, CBC_MAC (at exit), GHASH
     endcase
   end
 
   // A complete stream block enters when the key is ready and, in a serial mode, the previous
   // block has left. Without a key it leaves as zeros (STATUS.refused_no_key), so a DMA job never hangs.
-  logic stream_go, zero_go, core_in_fire, core_out_fire;
+  // GHASH blocks go to the multiplier instead.
+  logic stream_go, blk_take, zero_go, core_in_fire, core_out_fire;
+  logic cmd_wait_q;
   assign stream_go = blk_valid_q && key_ready && !din_busy_q && (q_cnt_q != QCntW'(QDepth)) &&
-                     (!serial || q_cnt_q == '0);
+                     (!serial || q_cnt_q == '0) && !cmd_wait_q;
+  assign blk_take  = stream_go && (mode_gh ? gh_in_ready : core_in_ready);
   assign zero_go   = blk_valid_q && !key_set_q && (q_cnt_q == '0) && (obuf_cnt_q == '0);
-  assign core_in_valid = issue_din || stream_go;
+  assign core_in_valid = (issue_din || stream_go) && !mode_gh;
   assign core_in_fire  = core_in_valid && core_in_ready;
 
+  // A GCM block leaves the core only when the multiplier takes its ciphertext: the result when
+  // encrypting, the block it was XORed with (its input) when decrypting.
   logic         head_dout, head_drop, obuf_free;
-  logic [127:0] result;
+  logic [127:0] post_exit, result;
   assign head_dout = q_dout_q[q_rptr_q];
   assign head_drop = q_drop_q[q_rptr_q];
-  assign result    = core_out_data ^ (PostAtExit ? own_post : q_post_q[q_rptr_q]);
+  assign post_exit = PostAtExit ? own_post : q_post_q[q_rptr_q];
+  assign result    = core_out_data ^ post_exit;
   assign obuf_free = (obuf_cnt_q == '0) || (obuf_cnt_q == 3'd1 && mem_rsp_i.out_ready);
-  assign core_out_ready = (q_cnt_q != '0) && (head_dout || head_drop || obuf_free);
+  assign core_out_ready = (q_cnt_q != '0) && (head_dout || head_drop || no_out || obuf_free) &&
+                          (!mode_gcm || head_drop || gh_in_ready);
   assign core_out_fire  = core_out_valid && core_out_ready;
+
+  assign gh_in_valid = (mode_gcm && core_out_fire && !head_drop) ||
+                       (mode_gh && (issue_din || stream_go));
+  assign gh_in       = mode_gh ? issue_blk : ctrl_q.decrypt ? post_exit : result;
 
   logic din_done;
   assign din_done = core_out_fire && head_dout;
@@ -291,8 +331,28 @@ module couplet_aes
   logic [31:0]              late_data;
   logic [StickyHi:StickyLo] sticky_q, sticky_set;
   logic                     job_end;
+  // A job of a mode without output (CBC_MAC, GHASH) is done for the DMA when its last word is
+  // read, before the engine has used it: its MEM answer waits until the engine is idle, so that
+  // IV or S is complete when software reads it.
+  logic engine_active, job_done, job_err, done_wait_q, done_wait_d, done_err_q, done_err_d;
+  assign engine_active = stream_busy || core_busy || gh_busy;
+  assign job_done = (mem_rsp_i.job_done && !(no_out && engine_active)) ||
+                    (done_wait_q && !engine_active);
+  assign job_err  = done_wait_q ? done_err_q : mem_rsp_i.job_err;
+  always_comb begin
+    done_wait_d = done_wait_q && engine_active;
+    done_err_d  = done_err_q;
+    if (mem_busy_q && mem_rsp_i.job_done && no_out && engine_active) begin
+      done_wait_d = 1'b1;
+      done_err_d  = mem_rsp_i.job_err;
+    end
+  end
 
-  assign cmd_hold = pend_dout_q || mem_busy_q || expanding;
+  // While the multiplier absorbs a block (at most 128 / GhashBits cycles) commands wait, so that
+  // a DIN block of GCM or GHASH never meets it busy and S is read only when complete. A waiting
+  // command stops the stream's next block from entering (cmd_wait_q), so the wait is bounded by
+  // the blocks already in the core, never by a job's length.
+  assign cmd_hold = pend_dout_q || mem_busy_q || expanding || gh_busy;
 
   logic [31:0] status_word;
   always_comb begin
@@ -342,7 +402,8 @@ module couplet_aes
       RegCtrl:   rd_data = 32'(ctrl_q);
       RegStatus: rd_data = status_word;
       RegLen:    rd_data = len_q;
-      RegKey, RegDin, RegCmd: rd_data = '0;  // write-only
+      RegGhashS: rd_data = gh_s[32*sel.sub[1:0] +: 32];
+      RegKey, RegDin, RegCmd, RegGhashH: rd_data = '0;  // write-only
       default:   rd_bad = 1'b1;
     endcase
 
@@ -365,7 +426,7 @@ module couplet_aes
       sel           = decode_index(slot_index[s]);
       slot_bad[s]   = (sel.kind == RegNone) || (sel.kind == RegDout);
       slot_guard[s] = (sel.kind == RegKey) || (sel.kind == RegIv) || (sel.kind == RegCtrl) ||
-                      (sel.kind == RegLen);
+                      (sel.kind == RegLen) || (sel.kind == RegGhashH) || (sel.kind == RegGhashS);
     end
   end
 
@@ -384,7 +445,7 @@ module couplet_aes
   logic        iv_wr;
   logic [3:0][31:0] iv_wdata;
   logic [7:0]       key_we;
-  logic [3:0]       iv_we, din_we;
+  logic [3:0]       iv_we, din_we, h_we, s_we;
   logic [3:0][31:0] din_cmd;  // DIN with this cycle's writes: a write of DIN3 starts it at once
 
   always_comb begin
@@ -401,6 +462,8 @@ module couplet_aes
     key_we       = '0;
     iv_we        = '0;
     din_we       = '0;
+    h_we         = '0;
+    s_we         = '0;
     key_d        = key_q;
     ctrl_d       = ctrl_q;
     len_d        = len_q;
@@ -430,6 +493,8 @@ module couplet_aes
             if (ctrl_d.key_len != ctrl_q.key_len) key_set_d = 1'b0;
           end
           RegLen: len_d = lane[1'(reg_index(AES_LEN_OFFSET))];
+          RegGhashH: h_we[sel.sub[1:0]] = 1'b1;
+          RegGhashS: s_we[sel.sub[1:0]] = 1'b1;
           default: ;  // CMD: the front end's act_req
         endcase
       end
@@ -443,6 +508,12 @@ module couplet_aes
       din_cmd[w]  = din_we[w] ? lane[1'(reg_index(AES_DIN0_OFFSET) + 8'(w))] : din_q[w];
     end
     din_d = din_cmd;
+    for (int unsigned w = 0; w < 4; w++) begin
+      h_d[w]                 = h_we[w] ? lane[1'(reg_index(AES_GHASH_H0_OFFSET) + 8'(w))] : h_q[w];
+      gh_s_wdata[32*w +: 32] = s_we[w] ? lane[1'(reg_index(AES_GHASH_S0_OFFSET) + 8'(w))] :
+                                         gh_s[32*w +: 32];
+    end
+    gh_s_we = |s_we;
 
     if (act.start) begin
       unique case (start_res)
@@ -470,10 +541,13 @@ module couplet_aes
 
     if (expand_go) key_set_d = 1'b1;
     if (zeroize_go) begin
-      key_d     = '0;
-      din_d     = '0;
-      ctrl_d    = CtrlReset;
-      key_set_d = 1'b0;
+      key_d      = '0;
+      din_d      = '0;
+      h_d        = '0;
+      gh_s_wdata = '0;
+      gh_s_we    = 1'b1;
+      ctrl_d     = CtrlReset;
+      key_set_d  = 1'b0;
     end
     for (int unsigned w = KeyWords; w < 8; w++) key_d[w] = '0;
   end
@@ -540,13 +614,14 @@ module couplet_aes
     // MEM job.
     if (mem_go) begin
       mem_busy_d = 1'b1;
-      job_d = '{src: cmd_req_i.cmd.op_a, dst: cmd_req_i.cmd.op_b, in_len: len_q, out_len: len_q};
+      job_d = '{src: cmd_req_i.cmd.op_a, dst: cmd_req_i.cmd.op_b, in_len: len_q,
+                out_len: no_out ? 32'd0 : len_q};
     end
     if (job_end) begin
       mem_busy_d = 1'b0;
       late       = 1'b1;
-      late_data  = mem_rsp_i.job_err ? AesResultBusError : AesResultOk;
-      if (mem_rsp_i.job_err) sticky_set[AES_STATUS_JOB_ERROR_BIT] = 1'b1;
+      late_data  = job_err ? AesResultBusError : AesResultOk;
+      if (job_err) sticky_set[AES_STATUS_JOB_ERROR_BIT] = 1'b1;
     end
 
     // Input stream.
@@ -560,7 +635,7 @@ module couplet_aes
         col_cnt_d        = col_cnt_q + 2'd1;
       end
     end
-    if ((stream_go && core_in_ready) || zero_go) blk_valid_d = 1'b0;
+    if (blk_take || zero_go) blk_valid_d = 1'b0;
     if (zero_go) sticky_set[AES_STATUS_REFUSED_NO_KEY_BIT] = 1'b1;
 
     // Blocks entering the core.
@@ -587,6 +662,7 @@ module couplet_aes
       q_rptr_d = q_ptr_inc(q_rptr_q);
       unique case (ctrl_q.mode)
         AesModeOfb: iv_d = core_out_data;
+        AesModeCbcMac: iv_d = result;
         AesModeCbc, AesModeCfb: if (!ctrl_q.decrypt) iv_d = result;
         default: ;
       endcase
@@ -595,12 +671,12 @@ module couplet_aes
         dout_d       = result;
         dout_valid_d = 1'b1;
         din_busy_d   = 1'b0;
-      end else if (!head_drop) begin
+      end else if (!head_drop && !no_out) begin
         obuf_d     = result;
         obuf_cnt_d = 3'd4;
       end
     end
-    if (zero_go) begin
+    if (zero_go && !no_out) begin
       obuf_d     = '0;
       obuf_cnt_d = 3'd4;
     end
@@ -631,6 +707,10 @@ module couplet_aes
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       key_q        <= '0;
+      h_q          <= '0;
+      cmd_wait_q   <= 1'b0;
+      done_wait_q  <= 1'b0;
+      done_err_q   <= 1'b0;
       iv_q         <= '0;
       din_q        <= '0;
       dout_q       <= '0;
@@ -657,6 +737,10 @@ module couplet_aes
       q_cnt_q      <= '0;
     end else begin
       key_q        <= key_d;
+      h_q          <= h_d;
+      cmd_wait_q   <= cmd_req_i.valid && gh_busy;
+      done_wait_q  <= done_wait_d;
+      done_err_q   <= done_err_d;
       iv_q         <= iv_d;
       din_q        <= din_d;
       dout_q       <= dout_d;
@@ -695,6 +779,28 @@ module couplet_aes
   assign mem_req_o.out_valid = obuf_cnt_q != '0;
   assign mem_req_o.out_data  = obuf_q[0];
 
+  if (Ghash) begin : g_ghash
+    couplet_aes_ghash #(
+      .BitsPerCycle (GhashBits)
+    ) u_ghash (
+      .clk_i, .rst_ni,
+      .h_i        (h_q),
+      .in_valid_i (gh_in_valid),
+      .in_ready_o (gh_in_ready),
+      .in_data_i  (gh_in),
+      .s_we_i     (gh_s_we),
+      .s_i        (gh_s_wdata),
+      .s_o        (gh_s),
+      .busy_o     (gh_busy)
+    );
+  end else begin : g_no_ghash
+    assign gh_in_ready = 1'b1;
+    assign gh_s        = '0;
+    assign gh_busy     = 1'b0;
+    logic unused_gh;
+    assign unused_gh = ^{gh_in_valid, gh_in, gh_s_we, gh_s_wdata, h_q};
+  end
+
   couplet_accel_frontend #(
     .StickyLo       (StickyLo),
     .StickyHi       (StickyHi),
@@ -715,7 +821,7 @@ module couplet_aes
     .exec_data_i(exec_data), .exec_bad_i(exec_bad), .exec_later_i(exec_later),
     .late_i(late), .late_data_i(late_data),
     .job_valid_o(mem_req_o.job_valid), .job_ready_i(mem_rsp_i.job_ready), .job_i(job_q),
-    .job_offer_i(mem_go), .job_done_i(mem_rsp_i.job_done),
+    .job_offer_i(mem_go), .job_done_i(job_done),
     .job_wait_i(mem_busy_q),
     .job_end_o(job_end),
     .irq_o, .irq_enable_i(ctrl_q.irq_enable),

@@ -122,7 +122,9 @@ class DmaModel(DmaJobModel):
             self.memory[job.dst + 4 * job.collected] = word
             job.collected += 1
         self._sink_base = len(self.sink.words)
-        if not self.aborted() and job.collected == job.out_len // 4:
+        # Done once every output word is written and every input word read (a job of a mode
+        # without output, CBC_MAC or GHASH, has out_len 0).
+        if not self.aborted() and job.collected == job.out_len // 4 and self.src.idle:
             self._pulse = (1, 0, 0)
 
 
