@@ -11,6 +11,13 @@ the sample the in-SoC firmware test runs (``sw/apps/test_aes/cavp_vectors.c``, c
 checked by tests/test_aes_firmware.py to match a fresh generation; `python -m testsupport.cavp`
 rewrites it and its SHA-3 counterpart).
 
+AES-CCM (CCMVS: DVPT, VADT, VNT, VPT, VTT), AES-GCM (GCMVS: gcmEncryptExtIV, gcmDecrypt) and the
+SP 800-38B CMAC examples: ``parse_ccm``, ``parse_gcm`` and ``parse_cmac`` (tests/test_aead_host.py).
+CCMVS files give some fields once for the records after them (the key, and in some the nonce
+and the lengths, before a section or outside any), and list several lengths in one header
+(``[Alen = 0, Plen = 0, Nlen = 7, Tlen = 4]``); GCMVS decryption records that must fail say
+``FAIL`` in place of their plaintext.
+
 SHA-3 (SHA3VS): ShortMsg and LongMsg files of ``Len/Msg/MD`` (SHA3-*) or ``Len/Msg/Output``
 (SHAKE, output length in the ``[Outputlen = N]`` section) records, SHAKE VariableOut files of
 ``COUNT/Outputlen/Msg/Output`` records, and Monte Carlo files: a ``Seed`` (SHA3-*) or ``Msg``
@@ -72,7 +79,8 @@ def cavp_file(mode: str, kind: str, key_bits: int) -> Path:
 class Record:
     """One record of a response file and the section headers in effect for it."""
 
-    sections: Mapping[str, str]  # "[L = 256]" gives {"L": "256"}; a bare "[ENCRYPT]" {"": "ENCRYPT"}
+    sections: Mapping[str, str]  # "[L = 256]" gives {"L": "256"}; a bare "[ENCRYPT]" {"": "ENCRYPT"};
+    # "[Alen = 0, Plen = 24]" {"Alen": "0", "Plen": "24"}
     fields: Mapping[str, str]  # NAME = VALUE lines, in the file's spelling
 
 
@@ -94,11 +102,14 @@ def records(path: Path, starts: tuple[str, ...] = ("COUNT",)) -> list[Record]:
         line = raw.strip()
         if line.startswith("[") and line.endswith("]"):
             flush()
-            name, _, value = line[1:-1].partition("=")
-            if value:
-                sections[name.strip()] = value.strip()
-            else:
-                sections[""] = name.strip()
+            inner = line[1:-1]
+            parts = inner.split(",") if all("=" in part for part in inner.split(",")) else [inner]
+            for part in parts:
+                name, _, value = part.partition("=")
+                if value:
+                    sections[name.strip()] = value.strip()
+                else:
+                    sections[""] = name.strip()
         elif "=" in line and not line.startswith("#"):
             key, value = (part.strip() for part in line.split("=", 1))
             if key in starts:
@@ -192,6 +203,109 @@ def firmware_source(vectors: list[AesVector]) -> str:
 
 
 FIRMWARE_VECTORS = paths.SW_DIR / "apps" / "test_aes" / "cavp_vectors.c"
+
+
+# ---------------------------------------------------------------------------------------------
+# Authenticated encryption (CCMVS, GCMVS) and CMAC
+
+
+@dataclass(frozen=True)
+class AeadVector:
+    """One CCM or GCM record. `plaintext` is None for a decryption record that must fail (its
+    ciphertext or tag was changed)."""
+
+    source: str  # file name and Count
+    key: bytes
+    nonce: bytes  # the CCM nonce or the GCM IV
+    aad: bytes
+    plaintext: bytes | None
+    ciphertext: bytes
+    tag: bytes
+    decrypt: bool  # a decryption-verification record (DVPT, gcmDecrypt)
+
+
+@dataclass(frozen=True)
+class CmacVector:
+    source: str
+    key: bytes
+    message: bytes
+    tag: bytes
+
+
+def aead_dir(mode: str) -> Path:
+    """The CCM or GCM folder of the package."""
+    return vectors_dir() / mode
+
+
+def cmac_files() -> list[Path]:
+    return sorted((_package_dir() / "CMAC").glob("nist-800-38b-aes*.txt"))
+
+
+def _first_bytes(text: str, length: int, what: str) -> bytes:
+    """The first `length` bytes of a hex field (CCMVS writes "00" for an empty one)."""
+    data = bytes.fromhex(text)
+    if len(data) < length:
+        raise ValueError(f"{what}: {len(data)} bytes, {length} announced")
+    return data[:length]
+
+
+def parse_ccm(path: Path) -> list[AeadVector]:
+    """Every record of a CCMVS response file (DVPT: decryption with Result = Pass or Fail; the
+    others: generation-encryption), in file order. Fields given before a record (the key, and in
+    VADT/VPT/VTT the nonce and the lengths) carry on to the records after them."""
+    vectors: list[AeadVector] = []
+    carried: dict[str, str] = {}
+    decrypt = path.name.startswith("DVPT")
+    for record in records(path, starts=("Count",)):
+        if "Count" not in record.fields:
+            carried.update(record.fields)
+            continue
+        values = {**carried, **record.sections, **record.fields}
+        source = f"{path.name}#{values['Count']}"
+        a_len, p_len, n_len, t_len = (int(values[name]) for name in ("Alen", "Plen", "Nlen", "Tlen"))
+        ct = bytes.fromhex(values["CT"])
+        if len(ct) != p_len + t_len:
+            raise ValueError(f"{source}: CT of {len(ct)} bytes, Plen + Tlen = {p_len + t_len}")
+        nonce = bytes.fromhex(values["Nonce"])
+        if len(nonce) != n_len:
+            raise ValueError(f"{source}: nonce of {len(nonce)} bytes, Nlen = {n_len}")
+        passes = values.get("Result", "Pass").startswith("Pass")
+        plaintext = _first_bytes(values["Payload"], p_len, source) if passes else None
+        vectors.append(AeadVector(source, bytes.fromhex(values["Key"]), nonce,
+                                  _first_bytes(values["Adata"], a_len, source), plaintext, ct[:p_len], ct[p_len:],
+                                  decrypt))
+    return vectors
+
+
+def parse_gcm(path: Path) -> list[AeadVector]:
+    """Every record of a GCMVS response file (gcmEncryptExtIV*: encryption; gcmDecrypt*:
+    decryption, FAIL records without a plaintext), in file order."""
+    vectors: list[AeadVector] = []
+    decrypt = "Decrypt" in path.name
+    for record in records(path, starts=("Count",)):
+        fields = record.fields
+        if "Key" not in fields:
+            continue
+        source = f"{path.name}#{record.sections['Keylen']}/{record.sections['IVlen']}/" \
+                 f"{record.sections['PTlen']}/{record.sections['AADlen']}/{record.sections['Taglen']}#{fields['Count']}"
+        vector = AeadVector(source, bytes.fromhex(fields["Key"]), bytes.fromhex(fields["IV"]),
+                            bytes.fromhex(fields["AAD"]), bytes.fromhex(fields["PT"]) if "PT" in fields else None,
+                            bytes.fromhex(fields["CT"]), bytes.fromhex(fields["Tag"]), decrypt)
+        for name, value in (("Keylen", vector.key), ("IVlen", vector.nonce), ("AADlen", vector.aad),
+                            ("PTlen", vector.ciphertext), ("Taglen", vector.tag)):
+            if 8 * len(value) != int(record.sections[name]):
+                raise ValueError(f"{source}: {name} does not match the data")
+        if not decrypt and vector.plaintext is None:
+            raise ValueError(f"{source}: an encryption record without a plaintext")
+        vectors.append(vector)
+    return vectors
+
+
+def parse_cmac(path: Path) -> list[CmacVector]:
+    """The SP 800-38B examples (COUNT, KEY, MESSAGE, OUTPUT: the full 16-byte MAC)."""
+    return [CmacVector(f"{path.name}#{r.fields['COUNT']}", bytes.fromhex(r.fields["KEY"]),
+                       bytes.fromhex(r.fields["MESSAGE"]), bytes.fromhex(r.fields["OUTPUT"]))
+            for r in records(path, starts=("COUNT",)) if "KEY" in r.fields]
 
 
 # ---------------------------------------------------------------------------------------------

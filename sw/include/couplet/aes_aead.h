@@ -10,8 +10,17 @@
 //     An engine built with `ghash_bits` runs both in its GCM and GHASH modes; elsewhere GHASH
 //     runs in constant-time C (no table indexed by secret data) beside the backend's CTR.
 //
-// Sharing: as couplet/aes.h. Each call takes the accelerator once for its length and returns
-// COUPLET_ERR_BUSY at once, with nothing changed, if another thread holds it.
+// Sharing: as couplet/aes.h. Each call that has work to do (every one-shot call, start, finish
+// and verify, and the streaming calls given data) takes the accelerator once for its length and
+// returns COUPLET_ERR_BUSY at once, with nothing changed, if another thread holds it.
+//
+// Errors are checked in this order, and a refused call writes no output and changes no context:
+// COUPLET_ERR_NULL (a pointer that is NULL with a nonzero length, or a context), COUPLET_ERR_STATE
+// (an AES context without a key; a streaming context not started, in the wrong phase, or whose
+// AES context lost or changed its key since start), COUPLET_ERR_ARG (nonce, IV, tag length,
+// level), COUPLET_ERR_LEN (a length beyond what the mode can encode), COUPLET_ERR_BUSY. Errors of
+// the backend itself (COUPLET_ERR_HW, COUPLET_ERR_TIMEOUT) end a streaming computation (its
+// context is wiped and must be started again) and leave the output of a one-shot call zeroed.
 //
 // Decryption: the one-shot calls check the tag in constant time before they return; when it does
 // not match they return COUPLET_ERR_AUTH and zero the whole output buffer (len bytes), so no
@@ -20,7 +29,8 @@
 // final verify returns COUPLET_OK.
 //
 // Buffers: `in` and `out` may be the same buffer, but must not otherwise overlap. Any alignment.
-// A NULL pointer with a zero length is allowed.
+// A NULL pointer with a zero length is allowed. Secrets (subkeys, tag masks, keystream) are wiped
+// from the contexts by finish and verify, and from the stack before each call returns.
 
 #ifndef COUPLET_AES_AEAD_H_
 #define COUPLET_AES_AEAD_H_
@@ -44,6 +54,7 @@ typedef struct {
   uint8_t buf[16];    // the last block, held back until it is known whether it is the final one
   uint32_t buf_len;
   uint32_t state;     // nonzero while started
+  uint32_t key_id;    // aes->key_id at start: a key changed since is refused (COUPLET_ERR_STATE)
 } couplet_aes_cmac_ctx_t;
 
 couplet_status_t couplet_aes_cmac_start(couplet_aes_cmac_ctx_t *cmac,
@@ -72,8 +83,11 @@ couplet_status_t couplet_aes_ccm_decrypt(couplet_aes_ctx_t *aes, const uint8_t *
                                          const uint8_t *tag, size_t tag_len) COUPLET_MUST_CHECK;
 
 // Streaming CCM: CCM puts both lengths in its first block, so they are given at the start. Then
-// the associated data (any pieces, aad_len bytes in all), then the message (any pieces, msg_len
-// bytes in all: COUPLET_ERR_LEN beyond, COUPLET_ERR_STATE at finish or verify before all of it).
+// the associated data (any pieces, aad_len bytes in all: COUPLET_ERR_LEN beyond; message data
+// before all of it, or associated data after message data: COUPLET_ERR_STATE), then the message
+// (any pieces, msg_len bytes in all: COUPLET_ERR_LEN beyond, COUPLET_ERR_STATE at finish or verify
+// before all of it). One direction per stream: finish ends an encryption, verify a decryption
+// (COUPLET_ERR_STATE for the other).
 typedef struct {
   couplet_aes_ctx_t *aes;
   uint8_t mac[16];    // CBC-MAC chaining value
@@ -86,6 +100,7 @@ typedef struct {
   uint32_t buf_len;
   uint32_t tag_len;
   uint32_t state;     // nonzero while started; which phase
+  uint32_t key_id;    // aes->key_id at start
 } couplet_aes_ccm_ctx_t;
 
 couplet_status_t couplet_aes_ccm_start(couplet_aes_ccm_ctx_t *ccm, couplet_aes_ctx_t *aes,
@@ -106,8 +121,9 @@ couplet_status_t couplet_aes_ccm_verify(couplet_aes_ccm_ctx_t *ccm,
 // 16 bytes (level & 3) and encryption of the payload iff level & 4. The header `a` is
 // authenticated; the payload is encrypted (levels 4..7) or only authenticated and copied to
 // `out` (levels 1..3). The nonce is 13 bytes (source address, frame counter, level).
-// Level 4 (encryption only) has no MIC: `mic` may be NULL. Decryption returns COUPLET_ERR_AUTH
-// and zeroes `out` when the MIC does not match.
+// Level 4 (encryption only) has no MIC: `mic` may be NULL, and `a` is not used. Levels 4..7 take
+// len up to 65535 (the 2-byte length field; COUPLET_ERR_LEN beyond). Decryption returns
+// COUPLET_ERR_AUTH and zeroes `out` when the MIC does not match.
 couplet_status_t couplet_aes_ccm_star_encrypt(couplet_aes_ctx_t *aes, uint32_t level,
                                               const uint8_t nonce[13], const uint8_t *a,
                                               size_t a_len, const uint8_t *in, uint8_t *out,
@@ -119,7 +135,9 @@ couplet_status_t couplet_aes_ccm_star_decrypt(couplet_aes_ctx_t *aes, uint32_t l
 
 // ------------------------------------------------------------------------------ AES-GCM
 // iv_len >= 1 (12 is the fast and recommended one; else COUPLET_ERR_ARG for 0), tag_len 4..16
-// (else COUPLET_ERR_ARG). len up to 2^32 - 32 bytes on a 32-bit target.
+// (else COUPLET_ERR_ARG). SP 800-38D's limits: len up to 2^36 - 32 bytes, aad_len and iv_len up
+// to 2^61 - 1 (COUPLET_ERR_LEN beyond, COUPLET_ERR_ARG for iv_len), which a 32-bit size_t never
+// reaches in one call (the streaming calls count across calls).
 couplet_status_t couplet_aes_gcm_encrypt(couplet_aes_ctx_t *aes, const uint8_t *iv, size_t iv_len,
                                          const uint8_t *aad, size_t aad_len, const uint8_t *in,
                                          uint8_t *out, size_t len, uint8_t *tag,
@@ -130,7 +148,8 @@ couplet_status_t couplet_aes_gcm_decrypt(couplet_aes_ctx_t *aes, const uint8_t *
                                          size_t tag_len) COUPLET_MUST_CHECK;
 
 // Streaming GCM: start, the associated data (any pieces, all before the first update:
-// COUPLET_ERR_STATE after), the message (any pieces), then finish or verify.
+// COUPLET_ERR_STATE after), the message (any pieces), then finish (encryption) or verify
+// (decryption; COUPLET_ERR_STATE for the other direction).
 typedef struct {
   couplet_aes_ctx_t *aes;
   uint8_t ctr[16];    // the next counter block; followed by s and h, the GCM state the
@@ -143,6 +162,7 @@ typedef struct {
   uint64_t msg_bytes;
   uint32_t buf_len;
   uint32_t state;     // nonzero while started; which phase
+  uint32_t key_id;    // aes->key_id at start
 } couplet_aes_gcm_ctx_t;
 
 couplet_status_t couplet_aes_gcm_start(couplet_aes_gcm_ctx_t *gcm, couplet_aes_ctx_t *aes,

@@ -862,3 +862,36 @@ couplet_status_t couplet_aes_release(couplet_aes_held_t *held, uint8_t iv[16]) {
   }
   return status;
 }
+
+// ---------------------------------------------------------------------------------------------
+// Sessions of the authenticated layer (aes_aead.c; aes_backend.h): one AEAD call takes the
+// accelerator once and runs its backend calls inside. The inline paths above are not used: the
+// layer's calls are many small ones whose arguments it has already checked.
+
+couplet_status_t couplet_aes_session_begin(couplet_aes_ctx_t *ctx) {
+  if (ctx == NULL) {
+    return COUPLET_ERR_NULL;
+  }
+  if (!ctx_initialised(ctx) || !ctx_has_key(ctx)) {
+    return COUPLET_ERR_STATE;
+  }
+  if (!lock_take(ctx->backend)) {
+    return COUPLET_ERR_BUSY;
+  }
+  return COUPLET_OK;
+}
+
+couplet_status_t couplet_aes_session_crypt(couplet_aes_ctx_t *ctx, uint32_t mode, bool decrypt, uint8_t *iv,
+                                           const uint8_t *in, uint8_t *out, size_t blocks) {
+  if (blocks == 0u) {
+    return COUPLET_OK;
+  }
+  const couplet_aes_backend_t *backend = ctx->backend;
+  const couplet_status_t status = backend->crypt(ctx, (couplet_aes_mode_t)mode, decrypt, iv, in, out, blocks);
+  distrust_after_failure(backend, status);
+  return status;
+}
+
+void couplet_aes_session_end(couplet_aes_ctx_t *ctx) {
+  lock_give(ctx->backend);
+}

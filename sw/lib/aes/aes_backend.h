@@ -23,13 +23,36 @@ typedef struct couplet_aes_backend {
                             uint8_t *iv, const uint8_t *in, uint8_t *out, size_t blocks);
   // Removes any copy of ctx's key the backend holds outside ctx (may be NULL).
   couplet_status_t (*zeroize)(couplet_aes_ctx_t *ctx);
+  // The authenticated layer's modes (aes_aead.c) this backend's crypt takes besides the five of
+  // couplet_aes_mode_t: a mask of (1u << AES_MODE_CBC_MAC), (1u << AES_MODE_GCM), (1u << AES_MODE_GHASH);
+  // 0: none, and aes_aead.c builds them from CBC, CTR and GHASH in C. With them, crypt's `iv` is:
+  //   CBC_MAC: the 16-byte MAC, mac = AES(mac ^ block) per block; `out` is NULL.
+  //   GCM: 48 bytes {ctr[16], s[16], h[16]} (couplet_aes_gcm_ctx_t's order): CTR encryption whose
+  //        counter is ctr's last 4 bytes as a big-endian 32-bit integer incremented mod 2^32
+  //        (inc32; bytes 0..11 never change), and s = (s ^ C) * H over each ciphertext block C
+  //        (the output when encrypting, the input when decrypting).
+  //   GHASH: the same 48 bytes; s = (s ^ X) * H over each input block X; ctr untouched; `out` NULL.
+  uint32_t aead_modes;
 } couplet_aes_backend_t;
 
 // A backend's table, written in one place for every backend: `ID` names its id
 // (COUPLET_AES_BACKEND_<ID>), then come its name and the fields above in their order.
-#define AES_BACKEND_TABLE(ID, name_, uses_accelerator_, set_key_, crypt_, zeroize_)          \
-  {.id = COUPLET_AES_BACKEND_##ID, .name = (name_), .uses_accelerator = (uses_accelerator_), \
-   .set_key = (set_key_), .crypt = (crypt_), .zeroize = (zeroize_)}
+#define AES_BACKEND_TABLE(ID, name_, uses_accelerator_, set_key_, crypt_, zeroize_, aead_modes_) \
+  {.id = COUPLET_AES_BACKEND_##ID, .name = (name_), .uses_accelerator = (uses_accelerator_),     \
+   .set_key = (set_key_), .crypt = (crypt_), .zeroize = (zeroize_), .aead_modes = (aead_modes_)}
+
+// A session of the authenticated layer (aes_aead.c): one AEAD call takes the accelerator once
+// (when `ctx`'s backend uses it) and runs several backend calls inside.
+//   begin: COUPLET_ERR_NULL, COUPLET_ERR_STATE (not initialised, or no key), COUPLET_ERR_BUSY
+//          (the accelerator is taken; nothing changed); COUPLET_OK: call end afterwards.
+//   crypt: ctx->backend->crypt with `mode` a couplet_aes_mode_t or one of the backend's
+//          aead_modes (the caller checks), `blocks` >= 0 whole blocks; after a failure no key is
+//          resident. The backends reload the key themselves when another context's is resident.
+//   end:   gives the accelerator back.
+couplet_status_t couplet_aes_session_begin(couplet_aes_ctx_t *ctx) COUPLET_MUST_CHECK;
+couplet_status_t couplet_aes_session_crypt(couplet_aes_ctx_t *ctx, uint32_t mode, bool decrypt, uint8_t *iv,
+                                           const uint8_t *in, uint8_t *out, size_t blocks) COUPLET_MUST_CHECK;
+void couplet_aes_session_end(couplet_aes_ctx_t *ctx);
 
 // One per backend; a hardware backend is linked only when the SoC configuration has it.
 extern const couplet_aes_backend_t couplet_aes_backend_soft;

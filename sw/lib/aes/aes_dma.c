@@ -33,12 +33,28 @@ static inline uint32_t dma_read(uint32_t offset) {
   return couplet_mmio_read32(COUPLET_DMA_BASE + offset);
 }
 
+// Without `out` (the modes CBC_MAC and GHASH, which produce nothing) the slot writes nothing.
 static void dma_arm(uint32_t slot, const uint8_t *in, uint8_t *out, uint32_t len) {
   uint32_t base = slot * DMA_SLOT_STRIDE;
   dma_write(base + DMA_SLOT0_SRC_OFFSET, (uint32_t)(uintptr_t)in);
   dma_write(base + DMA_SLOT0_DST_OFFSET, (uint32_t)(uintptr_t)out);
   dma_write(base + DMA_SLOT0_LEN_OFFSET, len);
+  if (out == NULL) {
+    dma_write(base + DMA_SLOT0_OUT_LEN_OFFSET, 0u);
+  }
   dma_write(DMA_CTRL_OFFSET, DMA_CTRL_GO0_MASK << slot);
+}
+
+// A slot of a mode without output is done when its last word is read, before the engine has
+// used it: the MAC (IV) or S is complete once the accelerator is idle. Bounded: at most the
+// blocks still in the engine.
+static couplet_status_t aes_wait_idle(void) {
+  for (uint32_t i = 0; i < AES_POLL_LIMIT; i++) {
+    if ((couplet_mmio_read32(COUPLET_AES_BASE + AES_STATUS_OFFSET) & AES_STATUS_BUSY_MASK) == 0u) {
+      return COUPLET_OK;
+    }
+  }
+  return COUPLET_ERR_TIMEOUT;
 }
 
 // Waits for slot `slot` to finish and acknowledges it.
@@ -62,7 +78,7 @@ static couplet_status_t dma_wait(uint32_t slot) {
 
 static couplet_status_t dma_crypt(couplet_aes_ctx_t *ctx, couplet_aes_mode_t mode, bool decrypt,
                                   uint8_t *iv, const uint8_t *in, uint8_t *out, size_t blocks) {
-  if (!aes_hw_is_aligned(in) || !aes_hw_is_aligned(out)) {
+  if (!aes_hw_both_aligned(in, out)) {
     // The DMA engine moves words: other buffers take the register path.
     return couplet_aes_backend_mmio.crypt(ctx, mode, decrypt, iv, in, out, blocks);
   }
@@ -70,6 +86,7 @@ static couplet_status_t dma_crypt(couplet_aes_ctx_t *ctx, couplet_aes_mode_t mod
   if (status != COUPLET_OK) {
     return status;
   }
+  const uint8_t *const out_start = out;
   const uint32_t mstatus = couplet_irq_wait_claim(COUPLET_IRQ_DMA);
   dma_write(DMA_IRQ_ENABLE_OFFSET, DMA_IRQ_ENABLE_BOTH);
   __asm__ volatile("fence" ::: "memory");  // the engine must see the CPU's stores to `in`
@@ -82,7 +99,9 @@ static couplet_status_t dma_crypt(couplet_aes_ctx_t *ctx, couplet_aes_mode_t mod
       uint32_t len = remaining > DMA_CHUNK_BYTES ? DMA_CHUNK_BYTES : (uint32_t)remaining;
       dma_arm((slot + in_flight) % 2u, in, out, len);
       in += len;
-      out += len;
+      if (out != NULL) {
+        out += len;
+      }
       remaining -= len;
       in_flight++;
       continue;
@@ -101,12 +120,15 @@ static couplet_status_t dma_crypt(couplet_aes_ctx_t *ctx, couplet_aes_mode_t mod
   }
   dma_write(DMA_IRQ_ENABLE_OFFSET, 0u);
   couplet_irq_wait_release(COUPLET_IRQ_DMA, mstatus);
-  couplet_status_t end = aes_mmio_end(iv);
+  if (status == COUPLET_OK && out_start == NULL) {
+    status = aes_wait_idle();
+  }
+  couplet_status_t end = aes_mmio_end(mode, iv);
   return status != COUPLET_OK ? status : end;
 }
 
 const couplet_aes_backend_t couplet_aes_backend_dma =
-    AES_BACKEND_TABLE(DMA, "dma", true, aes_mmio_set_key, dma_crypt, aes_mmio_zeroize);
+    AES_BACKEND_TABLE(DMA, "dma", true, aes_mmio_set_key, dma_crypt, aes_mmio_zeroize, AES_HW_AEAD_MODES);
 
 #else
 // ISO C forbids an empty translation unit.

@@ -28,6 +28,20 @@ static inline uint32_t aes_hw_ctrl(const couplet_aes_ctx_t *ctx, couplet_aes_mod
 }
 
 
+// The authenticated layer's modes the engine runs (aes_backend.h's aead_modes): CBC_MAC always,
+// GCM and GHASH with the multiplier (`ghash_bits`).
+#if defined(COUPLET_AES_ENGINE_GHASH_BITS) && COUPLET_AES_ENGINE_GHASH_BITS > 0
+#define AES_HW_AEAD_MODES ((1u << AES_MODE_CBC_MAC) | (1u << AES_MODE_GCM) | (1u << AES_MODE_GHASH))
+#else
+#define AES_HW_AEAD_MODES (1u << AES_MODE_CBC_MAC)
+#endif
+
+// The modes whose state goes beyond IV: GHASH's S and H follow the counter in `iv`.
+static inline bool aes_hw_ghash_state(couplet_aes_mode_t mode) {
+  return (AES_HW_AEAD_MODES & (1u << AES_MODE_GCM)) != 0u &&
+         ((uint32_t)mode == AES_MODE_GCM || (uint32_t)mode == AES_MODE_GHASH);
+}
+
 static inline bool aes_hw_is_aligned(const void *p) {
   return ((uintptr_t)p & 3u) == 0u;
 }
@@ -178,10 +192,11 @@ static inline __attribute__((always_inline)) void aes_mmio_blocks(uint32_t ctrl,
 
 // The register-window side shared by the mmio, mmio_irq and dma backends (aes_mmio.c):
 // begin loads the key if another context's is resident, writes CTRL (| ctrl_extra) and the
-// chaining value; end reads the chaining value back and reports refusals.
+// chaining value (and GHASH's S and H in the modes that have them); end reads them back and
+// reports refusals.
 couplet_status_t aes_mmio_begin(couplet_aes_ctx_t *ctx, couplet_aes_mode_t mode, bool decrypt,
                                 const uint8_t *iv, uint32_t ctrl_extra);
-couplet_status_t aes_mmio_end(uint8_t *iv);
+couplet_status_t aes_mmio_end(couplet_aes_mode_t mode, uint8_t *iv);
 couplet_status_t aes_mmio_set_key(couplet_aes_ctx_t *ctx);
 couplet_status_t aes_mmio_zeroize(couplet_aes_ctx_t *ctx);
 

@@ -82,6 +82,20 @@ static inline __attribute__((always_inline)) void read_block(uint8_t *out, bool 
   couplet_store_le32_as(out + 12, reg_read(AES_DOUT0_INDEX + 3u), aligned);
 }
 
+// GHASH's S and H (modes GCM and GHASH): they follow the counter in `iv` (aes_hw.h).
+static void mmio_write_ghash(const uint8_t *s, const uint8_t *h) {
+  for (uint32_t i = 0; i < 4u; i++) {
+    reg_write(AES_GHASH_H0_INDEX + i, aes_hw_load(h + 4u * i));
+    reg_write(AES_GHASH_S0_INDEX + i, aes_hw_load(s + 4u * i));
+  }
+}
+
+static void mmio_read_ghash(uint8_t *s) {
+  for (uint32_t i = 0; i < 4u; i++) {
+    aes_hw_store(s + 4u * i, reg_read(AES_GHASH_S0_INDEX + i));
+  }
+}
+
 // CTRL and the chaining value, with ctx's key already loaded.
 static inline __attribute__((always_inline)) void mmio_setup(const couplet_aes_ctx_t *ctx,
                                                              couplet_aes_mode_t mode, bool decrypt,
@@ -113,10 +127,16 @@ couplet_status_t aes_mmio_begin(couplet_aes_ctx_t *ctx, couplet_aes_mode_t mode,
     }
   }
   mmio_setup(ctx, mode, decrypt, iv, ctrl_extra);
+  if (aes_hw_ghash_state(mode)) {
+    mmio_write_ghash(iv + 16, iv + 32);
+  }
   return COUPLET_OK;
 }
 
-couplet_status_t aes_mmio_end(uint8_t *iv) {
+couplet_status_t aes_mmio_end(couplet_aes_mode_t mode, uint8_t *iv) {
+  if (aes_hw_ghash_state(mode)) {
+    mmio_read_ghash(iv + 16);
+  }
   return mmio_finish(iv);
 }
 
@@ -130,16 +150,24 @@ static couplet_status_t mmio_crypt(couplet_aes_ctx_t *ctx, couplet_aes_mode_t mo
       return status;
     }
   }
-  if (aes_hw_both_aligned(in, out) && (iv == NULL || aes_hw_is_aligned(iv))) {
+  if (aes_hw_both_aligned(in, out) && (iv == NULL || aes_hw_is_aligned(iv)) && out != NULL &&
+      !aes_hw_ghash_state(mode)) {
     aes_mmio_blocks(aes_hw_ctrl(ctx, mode, decrypt), iv, in, out, blocks * 16u);
     return mmio_check_status();
   }
-  mmio_setup(ctx, mode, decrypt, iv, 0u);
-  for (size_t b = 0; b < blocks; b++, in += 16, out += 16) {
+  // Unaligned buffers, and the authenticated layer's modes: without `out` (CBC_MAC, GHASH) one
+  // DOUT word is read per block, whose answer waits for the block.
+  (void)aes_mmio_begin(ctx, mode, decrypt, iv, 0u);  // the key is resident: cannot fail
+  for (size_t b = 0; b < blocks; b++, in += 16) {
     write_block(in, false);
+    if (out == NULL) {
+      (void)reg_read(AES_DOUT0_INDEX);
+      continue;
+    }
     read_block(out, false);
+    out += 16;
   }
-  return mmio_finish(iv);
+  return aes_mmio_end(mode, iv);
 }
 
 // Waits for the completion interrupt of every block before reading it; the per-word alignment
@@ -147,6 +175,10 @@ static couplet_status_t mmio_crypt(couplet_aes_ctx_t *ctx, couplet_aes_mode_t mo
 static couplet_status_t mmio_irq_crypt(couplet_aes_ctx_t *ctx, couplet_aes_mode_t mode,
                                        bool decrypt, uint8_t *iv, const uint8_t *in, uint8_t *out,
                                        size_t blocks) {
+  // GHASH blocks never enter the cipher, so they raise no completion interrupt: polled.
+  if ((uint32_t)mode == AES_MODE_GHASH) {
+    return mmio_crypt(ctx, mode, decrypt, iv, in, out, blocks);
+  }
   // The common calls leave STATUS.done of their last block set: cleared here, before the
   // interrupt is enabled, so that the first wait is for this call's block.
   reg_write(AES_STATUS_INDEX, AES_STATUS_DONE_MASK);
@@ -156,23 +188,27 @@ static couplet_status_t mmio_irq_crypt(couplet_aes_ctx_t *ctx, couplet_aes_mode_
   }
   const bool aligned = aes_hw_both_aligned(in, out);
   const uint32_t mstatus = couplet_irq_wait_claim(COUPLET_IRQ_AES);
-  for (size_t b = 0; b < blocks && status == COUPLET_OK; b++, in += 16, out += 16) {
+  for (size_t b = 0; b < blocks && status == COUPLET_OK; b++, in += 16) {
     write_block(in, aligned);
     status = couplet_irq_wait(COUPLET_IRQ_AES);
     reg_write(AES_STATUS_INDEX, AES_STATUS_DONE_MASK);
-    read_block(out, aligned);
+    if (out != NULL) {
+      read_block(out, aligned);
+      out += 16;
+    }
   }
   reg_write(AES_CTRL_INDEX, aes_hw_ctrl(ctx, mode, decrypt));
   couplet_irq_wait_release(COUPLET_IRQ_AES, mstatus);
-  couplet_status_t end = aes_mmio_end(iv);
+  couplet_status_t end = aes_mmio_end(mode, iv);
   return status != COUPLET_OK ? status : end;
 }
 
 const couplet_aes_backend_t couplet_aes_backend_mmio =
-    AES_BACKEND_TABLE(MMIO, "mmio", true, aes_mmio_set_key, mmio_crypt, aes_mmio_zeroize);
+    AES_BACKEND_TABLE(MMIO, "mmio", true, aes_mmio_set_key, mmio_crypt, aes_mmio_zeroize, AES_HW_AEAD_MODES);
 
 const couplet_aes_backend_t couplet_aes_backend_mmio_irq =
-    AES_BACKEND_TABLE(MMIO_IRQ, "mmio_irq", true, aes_mmio_set_key, mmio_irq_crypt, aes_mmio_zeroize);
+    AES_BACKEND_TABLE(MMIO_IRQ, "mmio_irq", true, aes_mmio_set_key, mmio_irq_crypt, aes_mmio_zeroize,
+                      AES_HW_AEAD_MODES);
 
 #else
 // ISO C forbids an empty translation unit.

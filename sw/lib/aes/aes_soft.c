@@ -830,4 +830,4 @@ static couplet_status_t soft_crypt(couplet_aes_ctx_t *ctx, couplet_aes_mode_t mo
 
 // No zeroize: the software backend keeps no key outside the context.
 const couplet_aes_backend_t couplet_aes_backend_soft =
-    AES_BACKEND_TABLE(SOFT, "soft", false, soft_set_key, soft_crypt, NULL);
+    AES_BACKEND_TABLE(SOFT, "soft", false, soft_set_key, soft_crypt, NULL, 0u);

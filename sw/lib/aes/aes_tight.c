@@ -45,17 +45,50 @@ static void xif_read_iv(uint8_t *iv) {
   aes_hw_store(iv + 12, couplet_aes_xif_read_iv3(0, 0));
 }
 
-// Blocks through registers, any alignment: bytes assembled into words.
+// Blocks through registers, any alignment: bytes assembled into words. Without `out` (the modes
+// CBC_MAC and GHASH) one DOUT word is read per block: its answer waits for the block, so the
+// next block's DIN writes are not refused while this one is in flight.
 static void tight_blocks_bytes(const uint8_t *in, uint8_t *out, size_t blocks) {
-  for (size_t b = 0; b < blocks; b++, in += 16, out += 16) {
+  for (size_t b = 0; b < blocks; b++, in += 16) {
     (void)couplet_aes_xif_write2_din0(couplet_load_le32_as(in, false), couplet_load_le32_as(in + 4, false));
     (void)couplet_aes_xif_write2_din2(couplet_load_le32_as(in + 8, false), couplet_load_le32_as(in + 12, false));
+    if (out == NULL) {
+      (void)couplet_aes_xif_read_dout0(0, 0);
+      continue;
+    }
     couplet_store_le32_as(out, couplet_aes_xif_read_dout0(0, 0), false);
     couplet_store_le32_as(out + 4, couplet_aes_xif_read_dout1(0, 0), false);
     couplet_store_le32_as(out + 8, couplet_aes_xif_read_dout2(0, 0), false);
     couplet_store_le32_as(out + 12, couplet_aes_xif_read_dout3(0, 0), false);
+    out += 16;
   }
 }
+
+// GHASH's S and H (modes GCM and GHASH; aes_hw.h): they follow the counter in `iv`.
+#if COUPLET_AES_ENGINE_GHASH_BITS > 0
+static void xif_write_ghash(const uint8_t *s, const uint8_t *h) {
+  (void)couplet_aes_xif_write2_ghash_h0(aes_hw_load(h), aes_hw_load(h + 4));
+  (void)couplet_aes_xif_write2_ghash_h2(aes_hw_load(h + 8), aes_hw_load(h + 12));
+  (void)couplet_aes_xif_write2_ghash_s0(aes_hw_load(s), aes_hw_load(s + 4));
+  (void)couplet_aes_xif_write2_ghash_s2(aes_hw_load(s + 8), aes_hw_load(s + 12));
+}
+
+static void xif_read_ghash(uint8_t *s) {
+  aes_hw_store(s, couplet_aes_xif_read_ghash_s0(0, 0));
+  aes_hw_store(s + 4, couplet_aes_xif_read_ghash_s1(0, 0));
+  aes_hw_store(s + 8, couplet_aes_xif_read_ghash_s2(0, 0));
+  aes_hw_store(s + 12, couplet_aes_xif_read_ghash_s3(0, 0));
+}
+#else
+static void xif_write_ghash(const uint8_t *s, const uint8_t *h) {
+  (void)s;
+  (void)h;
+}
+
+static void xif_read_ghash(uint8_t *s) {
+  (void)s;
+}
+#endif
 
 static couplet_status_t xif_zeroize(couplet_aes_ctx_t *ctx) {
   if (couplet_aes_accel.resident_key != ctx->key_id) {
@@ -77,26 +110,40 @@ static couplet_status_t xif_crypt(couplet_aes_ctx_t *ctx, couplet_aes_mode_t mod
     }
   }
   const uint32_t ctrl = aes_hw_ctrl(ctx, mode, decrypt);
-  if (aes_hw_both_aligned(in, out) && (iv == NULL || aes_hw_is_aligned(iv))) {
+  const bool ghash_state = aes_hw_ghash_state(mode);
+  if (ghash_state) {
+    xif_write_ghash(iv + 16, iv + 32);
+  }
+  couplet_status_t status = COUPLET_OK;
+  if (aes_hw_both_aligned(in, out) && (iv == NULL || aes_hw_is_aligned(iv)) &&
+      (out != NULL || use_mem)) {
     size_t remaining = blocks * 16u;
 #if COUPLET_AES_HAS_MEM
     if (use_mem) {
-      while (remaining > 0u) {
+      // A job of a mode without output writes nothing (the engine gives the DMA out_len 0).
+      while (remaining > 0u && status == COUPLET_OK) {
         const size_t len = remaining > AES_MAX_JOB_BYTES ? AES_MAX_JOB_BYTES : remaining;
         const uint32_t code = aes_xif_job(ctrl, iv, in, out, len);
         if (code != AES_RESULT_OK) {
-          return aes_xif_job_failed(code);
+          status = aes_xif_job_failed(code);
         }
         in += len;
-        out += len;
+        if (out != NULL) {
+          out += len;
+        }
         remaining -= len;
       }
-      return COUPLET_OK;
-    }
+    } else
 #endif
-    (void)use_mem;
-    aes_xif_blocks(ctrl, iv, in, out, remaining);
-    return xif_check_status();
+    {
+      (void)use_mem;
+      aes_xif_blocks(ctrl, iv, in, out, remaining);
+      status = xif_check_status();
+    }
+    if (ghash_state && status == COUPLET_OK) {
+      xif_read_ghash(iv + 16);
+    }
+    return status;
   }
   // Unaligned buffers cannot go to the DMA engine: they take the register path.
   (void)couplet_aes_xif_write_ctrl(ctrl, 0);
@@ -107,6 +154,9 @@ static couplet_status_t xif_crypt(couplet_aes_ctx_t *ctx, couplet_aes_mode_t mod
   if (iv != NULL) {
     xif_read_iv(iv);
   }
+  if (ghash_state) {
+    xif_read_ghash(iv + 16);
+  }
   return xif_check_status();
 }
 
@@ -116,7 +166,7 @@ static couplet_status_t tight_crypt(couplet_aes_ctx_t *ctx, couplet_aes_mode_t m
 }
 
 const couplet_aes_backend_t couplet_aes_backend_tight =
-    AES_BACKEND_TABLE(TIGHT, "tight", true, tight_set_key, tight_crypt, xif_zeroize);
+    AES_BACKEND_TABLE(TIGHT, "tight", true, tight_set_key, tight_crypt, xif_zeroize, AES_HW_AEAD_MODES);
 
 #if COUPLET_AES_HAS_MEM
 static couplet_status_t mem_crypt(couplet_aes_ctx_t *ctx, couplet_aes_mode_t mode, bool decrypt,
@@ -125,7 +175,7 @@ static couplet_status_t mem_crypt(couplet_aes_ctx_t *ctx, couplet_aes_mode_t mod
 }
 
 const couplet_aes_backend_t couplet_aes_backend_mem =
-    AES_BACKEND_TABLE(MEM, "mem", true, tight_set_key, mem_crypt, xif_zeroize);
+    AES_BACKEND_TABLE(MEM, "mem", true, tight_set_key, mem_crypt, xif_zeroize, AES_HW_AEAD_MODES);
 #endif
 
 #else

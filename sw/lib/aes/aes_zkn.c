@@ -372,7 +372,7 @@ static couplet_status_t zkn_crypt(couplet_aes_ctx_t *ctx, couplet_aes_mode_t mod
 // Uses no accelerator: stateless instructions, nothing to lock or reload. No zeroize: no key
 // copy outside ctx; decryption keys are wiped by every call.
 const couplet_aes_backend_t couplet_aes_backend_zkn =
-    AES_BACKEND_TABLE(ZKN, "zkn", false, zkn_set_key, zkn_crypt, NULL);
+    AES_BACKEND_TABLE(ZKN, "zkn", false, zkn_set_key, zkn_crypt, NULL, 0u);
 
 #else
 
