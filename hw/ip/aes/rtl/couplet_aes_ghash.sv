@@ -17,21 +17,23 @@
 // and one bit of Z * x^B. The textbook right-shift algorithm (SP 800-38D Algorithm 1) walks the
 // multiplier from the other end with a register V = H * x^i that it multiplies by x^B each step;
 // its step has the same B-term XOR per bit, plus the 128-bit V register and V's load/step mux.
-// Measured alone (Yosys synth_xilinx, as couplet synth maps), it took 128 more FFs and about 40%
-// more LUTs at B = 8 (1,158 against 817), and 8% more at B = 16 (1,603 against 1,479).
+// Measured alone (Yosys synth_xilinx as couplet synth runs it), that took 128 more FFs and 43%
+// more LUTs at B = 8 (1,158 against 811) and 8% more at B = 16 (1,603 against 1,486).
 //
 // Only the multiplier needs a register, rest_q, used high digit first: a shift register, one LUT a
 // bit for "load or shift". Holding it still and picking each step's digit by the counter needs
 // the same LUT a bit to load it plus B muxes of 128/B inputs, and measured larger (888 against
-// 817 LUTs at B = 8, 793 against 653 at B = 4).
+// 811 LUTs at B = 8, 793 against 652 at B = 4).
 //
 // Timing. Cycle 0 is the cycle with in_valid_i && in_ready_o: it loads S xor X into rest_q and
-// clears Z (so the first step needs no "first" gate). Cycles 1 .. N (N = 128 / B) run the N
-// steps with busy_o high; S holds the product from cycle N+1, when busy_o falls. With B = 128 the
-// one step is cycle 1. in_ready_o is high when idle and in a block's last busy cycle (N): a block
-// taken then loads rest_q with the last step's result xor X, so blocks go back to back at one every
-// N cycles with busy_o staying high (and s_o, not valid while busy_o, is then not the
-// intermediate S). in_ready_o depends on no input.
+// clears Z, which measured smaller than gating Z * x^B off in a block's first step (926 LUTs at
+// B = 8) or running that step in cycle 0 on S xor X straight from the ports (1,058); ABC moves
+// such counts by some 10% on equivalent rewrites, so only large gaps decide. Cycles 1 .. N
+// (N = 128 / B) run the N steps with busy_o high; S holds the product from cycle N+1, when
+// busy_o falls. With B = 128 the one step is cycle 1. in_ready_o is high when idle and in a
+// block's last busy cycle (N): a block taken then loads rest_q with the last step's result xor X,
+// so blocks go back to back at one every N cycles with busy_o staying high (s_o, not valid while
+// busy_o, then never shows that intermediate S). in_ready_o depends on no input.
 //
 // s_we_i is for idle cycles; with a handshake in the same cycle the block wins: it absorbs into
 // the S of before that cycle, and the write is lost.
@@ -167,6 +169,8 @@ module couplet_aes_ghash #(
     end
   end
 
+  // Horner starts from Z = 0: cleared with the handshake, whose S is in rest_q by then (the
+  // header says why this beats gating Z * x^B in the first step).
   always_comb begin
     if (hs) begin
       z_d = '0;
