@@ -239,14 +239,16 @@ def build_parser() -> argparse.ArgumentParser:
     _add_config(p)
     p.add_argument(
         "what",
-        choices=["sim", "aes", "sha3", "rtos", "facv"],
-        help="sim: simulation speed in cycles per second; aes: AES API cycles per backend; "
+        choices=["sim", "aes", "aead", "sha3", "rtos", "facv"],
+        help="sim: simulation speed in cycles per second; aes: AES API cycles per backend; aead: AES-CCM, "
+        "CCM* (802.15.4 frame), AES-GCM and AES-CMAC cycles per backend; "
         "sha3: SHA-3 API cycles per backend (KRONOS Table 1 shape); rtos: FreeRTOS API latency and a "
         "Thread-Metric-equivalent suite per kernel variant (ChamelIoT shape); facv: AES-256 packet echo "
         "under Thread-Metric load, per AES backend (FAC-V Tables 8 and 9 shape)",
     )
     p.add_argument(
-        "--runs", type=int, default=3, help="repetitions of `sim` (default: %(default)s; aes and sha3 fix their own)"
+        "--runs", type=int, default=3,
+        help="repetitions of `sim` (default: %(default)s; aes, aead and sha3 fix their own)",
     )
     p.add_argument(
         "--kernel",
@@ -267,13 +269,15 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser(
         "sweep",
-        help="FPGA resources (and Fmax) of each accelerator over its parameters: AES architecture, Keccak "
-        "rounds per cycle, RTOS thread count, in each coupling",
+        help="FPGA resources (and Fmax) of each accelerator over its parameters: AES architecture, AES GHASH "
+        "bits per cycle, Keccak rounds per cycle, RTOS thread count, in each coupling",
     )
     _add_fpga_flow(p, "", "each tile with nextpnr-ecp5 for its Fmax (much longer)")
-    p.add_argument("--only", help="comma-separated accelerators to sweep: aes, keccak, rtos (default: all)")
-    p.add_argument("--values", action="append", metavar="ACC=V1,V2",
-                   help="sweep only these values of one accelerator's setting, e.g. keccak=1,2,4 (repeatable)")
+    p.add_argument("--only", help="comma-separated axes to sweep: aes (architecture), aes_ghash (GHASH bits per "
+                   "cycle, mem; its cost over ghash_bits = 0), keccak, rtos (default: all)")
+    p.add_argument("--values", action="append", metavar="AXIS=V1,V2",
+                   help="sweep only these values of one axis's setting, e.g. keccak=1,2,4 or aes_ghash=0,8 "
+                   "(repeatable)")
     p.set_defaults(func=cmd_sweep)
 
     p = sub.add_parser(

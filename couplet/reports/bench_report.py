@@ -1,4 +1,4 @@
-"""What the API benchmarks (`couplet bench aes`, `couplet bench sha3`, `couplet bench rtos`) share.
+"""What the API benchmarks (`couplet bench aes`, `aead`, `sha3`, `rtos`) share.
 
 Their firmware times each call with mcycle and prints one line per run named
 <prefix>/<backend>/<measure>; this module runs that firmware, groups the runs into a Stat per
@@ -93,12 +93,14 @@ def goal_row(label: str, backend: str, value: float, limit: float, anchor: str, 
             "met" if met else "NOT met", anchor]
 
 
-def run_firmware(config: SocConfig, app: str, description: str, max_cycles: int) -> str:
-    """Build the model and the app, simulate it; the console, or an error if it failed."""
+def run_firmware(config: SocConfig, app: str, description: str, max_cycles: int,
+                 defines: dict[str, str] | None = None) -> str:
+    """Build the model and the app (a variant of it with `defines`, e.g. fewer runs), simulate
+    it; the console, or an error if it failed."""
     log.info(f"building the simulation model of '{config.name}'")
     simbuild.build_sim(config)
     log.info(f"building the {app} firmware")
-    elf = firmware.build_app(config, app)
+    elf = firmware.build_app(config, app, defines=defines)
     log.info(f"simulating {elf.name}: {description}")
     result = simulator.simulate(config, elf, capture=True, max_cycles=max_cycles)
     console = result.console or ""

@@ -65,6 +65,10 @@ def run(what: str, config: SocConfig, runs: int, kernels: list[str] | None = Non
         from couplet.flows.bench import aes
 
         return aes.run(config)
+    if what == "aead":
+        from couplet.flows.bench import aead
+
+        return aead.run(config)
     if what == "sha3":
         from couplet.flows.bench import sha3
 
