@@ -446,8 +446,15 @@ static bool ccm_len_ok(size_t nonce_len, size_t len) {
   return !exceeds_bytes((uint64_t)len, (unsigned)(15u - nonce_len));
 }
 
+// Associated data this short (2 length bytes + 46 = 3 blocks after B0) goes through the CBC-MAC
+// with B0 in one backend call, when a one-shot call has all of it at the start: the seeds'
+// messages and 802.15.4 headers then cost one call instead of three.
+#define CCM_SHORT_AAD 46u
+
+// `short_aad`: NULL, or all the associated data (aad_len <= CCM_SHORT_AAD), MACed with B0.
 static couplet_status_t ccm_start_locked(couplet_aes_ccm_ctx_t *c, couplet_aes_ctx_t *aes, const uint8_t *nonce,
-                                         size_t nonce_len, size_t aad_len, size_t msg_len, size_t tag_len) {
+                                         size_t nonce_len, size_t aad_len, size_t msg_len, size_t tag_len,
+                                         const uint8_t *short_aad) {
   const unsigned q = (unsigned)(15u - nonce_len);  // bytes of the length field and the counter
   c->aes = aes;
   c->key_id = aes->key_id;
@@ -474,6 +481,24 @@ static couplet_status_t ccm_start_locked(couplet_aes_ccm_ctx_t *c, couplet_aes_c
     for (unsigned i = 0; i < q; ++i) {
       b0[15u - i] = (uint8_t)len;
       len >>= 8;
+    }
+    if (short_aad != NULL && aad_len != 0u && aad_len <= CCM_SHORT_AAD) {
+      ALIGNED uint8_t head[16u + 2u + CCM_SHORT_AAD];
+      const size_t used = 16u + 2u + aad_len;
+      const size_t blocks = (used + BLOCK - 1u) / BLOCK;
+      copy_bytes(head, b0, 16u);
+      head[16] = (uint8_t)(aad_len >> 8);
+      head[17] = (uint8_t)aad_len;
+      copy_bytes(&head[18], short_aad, aad_len);
+      zero_bytes(&head[used], blocks * BLOCK - used);
+      if (status == COUPLET_OK) {
+        status = cbc_mac(aes, c->mac, head, blocks);
+      }
+      wipe_bytes(head, sizeof head);
+      c->aad_left = 0u;
+      c->ctr[15] = 1u;
+      c->state = CCM_MSG;
+      return status;
     }
     if (status == COUPLET_OK) {
       status = cbc_mac(aes, c->mac, b0, 1u);
@@ -636,8 +661,8 @@ static couplet_status_t ccm_one_shot(couplet_aes_ctx_t *aes, bool decrypt, const
     return status;
   }
   couplet_aes_ccm_ctx_t c;
-  status = ccm_start_locked(&c, aes, nonce, nonce_len, aad_len, len, tag_len);
-  if (status == COUPLET_OK && aad_len != 0u) {
+  status = ccm_start_locked(&c, aes, nonce, nonce_len, aad_len, len, tag_len, aad);
+  if (status == COUPLET_OK && c.state == CCM_AAD) {
     status = ccm_aad_locked(&c, aad, aad_len);
   }
   if (status == COUPLET_OK && len != 0u) {
@@ -707,7 +732,7 @@ couplet_status_t couplet_aes_ccm_start(couplet_aes_ccm_ctx_t *ccm, couplet_aes_c
   if (status != COUPLET_OK) {
     return status;
   }
-  status = ccm_start_locked(ccm, aes, nonce, nonce_len, aad_len, msg_len, tag_len);
+  status = ccm_start_locked(ccm, aes, nonce, nonce_len, aad_len, msg_len, tag_len, NULL);
   couplet_aes_session_end(aes);
   if (status != COUPLET_OK) {
     wipe_bytes(ccm, sizeof *ccm);
@@ -862,8 +887,8 @@ static couplet_status_t ccm_star(couplet_aes_ctx_t *aes, bool decrypt, uint32_t 
     // Levels 4..7: the header is the associated data and the payload the message; level 4 has
     // no MIC, so no MAC at all (its header is not authenticated).
     const size_t aad_len = mic_len != 0u ? a_len : 0u;
-    status = ccm_start_locked(&c, aes, nonce, 13u, aad_len, len, mic_len);
-    if (status == COUPLET_OK && aad_len != 0u) {
+    status = ccm_start_locked(&c, aes, nonce, 13u, aad_len, len, mic_len, a);
+    if (status == COUPLET_OK && c.state == CCM_AAD) {
       status = ccm_aad_locked(&c, a, aad_len);
     }
     if (status == COUPLET_OK && len != 0u) {
@@ -871,7 +896,7 @@ static couplet_status_t ccm_star(couplet_aes_ctx_t *aes, bool decrypt, uint32_t 
     }
   } else {
     // Levels 1..3: header and payload are all associated data; the payload goes out as it came.
-    status = ccm_start_locked(&c, aes, nonce, 13u, a_len + len, 0u, mic_len);
+    status = ccm_start_locked(&c, aes, nonce, 13u, a_len + len, 0u, mic_len, NULL);
     if (status == COUPLET_OK && a_len != 0u) {
       status = ccm_aad_locked(&c, a, a_len);
     }
