@@ -102,7 +102,7 @@ def test_variants_hold_one_accelerator_in_one_coupling() -> None:
     package = next(src for src in design.sources if src.name == "couplet_soc_cfg_pkg.sv").read_text()
     for line in ("TileKind = '{couplet_tile_pkg::AccelKindAes}", "TileXif = 1'b0", "TileRegs = 1'b1",
                  "TileDmaEngine = 1'b1",
-                 "aes: '{arch: aes_reg_pkg::AesArchRolled, decrypt: 1'd1, key_sizes: 3'b111}"):
+                 "aes: '{arch: aes_reg_pkg::AesArchRolled, decrypt: 1'd1, key_sizes: 3'b111, ghash_bits: 6'd8}"):
         assert line in package, line
 
 
@@ -137,15 +137,41 @@ def test_sweep_points_change_one_setting_of_one_accelerator() -> None:
 
 def test_sweep_selection_is_checked() -> None:
     assert sweep.parse_selection("aes,rtos", ["rtos=16,2"]) == (("aes", "rtos"), {"rtos": (16, 2)})
-    with pytest.raises(CoupletError, match="choose from aes, keccak, rtos"):
+    with pytest.raises(CoupletError, match="choose from aes, aes_ghash, keccak, rtos"):
         sweep.parse_selection("aes,dsp", [])
     with pytest.raises(CoupletError, match="rounds_per_cycle takes 1, 2, 3, 4, 6, 8, 12, 24"):
         sweep.parse_selection(None, ["keccak=5"])
     with pytest.raises(CoupletError, match="for one of rtos"):
         sweep.parse_selection("rtos", ["aes=rolled"])
     # A narrowed sweep writes a report of its own.
-    assert sweep.report_stem("default", "xc7", ("aes", "keccak", "rtos"), {}) == "sweep-default-xc7"
+    assert sweep.report_stem("default", "xc7", sweep.DEFAULT_AXES, {}) == "sweep-default-xc7"
     assert sweep.report_stem("default", "xc7", ("aes", "keccak"), {"keccak": (1, 4)}) == \
         "sweep-default-xc7-aes-keccak_1_4"
     with pytest.raises(CoupletError, match="no keccak accelerator"):
         sweep.points("small", ("keccak",))
+
+
+def test_sweep_ghash_axis_changes_ghash_bits_of_the_aes_engine_in_mem() -> None:
+    # An axis of its own, keyed apart from the accelerator it changes.
+    assert sweep.parse_selection("aes_ghash", ["aes_ghash=8,0"]) == (("aes_ghash",), {"aes_ghash": (8, 0)})
+    with pytest.raises(CoupletError, match="ghash_bits takes 0, 1, 2, 4, 8, 16, 32"):
+        sweep.parse_selection("aes_ghash", ["aes_ghash=3"])
+    assert "aes_ghash" in sweep.parse_selection(None, [])[0]
+    full, found = sweep.points("default", ("aes", "aes_ghash"), {"aes": ("rolled",)})
+    ghash = [p for p in found if p.axis == "aes_ghash"]
+    assert [(p.accelerator, p.coupling, p.value) for p in ghash] == [("aes", "mem", b) for b in (0, 1, 2, 4, 8, 16, 32)]
+    assert full.aes is not None and full.aes.ghash_bits == 8 and full.aes.arch == "rolled"
+    for p in ghash:
+        aes = p.config.aes
+        assert p.config.keccak is None and p.config.rtos is None
+        assert aes is not None and aes.couplings == ("mem",)
+        assert aes.ghash_bits == p.value and aes.arch == full.aes.arch
+    # The configuration's own ghash_bits is the `couplet synth` variant and the aes axis's point at
+    # the configuration's arch: one SoC, synthesized once; the labels stay apart.
+    names = {p.label: p.config.name for p in found}
+    assert names["aes mem ghash_bits=8"] == names["aes mem arch=rolled"] == "default_aes_mem"
+    assert names["aes mem ghash_bits=0"] == "default_aes_mem_ghash_bits_0"
+    assert len(names) == len(found)
+    assert sweep.report_stem("default", "xc7", ("aes_ghash",), {"aes_ghash": (0, 8)}) == \
+        "sweep-default-xc7-aes_ghash_0_8"
+    assert sweep.selection_flags(("aes_ghash",), {}) == " --only aes_ghash"

@@ -19,7 +19,7 @@ from couplet.errors import CoupletError
 from couplet.flows import sweep, synth
 from couplet.model.config import SocConfig
 from couplet.reports import anchors
-from couplet.tools.soc_synthesis import ENGINES, engine_count, engine_label
+from couplet.tools.soc_synthesis import ENGINES, Variant, engine_count, engine_label
 from couplet.tools.yosys import Design, SynthResult, TARGETS
 from couplet.tools.yosys_stats import Hierarchy, Resources
 
@@ -135,6 +135,26 @@ def test_synth_report_splits_each_increase_into_engine_and_front_end(
     assert engine + front == increase == ENGINE["aes"].luts + FRONT["aes"].luts
 
 
+def test_synth_engine_table_says_the_aes_engine_holds_the_ghash_multiplier(config: SocConfig) -> None:
+    # The default configuration has ghash_bits = 8: the AES engine grew by its multiplier.
+    assert config.aes is not None and config.aes.ghash_bits == 8
+    base = Resources(luts=10_000, ffs=5_000)
+    variants = [Variant("core only", config), Variant("aes mem", config, "aes", "mem"),
+                Variant("rtos tight", config, "rtos", "tight")]
+    totals = {"core only": base, "aes mem": base + Resources(luts=6_000, ffs=2_000),
+              "rtos tight": base + Resources(luts=1_000, ffs=500)}
+    engines = {"aes mem": (["couplet_aes_core$a", "couplet_aes_ghash$b"], Resources(luts=4_800, ffs=1_500)),
+               "rtos tight": (["couplet_rtos_threads$c"], Resources(luts=700, ffs=300))}
+    _, headers, rows = synth.engine_section(TARGETS["xc7"], variants, totals, base, engines,
+                                            {"aes mem": Resources(luts=800, ffs=300)})
+    assert headers[-1] == "of the engine: GHASH multiplier LUTs / FFs"
+    assert rows[0][1] == "couplet_aes_{core,ghash}" and rows[0][-1] == "800 / 300 (8 bits/cycle)"
+    assert rows[1][-1] == "-"
+    # Without a multiplier anywhere, the table is as before.
+    _, headers, rows = synth.engine_section(TARGETS["xc7"], variants, totals, base, engines, {})
+    assert len(headers) == 8 and all(len(r) == 8 for r in rows)
+
+
 def test_synth_anchors_come_from_the_one_data_source(synth_report: tuple[dict[str, Any], str]) -> None:
     markdown = synth_report[1]
     assert "| a probe design | 1,234 | 567 | - |" in markdown
@@ -227,3 +247,59 @@ def test_sweep_chart_without_any_bench_report_says_what_to_run(reports: Path,
     goals = goals_by_label([list(g.values()) for g in json.loads((reports / f"{stem}.json").read_text())["goals"]])
     assert goals["RTOS 8 threads, tight (+LUTs)"][2] == f"{engine_of('rtos').luts + FRONT['rtos'].luts:,}"
     assert goals["Keccak 1 round/cycle, mmio (+LUTs)"][4] == "not measured here"
+
+
+# The fake GHASH option: its multiplier (per bit per cycle) and what couplet_aes adds around it.
+GHASH_PER_BIT = Resources(luts=100, ffs=20)
+GHASH_REST = Resources(luts=200, ffs=128)
+
+
+def fake_ghash_run_parallel(jobs: int, work: list[tuple[str, Callable[[], Any]]]) -> list[Any]:
+    """fake_run_parallel, with an AES tile holding a couplet_aes_ghash of ghash_bits = N for a
+    job named `... ghash_bits=N` (N > 0), and the rest of the option in the tile."""
+    results = fake_run_parallel(jobs, work)
+    for (name, _), result in zip(work, results):
+        bits = int(name.rsplit("ghash_bits=", 1)[1]) if "ghash_bits=" in name else 0
+        if not bits:
+            continue
+        h = result.hierarchy
+        tile = next(m for m in h.children[h.top] if m.startswith("couplet_accel_tile"))
+        ghash = "couplet_aes_ghash$couplet_soc.g_tile[0].u_tile.u_engine.g_ghash.u_ghash"
+        h.own[ghash] = GHASH_PER_BIT.scaled(bits)
+        h.children[ghash] = {}
+        h.children[tile][ghash] = 1
+        h.own[tile] = h.own[tile] + GHASH_REST
+    return results
+
+
+def test_sweep_ghash_axis_reports_the_option_cost_over_no_multiplier(reports: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sweep, "run_parallel", fake_ghash_run_parallel)
+    reports.mkdir(parents=True)
+    # A `couplet bench aead` of the default SoC (ghash_bits = 8): GCM's cycles are the chart's.
+    bench = {"config": "default", "ghash_bits": 8, "backends": {"mem": {"gcm4k/enc": {"mean": 23456.0}}}}
+    (reports / "bench-aead-default.json").write_text(json.dumps(bench))
+    assert sweep.run("default", "xc7", ("aes_ghash",), 1, False, {"aes_ghash": (0, 8, 16)}) == 0
+    stem = "sweep-default-xc7-aes_ghash_0_8_16"
+    data = json.loads((reports / f"{stem}.json").read_text())
+    points = {p["value"]: p for p in data["points"]}
+    assert set(points) == {0, 8, 16} and all(p["axis"] == "aes_ghash" and p["accelerator"] == "aes"
+                                             and p["setting"] == "ghash_bits" for p in points.values())
+    # The multiplier is part of the AES engine, and counted on its own.
+    assert "ghash" not in points[0] and points[8]["ghash"]["luts"] == 800
+    assert points[8]["engine"]["luts"] == ENGINE["aes"].luts + 800
+    markdown = (reports / f"{stem}.md").read_text()
+    table = markdown.split("## AES GHASH option", 1)[1].split("\n## ", 1)[0]
+    rows = {cells[1]: cells for cells in ([c.strip() for c in line.strip("|").split("|")]
+                                          for line in table.splitlines() if line.startswith("| mem |"))}
+    assert rows["0"][2:] == ["- (no GCM)", "0", "0", "0", "0", "0", "0"]
+    assert rows["8"][2:] == ["16", "1,000", "288", "800", "160", "200", "128"]
+    assert rows["16"][2:5] == ["8", "1,800", "448"]
+    goals = goals_by_label([list(g.values()) for g in data["goals"]])
+    assert goals["AES GHASH option at 8 bits/cycle (+LUTs over ghash_bits = 0), mem"][2:5] == \
+        ["1,000", "<= 1500", "met"]
+    # The chart's axis for GHASH is GCM's cycles, from a `couplet bench aead` report.
+    chart = {c["value"]: c for c in data["cycles_vs_luts"]}
+    assert chart[8]["cycles"] == 23456.0 and chart[8]["source"] == "bench-aead-default.json"
+    assert chart[0]["cycles"] is None
+    assert "run `couplet bench aead -c <a configuration with ghash_bits = 0>`" in markdown

@@ -10,8 +10,9 @@ accelerator tile behind each coupling (hw/fpga/rtl/couplet_fmax_tile.sv) and the
 
 Each variant's increase splits into its engine (ENGINES in couplet/tools/soc_synthesis.py, kept
 as a module of its own in the same synthesis, so engine + front end = increase exactly) and its
-front end (everything else the variant adds). The report ends with the anchors and the goals of
-couplet/reports/anchors.py.
+front end (everything else the variant adds). The AES engine includes the GHASH multiplier of GCM
+when the configuration has one (ghash_bits), and its own count is a column of the engine table.
+The report ends with the anchors and the goals of couplet/reports/anchors.py.
 """
 
 from __future__ import annotations
@@ -27,8 +28,8 @@ from couplet.reports.bench_report import Section, bar_plot, goal_row, plot_path,
 from couplet.reports.results import RESOURCE_HEADERS, fmt, resource_cells
 from couplet.tools.nextpnr import PnrResult, ULX3S_85F
 from couplet.tools.soc_synthesis import (FMAX_GOAL_MHZ, Variant, attempt_fmax, boxed_job, config_package, core_count,
-                                         core_job, engine_count, engine_label, instance_resources, run_parallel,
-                                         tile_design, variants)
+                                         core_job, engine_count, engine_label, ghash_count, instance_resources,
+                                         run_parallel, tile_design, variants)
 from couplet.tools.yosys import SynthResult, TARGETS, Target, report_progress, soc_design
 from couplet.tools.yosys_stats import Resources
 
@@ -45,6 +46,7 @@ def run(config_name: str, target_name: str, jobs: int, fmax: bool) -> int:
     totals = {v.label: r.hierarchy.total() + core for v, r in zip(all_variants, rest)}
     base = totals[all_variants[0].label]
     engines = {v.label: engine_count(r, v.accelerator) for v, r in zip(all_variants, rest)}
+    ghash = {v.label: g for v, r in zip(all_variants, rest) if (g := ghash_count(r)) is not None}
 
     pnr: dict[str, PnrResult] = {}
     unplaced: dict[str, str] = {}
@@ -52,7 +54,7 @@ def run(config_name: str, target_name: str, jobs: int, fmax: bool) -> int:
         pnr, unplaced = run_fmax(full, all_variants, jobs)
 
     sections = [variant_section(target, all_variants, totals, base, pnr, unplaced),
-                engine_section(target, all_variants, totals, base, engines),
+                engine_section(target, all_variants, totals, base, engines, ghash),
                 module_section(full, target, rest[-1], core)]
     if pnr:
         sections.append(throughput_section(full, all_variants, totals, base, pnr))
@@ -70,6 +72,8 @@ def run(config_name: str, target_name: str, jobs: int, fmax: bool) -> int:
         "variants": {v.label: {"config": v.config.name, "accelerator": v.accelerator, "coupling": v.coupling,
                                "total": totals[v.label].as_dict(), "increase": (totals[v.label] - base).as_dict(),
                                "engine": {"modules": sorted(engines[v.label][0]), **engines[v.label][1].as_dict()},
+                               **({"ghash": {"bits": ghash_bits(v.config), **ghash[v.label].as_dict()}}
+                                  if v.label in ghash else {}),
                                "front_end": (totals[v.label] - base - engines[v.label][1]).as_dict()}
                      for v in all_variants},
         "modules": {path: r.as_dict() for path, r in instance_resources(rest[-1], core).items()},
@@ -100,16 +104,27 @@ def variant_section(target: Target, all_variants: list[Variant], totals: dict[st
     return (f"Each accelerator in each coupling ({target.name}, increase over the core-only SoC)", headers, rows)
 
 
+def ghash_bits(config: SocConfig) -> int:
+    return config.aes.ghash_bits if config.aes else 0
+
+
 def engine_section(target: Target, all_variants: list[Variant], totals: dict[str, Resources], base: Resources,
-                   engines: dict[str, tuple[list[str], Resources]]) -> Section:
+                   engines: dict[str, tuple[list[str], Resources]], ghash: dict[str, Resources]) -> Section:
     headers = ["SoC", "engine", "engine LUTs", "engine FFs", "front end LUTs", "front end FFs", "+LUTs", "+FFs"]
+    # Why AES grew with ghash_bits: its engine includes the GHASH multiplier (its H register, S read
+    # path and GCM muxes are front end); `couplet sweep --only aes_ghash` gives the option's whole cost.
+    headers += ["of the engine: GHASH multiplier LUTs / FFs"] if ghash else []
     rows = []
     for v in all_variants[1:]:
         modules, engine = engines[v.label]
         increase = totals[v.label] - base
         front = increase - engine
-        rows.append([v.label, engine_label(modules), fmt(engine.luts), fmt(engine.ffs), fmt(front.luts),
-                     fmt(front.ffs), fmt(increase.luts), fmt(increase.ffs)])
+        row = [v.label, engine_label(modules), fmt(engine.luts), fmt(engine.ffs), fmt(front.luts),
+               fmt(front.ffs), fmt(increase.luts), fmt(increase.ffs)]
+        if ghash:
+            g = ghash.get(v.label)
+            row.append(f"{fmt(g.luts)} / {fmt(g.ffs)} ({ghash_bits(v.config)} bits/cycle)" if g else "-")
+        rows.append(row)
     return (f"Engine and front end of each variant ({target.name}): engine + front end = the increase over the "
             "core-only SoC", headers, rows)
 

@@ -23,16 +23,18 @@ from couplet.tools.yosys_stats import Resources
 ACCELERATORS = ("aes", "keccak", "rtos")
 # What of each accelerator is its engine (the rest of its increase is the front end: the
 # command and register logic, the couplings' doors, the bus). AES and Keccak: the cipher or
-# permutation core, or the stateless instruction unit of zkn / ise. RTOS: the kernel's units,
-# which hold the threads and objects and run the actions; couplet_rtos itself is its control
-# unit (command port, registers, response) and so front end.
+# permutation core, or the stateless instruction unit of zkn / ise; AES also its GHASH multiplier
+# (ghash_bits; the H register, S's read path and the GCM muxes stay in couplet_aes, front end).
+# RTOS: the kernel's units, which hold the threads and objects and run the actions; couplet_rtos
+# itself is its control unit (command port, registers, response) and so front end.
 ENGINES = {
-    "aes": ("couplet_aes_core", "couplet_aes_zkn"),
+    "aes": ("couplet_aes_core", "couplet_aes_zkn", "couplet_aes_ghash"),
     "keccak": ("couplet_keccak_core", "couplet_keccak_ise"),
     "rtos": ("couplet_rtos_threads", "couplet_rtos_sched", "couplet_rtos_mutex", "couplet_rtos_sem",
              "couplet_rtos_queue"),
 }
 ENGINE_MODULES = tuple(m for modules in ENGINES.values() for m in modules)
+GHASH_MODULE = "couplet_aes_ghash"  # part of the AES engine: counted on its own as well
 FMAX_TILE = paths.HW_DIR / "fpga" / "rtl" / "couplet_fmax_tile.sv"
 # The seeds' SoC clock (issue 6): the default SoC must reach it on ECP5.
 FMAX_GOAL_MHZ = 65.0
@@ -146,6 +148,12 @@ def engine_count(result: SynthResult, accelerator: str | None) -> tuple[list[str
                            "in the synthesized SoC; if the RTL renamed it, update ENGINES in "
                            "couplet/tools/soc_synthesis.py")
     return modules, resources
+
+
+def ghash_count(result: SynthResult) -> Resources | None:
+    """The GHASH multiplier's count in a boxed SoC, None when it has none (ghash_bits = 0)."""
+    modules, resources = result.hierarchy.found((GHASH_MODULE,))
+    return resources if modules else None
 
 
 def engine_label(modules: list[str]) -> str:
