@@ -71,6 +71,27 @@ class Floor:
     counts: str
 
 
+def check_outputs(stats: Stats, measures: Sequence[str], expected: dict[str, str], model: str,
+                  backends: list[str] | None = None) -> None:
+    """Every reported backend has every measure and the output `model` gives (`expected`, by
+    measure), so all backends agree; with `backends` (the configuration's), exactly those
+    reported."""
+    if "soft" not in stats:
+        raise CoupletError("the software backend is missing from the results")
+    if backends is not None and sorted(stats) != sorted(backends):
+        raise CoupletError(f"the firmware reported backends {sorted(stats)}, the configuration has {sorted(backends)}")
+    for backend, by_measure in stats.items():
+        missing = [m for m in measures if m not in by_measure]
+        if missing:
+            raise CoupletError(f"{backend}: no result for {', '.join(missing)}")
+        for measure, stat in by_measure.items():
+            if measure not in expected:
+                raise CoupletError(f"{backend}: unknown measure '{measure}'")
+            if stat.check != expected[measure]:
+                raise CoupletError(f"{backend} {measure}: wrong output (check {stat.check}, {model} gives "
+                                   f"{expected[measure]}, the software backend {stats['soft'][measure].check})")
+
+
 def with_floor(stat: Stat | None, floor: Floor | None) -> str:
     """A measured figure with its floor beside it and how far above the floor it is."""
     if stat is None:

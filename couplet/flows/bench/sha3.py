@@ -225,21 +225,7 @@ def summarise(measurements: list[Measurement]) -> Stats:
 def check_results(stats: Stats, backends: list[str] | None = None) -> None:
     """Every reported backend has every measure and the right output (hashlib); with `backends`
     (the configuration's), exactly those backends reported."""
-    if "soft" not in stats:
-        raise CoupletError("the software backend is missing from the results")
-    if backends is not None and sorted(stats) != sorted(backends):
-        raise CoupletError(f"the firmware reported backends {sorted(stats)}, the configuration has {sorted(backends)}")
-    expected = expected_checks()
-    for backend, measures in stats.items():
-        missing = [m for m in MEASURES if m not in measures]
-        if missing:
-            raise CoupletError(f"{backend}: no result for {', '.join(missing)}")
-        for measure, stat in measures.items():
-            if measure not in expected:
-                raise CoupletError(f"{backend}: unknown measure '{measure}'")
-            if stat.check != expected[measure]:
-                raise CoupletError(
-                    f"{backend} {measure}: wrong output (check {stat.check}, hashlib gives {expected[measure]})")
+    bench_report.check_outputs(stats, MEASURES, expected_checks(), "hashlib", backends)
 
 
 def mbit_per_s(bits: int, cycles: float, clock_hz: int) -> float:
