@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from bench_console import tamper
 from conftest import run_couplet
 
 from couplet import paths
@@ -101,35 +101,22 @@ def test_bench_sha3_firmware_outputs_match_hashlib(config: SocConfig, sha3_conso
                 assert measures[measure].mean < soft[measure].mean, (backend, measure)
 
 
-def _tamper(console: str, name: str, replace: Callable[[str], str | None]) -> str:
-    """The console with every result line named `name` rewritten (None drops it)."""
-    lines = []
-    for line in console.splitlines():
-        if line.startswith(f"result {name} "):
-            new = replace(line)
-            if new is not None:
-                lines.append(new)
-        else:
-            lines.append(line)
-    return "\n".join(lines)
-
-
 def test_bench_sha3_rejects_wrong_or_missing_results(config: SocConfig, sha3_console: str) -> None:
     backends = sha3.configured_backends(config)
     last = backends[-1]
     name = f"sha3/{last}/kronos"
     # One run disagreeing with the others.
     first_only = iter([True])
-    one_off = _tamper(sha3_console, name, lambda line: line.replace("check=0x", "check=0x1") if next(first_only, False)
+    one_off = tamper(sha3_console, name, lambda line: line.replace("check=0x", "check=0x1") if next(first_only, False)
                       else line)
     with pytest.raises(CoupletError, match="runs disagree"):
         sha3.summarise(parse_results(one_off))
     # Every run of one backend consistently wrong: only hashlib catches it.
-    wrong = _tamper(sha3_console, name, lambda line: re.sub(r"check=0x[0-9a-f]+", "check=0x00000000", line))
+    wrong = tamper(sha3_console, name, lambda line: re.sub(r"check=0x[0-9a-f]+", "check=0x00000000", line))
     with pytest.raises(CoupletError, match="wrong output"):
         sha3.check_results(sha3.summarise(parse_results(wrong)), backends)
     # A measure missing.
-    dropped = _tamper(sha3_console, f"sha3/{last}/shake128/4096", lambda line: None)
+    dropped = tamper(sha3_console, f"sha3/{last}/shake128/4096", lambda line: None)
     with pytest.raises(CoupletError, match="no result for shake128/4096"):
         sha3.check_results(sha3.summarise(parse_results(dropped)), backends)
     # A backend the configuration has but the firmware did not report.

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
+from bench_console import tamper
 from conftest import run_couplet
 
 from couplet import paths
@@ -84,36 +84,23 @@ def test_bench_aead_outputs_and_figures(config: SocConfig, aead_report: tuple[di
             assert measures[f"{prefix}16"].mean < measures[f"{prefix}80"].mean, (backend, prefix)
 
 
-def _tamper(console: str, name: str, replace: Callable[[str], str | None]) -> str:
-    """The console with every result line named `name` rewritten (None drops it)."""
-    lines = []
-    for line in console.splitlines():
-        if line.startswith(f"result {name} "):
-            new = replace(line)
-            if new is not None:
-                lines.append(new)
-        else:
-            lines.append(line)
-    return "\n".join(lines)
-
-
 def test_bench_aead_rejects_wrong_or_missing_results(config: SocConfig,
                                                      aead_report: tuple[dict[str, Any], str]) -> None:
     _, console = aead_report
     backends = aead.configured_backends(config)
     last = backends[-1]
     # Every run of one backend consistently wrong: the host's AES catches it.
-    wrong = _tamper(console, f"aead/{last}/frame/enc",
+    wrong = tamper(console, f"aead/{last}/frame/enc",
                     lambda line: re.sub(r"check=0x[0-9a-f]+", "check=0x00000000", line))
     with pytest.raises(CoupletError, match="wrong output"):
         aead.check_results(aead.summarise(parse_results(wrong)), backends)
     # One run disagreeing with the other.
     first_only = iter([True])
-    one_off = _tamper(console, f"aead/{last}/cmac/16",
+    one_off = tamper(console, f"aead/{last}/cmac/16",
                       lambda line: line.replace("check=0x", "check=0x1") if next(first_only, False) else line)
     with pytest.raises(CoupletError, match="runs disagree"):
         aead.summarise(parse_results(one_off))
-    dropped = _tamper(console, f"aead/{last}/{aead.GCM4K}", lambda line: None)
+    dropped = tamper(console, f"aead/{last}/{aead.GCM4K}", lambda line: None)
     with pytest.raises(CoupletError, match=f"no result for {aead.GCM4K}"):
         aead.check_results(aead.summarise(parse_results(dropped)), backends)
     with pytest.raises(CoupletError, match="configuration has"):
