@@ -24,7 +24,7 @@
 
 static inline uint32_t aes_hw_ctrl(const couplet_aes_ctx_t *ctx, couplet_aes_mode_t mode,
                                    bool decrypt) {
-  return (uint32_t)mode | (decrypt ? AES_CTRL_DECRYPT_MASK : 0u) | couplet_aes_ctrl_key_len(ctx->key_len);
+  return ctx->ctrl | (uint32_t)mode | (decrypt ? AES_CTRL_DECRYPT_MASK : 0u);  // ctrl: the key length's bits
 }
 
 

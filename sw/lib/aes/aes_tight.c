@@ -12,12 +12,13 @@
 
 #include "aes_hw.h"
 
-couplet_status_t aes_xif_refused(uint32_t status) {
+// The failure paths are out of line and cold: the calls that succeed run straight through.
+__attribute__((noinline, cold)) couplet_status_t aes_xif_refused(uint32_t status) {
   (void)couplet_aes_xif_write_status(status & AES_STATUS_STICKY, 0);
   return aes_hw_refusal(status);
 }
 
-couplet_status_t aes_xif_job_failed(uint32_t code) {
+__attribute__((noinline, cold)) couplet_status_t aes_xif_job_failed(uint32_t code) {
   const uint32_t status = couplet_aes_xif_read_status(0, 0);
   (void)couplet_aes_xif_write_status(status & AES_STATUS_STICKY, 0);
   return aes_hw_result(code);
@@ -121,18 +122,19 @@ static couplet_status_t xif_crypt(couplet_aes_ctx_t *ctx, couplet_aes_mode_t mod
 #if COUPLET_AES_HAS_MEM
     if (use_mem) {
       // A job of a mode without output writes nothing (the engine gives the DMA out_len 0).
-      while (remaining > 0u && status == COUPLET_OK) {
+      do {
         const size_t len = remaining > AES_MAX_JOB_BYTES ? AES_MAX_JOB_BYTES : remaining;
         const uint32_t code = aes_xif_job(ctrl, iv, in, out, len);
-        if (code != AES_RESULT_OK) {
+        if (__builtin_expect(code != AES_RESULT_OK, 0)) {
           status = aes_xif_job_failed(code);
+          break;
         }
         in += len;
         if (out != NULL) {
           out += len;
         }
         remaining -= len;
-      }
+      } while (remaining > 0u);
     } else
 #endif
     {
