@@ -82,92 +82,138 @@ static inline __attribute__((always_inline)) void read_block(uint8_t *out, bool 
   couplet_store_le32_as(out + 12, reg_read(AES_DOUT0_INDEX + 3u), aligned);
 }
 
-// GHASH's S and H (modes GCM and GHASH): they follow the counter in `iv` (aes_hw.h).
-static void mmio_write_ghash(const uint8_t *s, const uint8_t *h) {
-  for (uint32_t i = 0; i < 4u; i++) {
-    reg_write(AES_GHASH_H0_INDEX + i, aes_hw_load(h + 4u * i));
-    reg_write(AES_GHASH_S0_INDEX + i, aes_hw_load(s + 4u * i));
-  }
-}
-
-static void mmio_read_ghash(uint8_t *s) {
-  for (uint32_t i = 0; i < 4u; i++) {
-    aes_hw_store(s + 4u * i, reg_read(AES_GHASH_S0_INDEX + i));
-  }
-}
-
-// CTRL and the chaining value, with ctx's key already loaded.
-static inline __attribute__((always_inline)) void mmio_setup(const couplet_aes_ctx_t *ctx,
-                                                             couplet_aes_mode_t mode, bool decrypt,
-                                                             const uint8_t *iv,
-                                                             uint32_t ctrl_extra) {
-  reg_write(AES_CTRL_INDEX, aes_hw_ctrl(ctx, mode, decrypt) | ctrl_extra);
-  if (iv != NULL) {
+// An `iv` that is not word-aligned (rare): the state of aes_mmio_write_state / _read_state,
+// each word assembled byte by byte, in loops: here size matters more than speed.
+static __attribute__((noinline)) void write_state_unaligned(couplet_aes_mode_t mode, const uint8_t *iv) {
+  if (aes_hw_chaining(mode)) {
     for (uint32_t i = 0; i < 4u; i++) {
-      reg_write(AES_IV0_INDEX + i, aes_hw_load(iv + 4u * i));
+      reg_write(AES_IV0_INDEX + i, couplet_load_le32_as(iv + 4u * i, false));
+    }
+  }
+  if (aes_hw_ghash_state(mode)) {
+#pragma GCC unroll 1
+    for (uint32_t i = 0; i < 4u; i++) {
+      reg_write(AES_GHASH_H0_INDEX + i, couplet_load_le32_as(iv + 32u + 4u * i, false));
+      reg_write(AES_GHASH_S0_INDEX + i, couplet_load_le32_as(iv + 16u + 4u * i, false));
     }
   }
 }
 
-static inline __attribute__((always_inline)) couplet_status_t mmio_finish(uint8_t *iv) {
-  if (iv != NULL) {
+static __attribute__((noinline)) void read_state_unaligned(couplet_aes_mode_t mode, uint8_t *iv) {
+  if (aes_hw_ghash_state(mode)) {
     for (uint32_t i = 0; i < 4u; i++) {
-      aes_hw_store(iv + 4u * i, reg_read(AES_IV0_INDEX + i));
+      couplet_store_le32_as(iv + 16u + 4u * i, reg_read(AES_GHASH_S0_INDEX + i), false);
+    }
+  }
+  if (aes_hw_chaining(mode)) {
+    for (uint32_t i = 0; i < 4u; i++) {
+      couplet_store_le32_as(iv + 4u * i, reg_read(AES_IV0_INDEX + i), false);
+    }
+  }
+}
+
+static couplet_status_t begin_after_key_load(couplet_aes_ctx_t *ctx, couplet_aes_mode_t mode, bool decrypt,
+                                             const uint8_t *iv, uint32_t ctrl_extra);
+
+couplet_status_t aes_mmio_begin(couplet_aes_ctx_t *ctx, couplet_aes_mode_t mode, bool decrypt,
+                                const uint8_t *iv, uint32_t ctrl_extra) {
+  // The reload is out of line, so that the common call (key resident) is a leaf that saves no
+  // register.
+  if (__builtin_expect(couplet_aes_accel.resident_key != ctx->key_id, 0)) {
+    return begin_after_key_load(ctx, mode, decrypt, iv, ctrl_extra);
+  }
+  reg_write(AES_CTRL_INDEX, aes_hw_ctrl(ctx, mode, decrypt) | ctrl_extra);
+  if (iv == NULL) {
+    return COUPLET_OK;
+  }
+  if (__builtin_expect(aes_hw_is_aligned(iv), 1)) {
+    aes_mmio_write_state(mode, iv, true);
+  } else {
+    write_state_unaligned(mode, iv);
+  }
+  return COUPLET_OK;
+}
+
+// Loads ctx's key, then begins: the key is resident then, so aes_mmio_begin does not come back.
+static __attribute__((noinline)) couplet_status_t begin_after_key_load(couplet_aes_ctx_t *ctx,
+                                                                       couplet_aes_mode_t mode, bool decrypt,
+                                                                       const uint8_t *iv, uint32_t ctrl_extra) {
+  const couplet_status_t status = mmio_load_key(ctx);
+  if (status != COUPLET_OK) {
+    return status;
+  }
+  return aes_mmio_begin(ctx, mode, decrypt, iv, ctrl_extra);
+}
+
+couplet_status_t aes_mmio_end(couplet_aes_mode_t mode, uint8_t *iv) {
+  if (iv != NULL) {
+    if (__builtin_expect(aes_hw_is_aligned(iv), 1)) {
+      aes_mmio_read_state(mode, iv, true);
+    } else {
+      read_state_unaligned(mode, iv);
     }
   }
   return mmio_check_status();
 }
 
-couplet_status_t aes_mmio_begin(couplet_aes_ctx_t *ctx, couplet_aes_mode_t mode, bool decrypt,
-                                const uint8_t *iv, uint32_t ctrl_extra) {
-  if (couplet_aes_accel.resident_key != ctx->key_id) {
-    couplet_status_t status = mmio_load_key(ctx);
-    if (status != COUPLET_OK) {
-      return status;
-    }
-  }
-  mmio_setup(ctx, mode, decrypt, iv, ctrl_extra);
-  if (aes_hw_ghash_state(mode)) {
-    mmio_write_ghash(iv + 16, iv + 32);
-  }
-  return COUPLET_OK;
-}
-
-couplet_status_t aes_mmio_end(couplet_aes_mode_t mode, uint8_t *iv) {
-  if (aes_hw_ghash_state(mode)) {
-    mmio_read_ghash(iv + 16);
-  }
-  return mmio_finish(iv);
-}
-
-// Polled. Aligned buffers take the common sequence (aes.c runs the same one inline when the
-// key is resident); others are assembled byte by byte.
-static couplet_status_t mmio_crypt(couplet_aes_ctx_t *ctx, couplet_aes_mode_t mode, bool decrypt,
-                                   uint8_t *iv, const uint8_t *in, uint8_t *out, size_t blocks) {
-  if (couplet_aes_accel.resident_key != ctx->key_id) {
-    couplet_status_t status = mmio_load_key(ctx);
-    if (status != COUPLET_OK) {
-      return status;
-    }
-  }
-  if (aes_hw_both_aligned(in, out) && (iv == NULL || aes_hw_is_aligned(iv)) && out != NULL &&
-      !aes_hw_ghash_state(mode)) {
-    aes_mmio_blocks(aes_hw_ctrl(ctx, mode, decrypt), iv, in, out, blocks * 16u);
-    return mmio_check_status();
-  }
-  // Unaligned buffers, and the authenticated layer's modes: without `out` (CBC_MAC, GHASH) one
-  // DOUT word is read per block, whose answer waits for the block.
-  (void)aes_mmio_begin(ctx, mode, decrypt, iv, 0u);  // the key is resident: cannot fail
-  for (size_t b = 0; b < blocks; b++, in += 16) {
-    write_block(in, false);
-    if (out == NULL) {
+// The blocks of a polled call (blocks >= 1). Without `out` (CBC_MAC, GHASH) one DOUT word is
+// read per block, whose answer waits for the block. The test for `out` is made once, not per
+// block.
+static inline __attribute__((always_inline)) void mmio_run(const uint8_t *in, uint8_t *out, size_t blocks,
+                                                           bool aligned) {
+  const uint8_t *const end = in + 16u * blocks;
+  if (out == NULL) {
+    do {
+      write_block(in, aligned);
+      in += 16;
       (void)reg_read(AES_DOUT0_INDEX);
-      continue;
-    }
-    read_block(out, false);
-    out += 16;
+    } while (in != end);
+    return;
   }
+  do {
+    write_block(in, aligned);
+    in += 16;
+    read_block(out, aligned);
+    out += 16;
+  } while (in != end);
+}
+
+// A key to load: loaded, then the call again (it comes back here only for a buffer that is not
+// word-aligned). Such a buffer: through aes_mmio_begin / aes_mmio_end, the blocks byte by byte
+// (as before the common call took the authenticated modes in line).
+static __attribute__((noinline)) couplet_status_t mmio_crypt_slow(couplet_aes_ctx_t *ctx, couplet_aes_mode_t mode,
+                                                                  bool decrypt, uint8_t *iv, const uint8_t *in,
+                                                                  uint8_t *out, size_t blocks) {
+  if (couplet_aes_accel.resident_key != ctx->key_id) {
+    const couplet_status_t status = mmio_load_key(ctx);
+    if (status != COUPLET_OK) {
+      return status;
+    }
+    return aes_mmio_crypt(ctx, mode, decrypt, iv, in, out, blocks);
+  }
+  (void)aes_mmio_begin(ctx, mode, decrypt, iv, 0u);  // the key is resident: cannot fail
+  mmio_run(in, out, blocks, false);
   return aes_mmio_end(mode, iv);
+}
+
+// Polled. The common call (key resident, buffers and state word-aligned; aes.c runs the five
+// modes' one inline) is a leaf: CTRL, the state, the blocks and the state back in line, so that
+// it saves no register and calls nothing. The rest is out of line (mmio_crypt_slow).
+couplet_status_t aes_mmio_crypt(couplet_aes_ctx_t *ctx, couplet_aes_mode_t mode, bool decrypt,
+                                uint8_t *iv, const uint8_t *in, uint8_t *out, size_t blocks) {
+  if (__builtin_expect(couplet_aes_accel.resident_key != ctx->key_id ||
+                           !aes_hw_both_aligned(in, out) || !aes_hw_is_aligned(iv), 0)) {
+    return mmio_crypt_slow(ctx, mode, decrypt, iv, in, out, blocks);
+  }
+  reg_write(AES_CTRL_INDEX, aes_hw_ctrl(ctx, mode, decrypt));
+  if (iv != NULL) {
+    aes_mmio_write_state(mode, iv, true);
+  }
+  mmio_run(in, out, blocks, true);
+  if (iv != NULL) {
+    aes_mmio_read_state(mode, iv, true);
+  }
+  return mmio_check_status();
 }
 
 // Waits for the completion interrupt of every block before reading it; the per-word alignment
@@ -177,7 +223,7 @@ static couplet_status_t mmio_irq_crypt(couplet_aes_ctx_t *ctx, couplet_aes_mode_
                                        size_t blocks) {
   // GHASH blocks never enter the cipher, so they raise no completion interrupt: polled.
   if ((uint32_t)mode == AES_MODE_GHASH) {
-    return mmio_crypt(ctx, mode, decrypt, iv, in, out, blocks);
+    return aes_mmio_crypt(ctx, mode, decrypt, iv, in, out, blocks);
   }
   // The common calls leave STATUS.done of their last block set: cleared here, before the
   // interrupt is enabled, so that the first wait is for this call's block.
@@ -204,7 +250,7 @@ static couplet_status_t mmio_irq_crypt(couplet_aes_ctx_t *ctx, couplet_aes_mode_
 }
 
 const couplet_aes_backend_t couplet_aes_backend_mmio =
-    AES_BACKEND_TABLE(MMIO, "mmio", true, aes_mmio_set_key, mmio_crypt, aes_mmio_zeroize, AES_HW_AEAD_MODES);
+    AES_BACKEND_TABLE(MMIO, "mmio", true, aes_mmio_set_key, aes_mmio_crypt, aes_mmio_zeroize, AES_HW_AEAD_MODES);
 
 const couplet_aes_backend_t couplet_aes_backend_mmio_irq =
     AES_BACKEND_TABLE(MMIO_IRQ, "mmio_irq", true, aes_mmio_set_key, mmio_irq_crypt, aes_mmio_zeroize,
