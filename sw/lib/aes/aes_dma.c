@@ -159,9 +159,9 @@ static __attribute__((noinline)) couplet_status_t dma_failed(couplet_aes_mode_t 
 }
 
 // Any call the DMA moves: a key to load, a state not word-aligned, a long message.
-static __attribute__((noinline)) couplet_status_t dma_crypt_any(couplet_aes_ctx_t *ctx, couplet_aes_mode_t mode,
-                                                                bool decrypt, uint8_t *iv, const uint8_t *in,
-                                                                uint8_t *out, size_t blocks) {
+static __attribute__((noinline)) AES_HW_ALIGN_LOOPS couplet_status_t dma_crypt_any(
+    couplet_aes_ctx_t *ctx, couplet_aes_mode_t mode, bool decrypt, uint8_t *iv, const uint8_t *in, uint8_t *out,
+    size_t blocks) {
   couplet_status_t status = aes_mmio_begin(ctx, mode, decrypt, iv, 0u);
   if (status != COUPLET_OK) {
     return status;
@@ -185,8 +185,8 @@ static __attribute__((noinline)) couplet_status_t dma_end_failed(couplet_status_
   return status != COUPLET_OK ? status : refused;
 }
 
-static couplet_status_t dma_crypt(couplet_aes_ctx_t *ctx, couplet_aes_mode_t mode, bool decrypt,
-                                  uint8_t *iv, const uint8_t *in, uint8_t *out, size_t blocks) {
+static AES_HW_ALIGN_LOOPS couplet_status_t dma_crypt(couplet_aes_ctx_t *ctx, couplet_aes_mode_t mode, bool decrypt,
+                                                     uint8_t *iv, const uint8_t *in, uint8_t *out, size_t blocks) {
   if (!aes_hw_both_aligned(in, out) || blocks <= DMA_REGISTER_BLOCKS) {
     // The DMA engine moves words: other buffers take the register path; so do the shortest
     // messages (DMA_REGISTER_BLOCKS).

@@ -199,8 +199,8 @@ static __attribute__((noinline)) couplet_status_t mmio_crypt_slow(couplet_aes_ct
 // Polled. The common call (key resident, buffers and state word-aligned; aes.c runs the five
 // modes' one inline) is a leaf: CTRL, the state, the blocks and the state back in line, so that
 // it saves no register and calls nothing. The rest is out of line (mmio_crypt_slow).
-couplet_status_t aes_mmio_crypt(couplet_aes_ctx_t *ctx, couplet_aes_mode_t mode, bool decrypt,
-                                uint8_t *iv, const uint8_t *in, uint8_t *out, size_t blocks) {
+AES_HW_ALIGN_LOOPS couplet_status_t aes_mmio_crypt(couplet_aes_ctx_t *ctx, couplet_aes_mode_t mode, bool decrypt,
+                                                   uint8_t *iv, const uint8_t *in, uint8_t *out, size_t blocks) {
   if (__builtin_expect(couplet_aes_accel.resident_key != ctx->key_id ||
                            !aes_hw_both_aligned(in, out) || !aes_hw_is_aligned(iv), 0)) {
     return mmio_crypt_slow(ctx, mode, decrypt, iv, in, out, blocks);
@@ -218,9 +218,9 @@ couplet_status_t aes_mmio_crypt(couplet_aes_ctx_t *ctx, couplet_aes_mode_t mode,
 
 // Waits for the completion interrupt of every block before reading it; the per-word alignment
 // test stays in the loop here, next to an interrupt wait it does not matter.
-static couplet_status_t mmio_irq_crypt(couplet_aes_ctx_t *ctx, couplet_aes_mode_t mode,
-                                       bool decrypt, uint8_t *iv, const uint8_t *in, uint8_t *out,
-                                       size_t blocks) {
+static AES_HW_ALIGN_LOOPS couplet_status_t mmio_irq_crypt(couplet_aes_ctx_t *ctx, couplet_aes_mode_t mode,
+                                                          bool decrypt, uint8_t *iv, const uint8_t *in,
+                                                          uint8_t *out, size_t blocks) {
   // GHASH blocks never enter the cipher, so they raise no completion interrupt: polled.
   if ((uint32_t)mode == AES_MODE_GHASH) {
     return aes_mmio_crypt(ctx, mode, decrypt, iv, in, out, blocks);
