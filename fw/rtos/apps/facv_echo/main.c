@@ -162,14 +162,15 @@ static const uint8_t ccm_key[CCM_KEY_BYTES] = {
 static const uint8_t source_address[8] = {0x01, 0x00, 0x00, 0x00, 0x00, 0x48, 0xde, 0xac};
 static const uint8_t server_address[8] = {0x02, 0x00, 0x00, 0x00, 0x00, 0x48, 0xde, 0xac};
 
-static packet_t pool_cipher[POOL_SIZE];  // what the CBC scenarios receive
-static packet_t pool_plain[POOL_SIZE];   // what the echo scenario receives
-static packet_t pool_frame[POOL_SIZE];   // what the CCM* scenarios receive
-static packet_t pool_clear[POOL_SIZE];   // what ccm_echo receives: the same frames in clear
 static packet_t rx_ring[RX_RING];
 static packet_t tx_ring[TX_RING];
-// The kept replies (7 KiB) live on FreeRTOS's heap, not in .bss: the program's room in SRAM
-// (PROGRAM_RESERVE in couplet/tools/freertos.py) is the same whatever the app keeps there.
+// The request pools (3.5 KiB) and the kept replies (7 KiB) live on FreeRTOS's heap, not in .bss:
+// the program's room in SRAM (PROGRAM_RESERVE in couplet/tools/freertos.py) is the same whatever
+// the app keeps there.
+static packet_t *pool_cipher;  // what the CBC scenarios receive
+static packet_t *pool_plain;   // what the echo scenario receives
+static packet_t *pool_frame;   // what the CCM* scenarios receive
+static packet_t *pool_clear;   // what ccm_echo receives: the same frames in clear
 static packet_t *kept;
 static uint32_t *kept_index;  // the reply number of each kept reply
 
@@ -691,6 +692,12 @@ void app_main(void) {
   kept = pvPortMalloc(MAX_CHECKS * sizeof *kept);
   kept_index = pvPortMalloc(MAX_CHECKS * sizeof *kept_index);
   couplet_rtos_expect(kept != NULL && kept_index != NULL, "pvPortMalloc of the kept replies");
+  packet_t **pools[] = {&pool_cipher, &pool_plain, &pool_frame, &pool_clear};
+  for (size_t i = 0; i < sizeof pools / sizeof pools[0]; i++) {
+    *pools[i] = pvPortMalloc(POOL_SIZE * sizeof(packet_t));
+    couplet_rtos_expect(*pools[i] != NULL, "pvPortMalloc of the request pools");
+    memset(*pools[i], 0, POOL_SIZE * sizeof(packet_t));  // as .bss was: make_pool sets the fields it uses
+  }
   rx_queue = xQueueCreate(RX_DEPTH, sizeof(packet_t *));
   tx_queue = xQueueCreate(TX_DEPTH, sizeof(packet_t *));
   couplet_rtos_expect(rx_queue != NULL && tx_queue != NULL, "xQueueCreate");
