@@ -26,6 +26,7 @@
 
 #include <couplet/wipe.h>
 
+#include "../word_access.h"
 #include "aes_backend.h"
 #include "aes_ghash.h"
 
@@ -74,35 +75,6 @@ static bool word_aligned(const void *p) {
   return ((uintptr_t)p & 3u) == 0u;
 }
 
-// Words at any address (a nonce or associated data that a caller placed anywhere, a block's
-// tail). On RISC-V one lw or sw: CV32E40X splits a misaligned access into two aligned bus
-// accesses in hardware (the SoC configures no PMA region, so all of memory allows it), which
-// costs a cycle more than an aligned one, against about ten for four byte accesses.
-typedef struct {
-  uint8_t b[4];
-} bytes4_t;
-
-static uint32_t load_word_any(const uint8_t *p) {
-  uint32_t w;
-#if defined(__riscv)
-  __asm__("lw %0, %1" : "=r"(w) : "m"(*(const bytes4_t *)(const void *)p));
-#else
-  w = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-#endif
-  return w;
-}
-
-static void store_word_any(uint8_t *p, uint32_t w) {
-#if defined(__riscv)
-  __asm__("sw %1, %0" : "=m"(*(bytes4_t *)(void *)p) : "r"(w));
-#else
-  p[0] = (uint8_t)w;
-  p[1] = (uint8_t)(w >> 8);
-  p[2] = (uint8_t)(w >> 16);
-  p[3] = (uint8_t)(w >> 24);
-#endif
-}
-
 // Words, four to an iteration, then the last word of the range again (overlapping the words
 // before it) for a length that is not a multiple of 4: no byte loop unless n < 4. dst and src do
 // not overlap (or are the same buffer).
@@ -116,18 +88,18 @@ static void copy_bytes(uint8_t *dst, const uint8_t *src, size_t n) {
   }
   size_t i = 0;
   for (; i + 16u <= n; i += 16u) {
-    store_word_any(&dst[i], load_word_any(&src[i]));
-    store_word_any(&dst[i + 4u], load_word_any(&src[i + 4u]));
-    store_word_any(&dst[i + 8u], load_word_any(&src[i + 8u]));
-    store_word_any(&dst[i + 12u], load_word_any(&src[i + 12u]));
+    couplet_store_le32_any(&dst[i], couplet_load_le32_any(&src[i]));
+    couplet_store_le32_any(&dst[i + 4u], couplet_load_le32_any(&src[i + 4u]));
+    couplet_store_le32_any(&dst[i + 8u], couplet_load_le32_any(&src[i + 8u]));
+    couplet_store_le32_any(&dst[i + 12u], couplet_load_le32_any(&src[i + 12u]));
     __asm__ volatile("");
   }
   for (; i + 4u <= n; i += 4u) {
-    store_word_any(&dst[i], load_word_any(&src[i]));
+    couplet_store_le32_any(&dst[i], couplet_load_le32_any(&src[i]));
     __asm__ volatile("");
   }
   if (i != n) {
-    store_word_any(&dst[n - 4u], load_word_any(&src[n - 4u]));
+    couplet_store_le32_any(&dst[n - 4u], couplet_load_le32_any(&src[n - 4u]));
   }
 }
 
@@ -141,18 +113,18 @@ static void zero_bytes(uint8_t *dst, size_t n) {
   }
   size_t i = 0;
   for (; i + 16u <= n; i += 16u) {
-    store_word_any(&dst[i], 0u);
-    store_word_any(&dst[i + 4u], 0u);
-    store_word_any(&dst[i + 8u], 0u);
-    store_word_any(&dst[i + 12u], 0u);
+    couplet_store_le32_any(&dst[i], 0u);
+    couplet_store_le32_any(&dst[i + 4u], 0u);
+    couplet_store_le32_any(&dst[i + 8u], 0u);
+    couplet_store_le32_any(&dst[i + 12u], 0u);
     __asm__ volatile("");
   }
   for (; i + 4u <= n; i += 4u) {
-    store_word_any(&dst[i], 0u);
+    couplet_store_le32_any(&dst[i], 0u);
     __asm__ volatile("");
   }
   if (i != n) {
-    store_word_any(&dst[n - 4u], 0u);
+    couplet_store_le32_any(&dst[n - 4u], 0u);
   }
 }
 
@@ -209,7 +181,7 @@ static uint32_t bytes_differ(const uint8_t *a, const uint8_t *b, size_t n) {
   uint32_t diff = 0u;
   size_t i = 0;
   for (; i + 4u <= n; i += 4u) {
-    diff |= load_word_any(&a[i]) ^ load_word_any(&b[i]);
+    diff |= couplet_load_le32_any(&a[i]) ^ couplet_load_le32_any(&b[i]);
     __asm__("" : "+r"(diff));
   }
   for (; i < n; ++i) {
