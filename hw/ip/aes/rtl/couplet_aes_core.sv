@@ -10,9 +10,10 @@
 // PARTIAL) unless the pipeline was stalled. Decryption is the straightforward inverse cipher
 // with the stored round keys used in reverse order; decrypt_i travels with its block.
 //
-// ROLLED and PARTIAL take a new block only when idle (in_ready_o = key ready && !busy_o).
-// UNROLLED stalls all of its stages while a result waits (out_valid_o && !out_ready_i), so
-// in_ready_o depends combinationally on out_ready_i there.
+// ROLLED and PARTIAL take a new block when idle or in the cycle their result leaves
+// (out_valid_o && out_ready_i), so that a stream of blocks takes Nr (Nr/2) cycles a block.
+// UNROLLED stalls all of its stages while a result waits (out_valid_o && !out_ready_i). So with
+// every Arch in_ready_o depends combinationally on out_ready_i.
 //
 // key_valid_i and clear_i are accepted only while busy_o is low (the user guarantees it).
 // clear_i zeroes the key schedule and every data register; ROLLED and PARTIAL keep the schedule
@@ -256,7 +257,7 @@ module couplet_aes_core
     block_t blk_q, blk_d;
     logic   accept;
 
-    assign in_ready_o  = key_ready && !blk_q.run && !blk_q.done;
+    assign in_ready_o  = key_ready && !blk_q.run && (!blk_q.done || out_ready_i);
     assign accept      = in_valid_i && in_ready_o;
     assign out_valid_o = blk_q.done;
     assign out_data_o  = blk_q.state;
