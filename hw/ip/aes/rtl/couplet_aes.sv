@@ -477,12 +477,8 @@ module couplet_aes
           end
           RegIv: iv_we[sel.sub[1:0]] = 1'b1;
           RegDin: begin
-            // While a DIN block is in flight the write is refused (hw/ip/aes/README.md).
-            // Decided here, on the data only: as a guarded register (couplet_accel_frontend)
-            // DIN's flight would reach wr and with it the start's path into the first round, and
-            // the start is refused anyway (busy).
-            if (din_busy_q) refuse_busy = 1'b1;
-            else            din_we[sel.sub[1:0]] = 1'b1;
+            // Taken also while busy, to preload the next block: a block takes DIN as it enters.
+            din_we[sel.sub[1:0]] = 1'b1;
             if (sel.sub[1:0] == 2'd3) act.start = 1'b1;
           end
           RegCtrl: begin
