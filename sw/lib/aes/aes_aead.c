@@ -1055,39 +1055,14 @@ static couplet_status_t gcm_blocks(couplet_aes_gcm_ctx_t *g, bool decrypt, const
   return status;
 }
 
-static couplet_status_t gcm_start_locked(couplet_aes_gcm_ctx_t *g, couplet_aes_ctx_t *aes, const uint8_t *iv,
-                                         size_t iv_len) {
-  _Static_assert(offsetof(couplet_aes_gcm_ctx_t, ek_j0) == offsetof(couplet_aes_gcm_ctx_t, h) + 16u,
-                 "H and AES(J0) come from one two-block call: h and ek_j0 in a row");
-  g->aes = aes;
-  g->key_id = aes->key_id;
-  g->aad_bytes = 0u;
-  g->msg_bytes = 0u;
-  g->buf_len = 0u;
-  // buf and ks are not zeroed: every byte of them is written before it is read (a partial
-  // block is padded when it is closed; a keystream block is made before it is used).
-  block_zero(g->s);
-  block_zero(g->h);
-  if (iv_len == 12u) {
-    // J0 = IV || 0^31 || 1 into ek_j0, and ctr = inc32(J0) = IV || 0^30 || 10, the first
-    // message block's counter; then H = AES(0) and AES(J0) in one call, in place over h and
-    // ek_j0. The IV's words are loaded as words, whatever its alignment (word_access.h).
-    const uint32_t w0 = couplet_load_le32_any(iv);
-    const uint32_t w1 = couplet_load_le32_any(&iv[4]);
-    const uint32_t w2 = couplet_load_le32_any(&iv[8]);
-    couplet_store_le32_any(g->ek_j0, w0);
-    couplet_store_le32_any(&g->ek_j0[4], w1);
-    couplet_store_le32_any(&g->ek_j0[8], w2);
-    couplet_store_le32_any(&g->ek_j0[12], byte_reverse32(1u));
-    couplet_store_le32_any(g->ctr, w0);
-    couplet_store_le32_any(&g->ctr[4], w1);
-    couplet_store_le32_any(&g->ctr[8], w2);
-    couplet_store_le32_any(&g->ctr[12], byte_reverse32(2u));
-    g->state = GCM_AAD;
-    return couplet_aes_session_crypt(aes, COUPLET_AES_ECB, false, NULL, g->h, g->h, 2u);
-  }
-  // J0 = GHASH(IV || 0-pad || 0^64 || [len(IV)]_64), which needs H first. The counter is zero
-  // meanwhile: a backend may load it with the GHASH state, which it does not change.
+// J0 for an IV of any length but 12 bytes: GHASH(IV || 0-pad || 0^64 || [len(IV)]_64), which
+// needs H first; then AES(J0) and ctr = inc32(J0). Out of line, so that the 12-byte IV's path
+// saves no register for it.
+static __attribute__((noinline)) couplet_status_t gcm_start_any_iv(couplet_aes_gcm_ctx_t *g, const uint8_t *iv,
+                                                                   size_t iv_len) {
+  couplet_aes_ctx_t *aes = g->aes;
+  // The counter is zero meanwhile: a backend may load it with the GHASH state, which it does
+  // not change.
   block_zero(g->ctr);
   block_zero(g->buf);
   couplet_status_t status = encrypt_block(aes, g->h, g->h);
@@ -1114,8 +1089,41 @@ static couplet_status_t gcm_start_locked(couplet_aes_gcm_ctx_t *g, couplet_aes_c
     status = encrypt_block(aes, g->ctr, g->ek_j0);
   }
   inc32(g->ctr);
-  g->state = GCM_AAD;
   return status;
+}
+
+static couplet_status_t gcm_start_locked(couplet_aes_gcm_ctx_t *g, couplet_aes_ctx_t *aes, const uint8_t *iv,
+                                         size_t iv_len) {
+  _Static_assert(offsetof(couplet_aes_gcm_ctx_t, ek_j0) == offsetof(couplet_aes_gcm_ctx_t, h) + 16u,
+                 "H and AES(J0) come from one two-block call: h and ek_j0 in a row");
+  g->aes = aes;
+  g->key_id = aes->key_id;
+  g->aad_bytes = 0u;
+  g->msg_bytes = 0u;
+  g->buf_len = 0u;
+  g->state = GCM_AAD;
+  // buf and ks are not zeroed: every byte of them is written before it is read (a partial
+  // block is padded when it is closed; a keystream block is made before it is used).
+  block_zero(g->s);
+  block_zero(g->h);
+  if (iv_len != 12u) {
+    return gcm_start_any_iv(g, iv, iv_len);
+  }
+  // J0 = IV || 0^31 || 1 into ek_j0, and ctr = inc32(J0) = IV || 0^30 || 10, the first message
+  // block's counter; then H = AES(0) and AES(J0) in one call, in place over h and ek_j0. The
+  // IV's words are loaded as words, whatever its alignment (word_access.h).
+  const uint32_t w0 = couplet_load_le32_any(iv);
+  const uint32_t w1 = couplet_load_le32_any(&iv[4]);
+  const uint32_t w2 = couplet_load_le32_any(&iv[8]);
+  couplet_store_le32_any(g->ek_j0, w0);
+  couplet_store_le32_any(&g->ek_j0[4], w1);
+  couplet_store_le32_any(&g->ek_j0[8], w2);
+  couplet_store_le32_any(&g->ek_j0[12], byte_reverse32(1u));
+  couplet_store_le32_any(g->ctr, w0);
+  couplet_store_le32_any(&g->ctr[4], w1);
+  couplet_store_le32_any(&g->ctr[8], w2);
+  couplet_store_le32_any(&g->ctr[12], byte_reverse32(2u));
+  return couplet_aes_session_crypt(aes, COUPLET_AES_ECB, false, NULL, g->h, g->h, 2u);
 }
 
 static couplet_status_t gcm_aad_locked(couplet_aes_gcm_ctx_t *g, const uint8_t *aad, size_t len) {
