@@ -76,6 +76,10 @@ typedef struct {
   atomic_uint lock;            // 1 while a call or a hold has the accelerator
   uint32_t resident_key;       // key_id of the context whose key is in it, or NO_RESIDENT_KEY
   couplet_aes_held_t *holder;  // the hold in progress, NULL when none is
+  // Within a session of the authenticated layer: the address of the GCM state {ctr, s, h}
+  // whose S and H the engine holds, 0 when none is known (sw/lib/aes/aes_backend.h). An
+  // integer, so that it may outlive the state it names.
+  uintptr_t ghash_state;
 } couplet_aes_accel_t;
 extern couplet_aes_accel_t couplet_aes_accel;
 

@@ -150,6 +150,7 @@ static void lock_give(const couplet_aes_backend_t *backend) {
 static inline void distrust_after_failure(const couplet_aes_backend_t *backend, couplet_status_t status) {
   if (UNLIKELY(status != COUPLET_OK) && backend->uses_accelerator) {
     couplet_aes_accel.resident_key = COUPLET_AES_NO_RESIDENT_KEY;
+    couplet_aes_accel.ghash_state = 0u;
   }
 }
 
@@ -893,5 +894,8 @@ couplet_status_t couplet_aes_session_crypt(couplet_aes_ctx_t *ctx, uint32_t mode
 }
 
 void couplet_aes_session_end(couplet_aes_ctx_t *ctx) {
-  lock_give(ctx->backend);
+  if (ctx->backend->uses_accelerator) {
+    couplet_aes_accel.ghash_state = 0u;  // the next session's caller may have changed its state
+    accel_give();
+  }
 }

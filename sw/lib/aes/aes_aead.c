@@ -1023,16 +1023,20 @@ static uint8_t *gcm_state(couplet_aes_gcm_ctx_t *g) {
   return (uint8_t *)g + offsetof(couplet_aes_gcm_ctx_t, ctr);
 }
 
-// s = (s ^ X) * H over whole blocks.
-static couplet_status_t gcm_hash(couplet_aes_gcm_ctx_t *g, const uint8_t *in, size_t blocks) {
+// s = (s ^ X) * H over whole blocks, on a 48-byte state {ctr, s, h}.
+static couplet_status_t ghash_on(couplet_aes_ctx_t *aes, uint8_t state[48], const uint8_t *in, size_t blocks) {
   if (blocks == 0u) {
     return COUPLET_OK;
   }
-  if (gcm_engine(g->aes)) {
-    return couplet_aes_session_crypt(g->aes, AES_MODE_GHASH, false, gcm_state(g), in, NULL, blocks);
+  if (gcm_engine(aes)) {
+    return couplet_aes_session_crypt(aes, AES_MODE_GHASH, false, state, in, NULL, blocks);
   }
-  couplet_aes_ghash(g->s, g->h, in, blocks);
+  couplet_aes_ghash(&state[16], &state[32], in, blocks);
   return COUPLET_OK;
+}
+
+static couplet_status_t gcm_hash(couplet_aes_gcm_ctx_t *g, const uint8_t *in, size_t blocks) {
+  return ghash_on(g->aes, gcm_state(g), in, blocks);
 }
 
 // Whole message blocks: CTR (inc32) and GHASH of the ciphertext.
@@ -1056,35 +1060,38 @@ static couplet_status_t gcm_blocks(couplet_aes_gcm_ctx_t *g, bool decrypt, const
 }
 
 // J0 for an IV of any length but 12 bytes: GHASH(IV || 0-pad || 0^64 || [len(IV)]_64), which
-// needs H first; then AES(J0) and ctr = inc32(J0). Out of line, so that the 12-byte IV's path
-// saves no register for it.
+// needs H first; then AES(J0) and ctr = inc32(J0). The GHASH runs on a state of its own, so that
+// the context's S is never changed after a GHASH call on it in the session (aes_backend.h:
+// the engine may keep S and H from one GHASH call to the next). Out of line, so that the
+// 12-byte IV's path saves no register for it.
 static __attribute__((noinline)) couplet_status_t gcm_start_any_iv(couplet_aes_gcm_ctx_t *g, const uint8_t *iv,
                                                                    size_t iv_len) {
   couplet_aes_ctx_t *aes = g->aes;
-  // The counter is zero meanwhile: a backend may load it with the GHASH state, which it does
-  // not change.
-  block_zero(g->ctr);
+  ALIGNED uint8_t j0[48];  // {ctr, s, h}: the counter is not used, S becomes J0
+  block_zero(j0);
+  block_zero(&j0[16]);
   block_zero(g->buf);
   couplet_status_t status = encrypt_block(aes, g->h, g->h);
+  block_copy(&j0[32], g->h);
   const size_t blocks = iv_len / BLOCK;
   const size_t tail = iv_len % BLOCK;
   if (status == COUPLET_OK) {
-    status = gcm_hash(g, iv, blocks);
+    status = ghash_on(aes, j0, iv, blocks);
   }
   if (tail != 0u) {
     copy_bytes(g->buf, &iv[blocks * BLOCK], tail);
     if (status == COUPLET_OK) {
-      status = gcm_hash(g, g->buf, 1u);
+      status = ghash_on(aes, j0, g->buf, 1u);
     }
     block_zero(g->buf);
   }
   store_be64(&g->buf[8], (uint64_t)iv_len * 8u);
   if (status == COUPLET_OK) {
-    status = gcm_hash(g, g->buf, 1u);
+    status = ghash_on(aes, j0, g->buf, 1u);
   }
   block_zero(g->buf);
-  block_copy(g->ctr, g->s);
-  block_zero(g->s);
+  block_copy(g->ctr, &j0[16]);
+  wipe_bytes(j0, sizeof j0);  // H
   if (status == COUPLET_OK) {
     status = encrypt_block(aes, g->ctr, g->ek_j0);
   }

@@ -32,6 +32,9 @@ typedef struct couplet_aes_backend {
   //        (inc32; bytes 0..11 never change), and s = (s ^ C) * H over each ciphertext block C
   //        (the output when encrypting, the input when decrypting).
   //   GHASH: the same 48 bytes; s = (s ^ X) * H over each input block X; ctr untouched; `out` NULL.
+  // In these two modes a backend may leave S and H unwritten when couplet_aes_accel.ghash_state
+  // is `iv`: the engine holds them already (couplet_aes_session_crypt below says why); one that
+  // does sets ghash_state to `iv` when it reads S back.
   uint32_t aead_modes;
 } couplet_aes_backend_t;
 
@@ -48,6 +51,16 @@ typedef struct couplet_aes_backend {
 //   crypt: ctx->backend->crypt with `mode` a couplet_aes_mode_t or one of the backend's
 //          aead_modes (the caller checks), `blocks` >= 0 whole blocks; after a failure no key is
 //          resident. The backends reload the key themselves when another context's is resident.
+//          couplet_aes_accel.ghash_state: a backend that reads S back into a GCM or GHASH call's
+//          `iv` sets it to `iv`'s address (aes_hw.h); a failure and the session's end make it 0,
+//          and it is 0 outside sessions. So while it names `iv`, the session's last GCM or GHASH
+//          call was on `iv` and succeeded, and the engine holds the S it read back and the H it
+//          wrote from `iv`: only those two modes change them, nothing else touches the engine
+//          within the session (the accelerator lock), and ZEROIZE, the only action that clears
+//          them, needs the lock too. The caller promises that within a session it does not
+//          change a state's s or h after a GCM or GHASH call on it, nor puts another state at
+//          its address (aes_aead.c: a context's s and h change only before its first such call
+//          of a session; J0's GHASH runs on a state of its own).
 //   end:   gives the accelerator back.
 couplet_status_t couplet_aes_session_begin(couplet_aes_ctx_t *ctx) COUPLET_MUST_CHECK;
 couplet_status_t couplet_aes_session_crypt(couplet_aes_ctx_t *ctx, uint32_t mode, bool decrypt, uint8_t *iv,

@@ -104,6 +104,7 @@ static __attribute__((noinline)) void read_state_unaligned(couplet_aes_mode_t mo
     for (uint32_t i = 0; i < 4u; i++) {
       couplet_store_le32_as(iv + 16u + 4u * i, reg_read(AES_GHASH_S0_INDEX + i), false);
     }
+    aes_hw_ghash_read_back(iv);
   }
   if (aes_hw_chaining(mode)) {
     for (uint32_t i = 0; i < 4u; i++) {

@@ -74,11 +74,14 @@ static void xif_write_ghash(const uint8_t *s, const uint8_t *h) {
   (void)couplet_aes_xif_write2_ghash_s2(aes_hw_load(s + 8), aes_hw_load(s + 12));
 }
 
-static void xif_read_ghash(uint8_t *s) {
+// S back into the state `iv` (it follows the counter).
+static void xif_read_ghash(uint8_t *iv) {
+  uint8_t *s = iv + 16;
   aes_hw_store(s, couplet_aes_xif_read_ghash_s0(0, 0));
   aes_hw_store(s + 4, couplet_aes_xif_read_ghash_s1(0, 0));
   aes_hw_store(s + 8, couplet_aes_xif_read_ghash_s2(0, 0));
   aes_hw_store(s + 12, couplet_aes_xif_read_ghash_s3(0, 0));
+  aes_hw_ghash_read_back(iv);
 }
 #else
 static void xif_write_ghash(const uint8_t *s, const uint8_t *h) {
@@ -86,8 +89,8 @@ static void xif_write_ghash(const uint8_t *s, const uint8_t *h) {
   (void)h;
 }
 
-static void xif_read_ghash(uint8_t *s) {
-  (void)s;
+static void xif_read_ghash(uint8_t *iv) {
+  (void)iv;
 }
 #endif
 
@@ -112,7 +115,7 @@ static couplet_status_t xif_crypt(couplet_aes_ctx_t *ctx, couplet_aes_mode_t mod
   }
   const uint32_t ctrl = aes_hw_ctrl(ctx, mode, decrypt);
   const bool ghash_state = aes_hw_ghash_state(mode);
-  if (ghash_state) {
+  if (ghash_state && !aes_hw_ghash_kept(iv)) {
     xif_write_ghash(iv + 16, iv + 32);
   }
   couplet_status_t status = COUPLET_OK;
@@ -143,7 +146,7 @@ static couplet_status_t xif_crypt(couplet_aes_ctx_t *ctx, couplet_aes_mode_t mod
       status = xif_check_status();
     }
     if (ghash_state && status == COUPLET_OK) {
-      xif_read_ghash(iv + 16);
+      xif_read_ghash(iv);
     }
     return status;
   }
@@ -157,7 +160,7 @@ static couplet_status_t xif_crypt(couplet_aes_ctx_t *ctx, couplet_aes_mode_t mod
     xif_read_iv(iv);
   }
   if (ghash_state) {
-    xif_read_ghash(iv + 16);
+    xif_read_ghash(iv);
   }
   return xif_check_status();
 }
