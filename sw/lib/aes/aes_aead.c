@@ -1227,6 +1227,20 @@ static couplet_status_t gcm_finish_locked(couplet_aes_gcm_ctx_t *g, uint8_t tag[
   return status;
 }
 
+// The tag out of `full` (word-aligned); GCM's tag is almost always whole: then four words in
+// line (the tag at any address: word_access.h) instead of a call of copy_bytes and its loop.
+static void gcm_copy_tag(uint8_t *tag, const uint8_t full[16], size_t tag_len) {
+  if (tag_len != BLOCK) {
+    copy_bytes(tag, full, tag_len);
+    return;
+  }
+  const word_t *f = (const word_t *)(const void *)full;
+  couplet_store_le32_any(tag, f[0]);
+  couplet_store_le32_any(&tag[4], f[1]);
+  couplet_store_le32_any(&tag[8], f[2]);
+  couplet_store_le32_any(&tag[12], f[3]);
+}
+
 static bool gcm_iv_len_ok(size_t iv_len) {
   return iv_len != 0u && !above(iv_len, GCM_MAX_AAD);
 }
@@ -1281,7 +1295,7 @@ couplet_status_t couplet_aes_gcm_encrypt(couplet_aes_ctx_t *aes, const uint8_t *
   const couplet_status_t status =
       gcm_one_shot(aes, false, iv, iv_len, aad, aad_len, in, out, len, tag, tag_len, full);
   if (status == COUPLET_OK) {
-    copy_bytes(tag, full, tag_len);
+    gcm_copy_tag(tag, full, tag_len);
   }
   wipe_bytes(full, sizeof full);
   return status;
@@ -1419,7 +1433,7 @@ couplet_status_t couplet_aes_gcm_finish(couplet_aes_gcm_ctx_t *gcm, uint8_t *tag
   ALIGNED uint8_t full[16];
   const couplet_status_t status = gcm_end(gcm, false, tag, tag_len, full);
   if (status == COUPLET_OK) {
-    copy_bytes(tag, full, tag_len);
+    gcm_copy_tag(tag, full, tag_len);
   }
   wipe_bytes(full, sizeof full);
   return status;
