@@ -1241,6 +1241,19 @@ static void gcm_copy_tag(uint8_t *tag, const uint8_t full[16], size_t tag_len) {
   couplet_store_le32_any(&tag[12], f[3]);
 }
 
+// A GCM context wiped (wipe_bytes's guarantee) in straight-line stores: couplet_wipe_words's
+// loop, a taken branch every four words, took 72 cycles for the 34 words of the context that
+// every one-shot call wipes; these take 34.
+static void gcm_wipe(couplet_aes_gcm_ctx_t *g) {
+  _Static_assert(sizeof *g % 4u == 0u, "a GCM context is whole words");
+  volatile uint32_t *v = (volatile uint32_t *)(void *)g;
+#pragma GCC unroll 64
+  for (size_t i = 0; i < sizeof *g / 4u; ++i) {
+    v[i] = 0u;
+  }
+  __asm__ volatile("" ::: "memory");
+}
+
 static bool gcm_iv_len_ok(size_t iv_len) {
   return iv_len != 0u && !above(iv_len, GCM_MAX_AAD);
 }
@@ -1281,7 +1294,7 @@ static couplet_status_t gcm_one_shot(couplet_aes_ctx_t *aes, bool decrypt, const
     status = gcm_finish_locked(&g, full);
   }
   couplet_aes_session_end(aes);
-  wipe_bytes(&g, sizeof g);
+  gcm_wipe(&g);
   if (status != COUPLET_OK && len != 0u) {
     wipe_bytes(out, len);
   }
@@ -1334,7 +1347,7 @@ couplet_status_t couplet_aes_gcm_start(couplet_aes_gcm_ctx_t *gcm, couplet_aes_c
   status = gcm_start_locked(gcm, aes, iv, iv_len);
   couplet_aes_session_end(aes);
   if (status != COUPLET_OK) {
-    wipe_bytes(gcm, sizeof *gcm);
+    gcm_wipe(gcm);
   }
   return status;
 }
@@ -1364,7 +1377,7 @@ couplet_status_t couplet_aes_gcm_aad(couplet_aes_gcm_ctx_t *gcm, const uint8_t *
   status = gcm_aad_locked(gcm, aad, len);
   couplet_aes_session_end(aes);
   if (status != COUPLET_OK) {
-    wipe_bytes(gcm, sizeof *gcm);
+    gcm_wipe(gcm);
   }
   return status;
 }
@@ -1391,7 +1404,7 @@ static couplet_status_t gcm_update(couplet_aes_gcm_ctx_t *gcm, bool decrypt, con
   status = gcm_update_locked(gcm, decrypt, in, out, len);
   couplet_aes_session_end(aes);
   if (status != COUPLET_OK) {
-    wipe_bytes(gcm, sizeof *gcm);
+    gcm_wipe(gcm);
   }
   return status;
 }
@@ -1425,7 +1438,7 @@ static couplet_status_t gcm_end(couplet_aes_gcm_ctx_t *gcm, bool decrypt, const 
   couplet_aes_ctx_t *aes = gcm->aes;
   status = gcm_finish_locked(gcm, full);
   couplet_aes_session_end(aes);
-  wipe_bytes(gcm, sizeof *gcm);
+  gcm_wipe(gcm);
   return status;
 }
 
