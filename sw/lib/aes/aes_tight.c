@@ -107,9 +107,9 @@ static couplet_status_t xif_zeroize(couplet_aes_ctx_t *ctx) {
 // Word-aligned, so that the jump into it and the branches in it do not depend on where the
 // linker puts it (aes_hw.h, AES_HW_ALIGN_LOOPS): unrelated code moved it to a halfword and the
 // 802.15.4 frame on mem took 13 cycles more, a cycle a taken branch to a 32-bit instruction.
-static __attribute__((aligned(4))) couplet_status_t xif_crypt(couplet_aes_ctx_t *ctx, couplet_aes_mode_t mode, bool decrypt,
-                                 uint8_t *iv, const uint8_t *in, uint8_t *out, size_t blocks,
-                                 bool use_mem) {
+static __attribute__((aligned(4))) couplet_status_t xif_crypt(couplet_aes_ctx_t *ctx, couplet_aes_mode_t mode,
+                                                             bool decrypt, uint8_t *iv, const uint8_t *in,
+                                                             uint8_t *out, size_t blocks, bool use_mem) {
   if (couplet_aes_accel.resident_key != ctx->key_id) {
     couplet_status_t status = aes_xif_load_key(ctx);
     if (status != COUPLET_OK) {

@@ -283,8 +283,8 @@ static inline void increment_counter(uint8_t ctr[16]) {
 }
 
 // ECB and CBC decryption: the only uses of the inverse cipher. Word-aligned (zkn_crypt).
-static __attribute__((aligned(4))) void decrypt_blocks(const uint32_t *rk, uint32_t nr, bool cbc, uint8_t *iv, const uint8_t *in,
-                           uint8_t *out, size_t blocks) {
+static __attribute__((aligned(4))) void decrypt_blocks(const uint32_t *rk, uint32_t nr, bool cbc, uint8_t *iv,
+                                                       const uint8_t *in, uint8_t *out, size_t blocks) {
   uint32_t dk[60], x[4], y[4], chain[4];
   derive_decryption_keys(rk, nr, dk);
   if (cbc) {
@@ -311,8 +311,9 @@ static __attribute__((aligned(4))) void decrypt_blocks(const uint32_t *rk, uint3
 // Word-aligned, so that its branches to 32-bit instructions do not cost a cycle more or not as
 // unrelated code moves it (CV32E40X fetches words): on a halfword the 802.15.4 frame took about
 // 60 cycles more.
-static __attribute__((aligned(4))) couplet_status_t zkn_crypt(couplet_aes_ctx_t *ctx, couplet_aes_mode_t mode, bool decrypt,
-                                  uint8_t *iv, const uint8_t *in, uint8_t *out, size_t blocks) {
+static __attribute__((aligned(4))) couplet_status_t zkn_crypt(couplet_aes_ctx_t *ctx, couplet_aes_mode_t mode,
+                                                             bool decrypt, uint8_t *iv, const uint8_t *in,
+                                                             uint8_t *out, size_t blocks) {
   const uint32_t *rk = ctx->round_keys;
   const uint32_t nr = ctx->key_len / 4u + 6u;
   const bool cbc = mode == COUPLET_AES_CBC;
