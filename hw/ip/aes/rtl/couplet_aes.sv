@@ -285,8 +285,9 @@ module couplet_aes
   end
 
   // A complete stream block enters when the key is ready and the queue has room, also in the
-  // cycle its head leaves; in a serial mode only once the previous block has left. Without a key it leaves as zeros (STATUS.refused_no_key), so a DMA job never hangs.
-  // GHASH blocks go to the multiplier instead.
+  // cycle its head leaves; in a serial mode only once the previous block has left. Without a
+  // key it leaves as zeros (STATUS.refused_no_key), so a DMA job never hangs. GHASH blocks go
+  // to the multiplier instead.
   logic stream_go, blk_take, zero_go, core_in_fire, core_out_fire;
   logic cmd_wait_q;
   assign stream_go = blk_valid_q && key_ready && !din_busy_q &&
