@@ -94,28 +94,30 @@ def test_aes_rules() -> None:
 
 
 def test_aes_options_default_to_the_full_engine_and_reach_rtl_and_software() -> None:
-    """decrypt, key_sizes and ghash_bits may be left out (the full engine without GHASH, as before
-    they existed); set, they are AesConfig's, the tile's typed AccelCfg.aes and the C header's
-    COUPLET_AES_ENGINE_*."""
+    """decrypt, key_sizes, ghash_bits and stream_handover may be left out (the full engine without
+    GHASH, handing over); set, they are AesConfig's, the tile's typed AccelCfg.aes and the C
+    header's COUPLET_AES_ENGINE_*."""
     doc = default_doc()
     assert doc["accelerator"]["aes"].pop("ghash_bits") == 8, "the default SoC has the GHASH multiplier"
-    assert not {"decrypt", "key_sizes", "ghash_bits"} & set(doc["accelerator"]["aes"])
+    assert not {"decrypt", "key_sizes", "ghash_bits", "stream_handover"} & set(doc["accelerator"]["aes"])
     full = parse(doc)
     assert full.aes and full.aes.decrypt and full.aes.key_sizes == (128, 192, 256) and full.aes.ghash_bits == 0
-    assert ("aes: '{arch: aes_reg_pkg::AesArchRolled, decrypt: 1'd1, key_sizes: 3'b111, ghash_bits: 6'd0}"
-            in sv_config_package(full))
+    assert full.aes.stream_handover
+    assert ("aes: '{arch: aes_reg_pkg::AesArchRolled, decrypt: 1'd1, key_sizes: 3'b111, ghash_bits: 6'd0, "
+            "stream_handover: 1'd1}" in sv_config_package(full))
     header = c_config_header(full)
     assert "#define COUPLET_AES_ENGINE_DECRYPT 1\n" in header and "#define COUPLET_AES_ENGINE_KEY_SIZES 0x7u\n" in header
     assert "#define COUPLET_AES_ENGINE_GHASH_BITS 0\n" in header
     with_ghash = parse(edited({"accelerator.aes.ghash_bits": 8}))
     assert with_ghash.aes and with_ghash.aes.ghash_bits == 8
-    assert "ghash_bits: 6'd8}" in sv_config_package(with_ghash)
+    assert "ghash_bits: 6'd8, " in sv_config_package(with_ghash)
     assert "#define COUPLET_AES_ENGINE_GHASH_BITS 8\n" in c_config_header(with_ghash)
     assert_rejected(edited({"accelerator.aes.ghash_bits": 3}), r"ghash_bits")
     small = load_config("aes128_enc")
     assert small.aes and not small.aes.decrypt and small.aes.key_sizes == (128,) and small.aes.arch == "rolled"
-    assert ("aes: '{arch: aes_reg_pkg::AesArchRolled, decrypt: 1'd0, key_sizes: 3'b001, ghash_bits: 6'd0}"
-            in sv_config_package(small))
+    assert ("aes: '{arch: aes_reg_pkg::AesArchRolled, decrypt: 1'd0, key_sizes: 3'b001, ghash_bits: 6'd0, "
+            "stream_handover: 1'd0}" in sv_config_package(small))
+    assert_rejected(edited({"accelerator.aes.stream_handover": 1}), r"stream_handover")
     header = c_config_header(small)
     assert "#define COUPLET_AES_ENGINE_DECRYPT 0\n" in header and "#define COUPLET_AES_ENGINE_KEY_SIZES 0x1u\n" in header
     two = parse(edited({"accelerator.aes.key_sizes": [128, 256]}))

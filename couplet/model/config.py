@@ -120,20 +120,21 @@ class AccelConfig(ABC):
 @dataclass(frozen=True)
 class AesConfig(AccelConfig):
     """The AES accelerator of a SoC: its datapath, whether it decrypts, its key sizes (bits, in
-    ascending order), its GHASH multiplier's bits per cycle (0: none) and the couplings it is
-    reachable through."""
+    ascending order), its GHASH multiplier's bits per cycle (0: none), whether a stream's next
+    block enters as the previous one leaves, and the couplings it is reachable through."""
 
     arch: str
     decrypt: bool
     key_sizes: tuple[int, ...]
     ghash_bits: int
+    stream_handover: bool
     BACKENDS = AES_BACKENDS
     BACKEND_NEEDS = _AES_BACKEND_NEEDS
 
     @property
     def params(self) -> dict[str, ParamValue]:
         return {"arch": self.arch, "decrypt": self.decrypt, "key_sizes": self.key_sizes,
-                "ghash_bits": self.ghash_bits}
+                "ghash_bits": self.ghash_bits, "stream_handover": self.stream_handover}
 
 
 @dataclass(frozen=True)
@@ -464,7 +465,8 @@ def _parse_aes(table: Any, where: str) -> AesConfig:
     _no_leftovers(table, where)
     return _with_default_backend(AesConfig(**common, arch=params["arch"], decrypt=params["decrypt"],
                                            key_sizes=params["key_sizes"],
-                                           ghash_bits=params["ghash_bits"]), where)
+                                           ghash_bits=params["ghash_bits"],
+                                           stream_handover=params["stream_handover"]), where)
 
 
 _Accel = TypeVar("_Accel", bound=AccelConfig)

@@ -6,11 +6,13 @@
 // Blocks come from two sources, never mixed in flight: a DIN block (started by a command, its
 // result goes to DOUT) and stream blocks (four input words, result to the output stream). Every
 // block that enters the core gets an entry in a small in-order queue holding where its result
-// goes and what it is XORed with (the IV for CBC decryption, the input for CTR/CFB/OFB). Blocks
-// of ECB, CTR, GCM, CBC-decrypt and CFB-decrypt are independent (the next IV is known when a
-// block enters): with the UNROLLED core several are in flight, and ROLLED and PARTIAL take the
-// next one in the cycle the previous one leaves. CBC-encrypt, CFB-encrypt, OFB and CBC_MAC need
-// the previous result first and run one block at a time.
+// goes and what it is XORed with (the IV for CBC decryption, the input for CTR/CFB/OFB), except
+// with ROLLED or PARTIAL without StreamHandover, which read that as the block leaves (see
+// PostAtExit). Blocks of ECB, CTR, GCM, CBC-decrypt and CFB-decrypt are independent (the next
+// IV is known when a block enters): with the UNROLLED core several are in flight, and ROLLED
+// and PARTIAL with StreamHandover take the next one in the cycle the previous one leaves.
+// CBC-encrypt, CFB-encrypt, OFB and CBC_MAC need the previous result first and run one block
+// at a time.
 //
 // Command timing: a command is taken when the response register is free (or drained in the same
 // cycle) and answered in the next cycle, except a DOUT read while a DIN block is in flight
@@ -28,7 +30,11 @@ module couplet_aes
   parameter bit             Decrypt  = 1'b1,
   parameter aes_key_sizes_t KeySizes = AesKeySizesAll,
   // GHASH multiplier for the modes GCM and GHASH: bits per cycle (couplet_aes_ghash), 0 for none.
-  parameter int unsigned    GhashBits = 0
+  parameter int unsigned    GhashBits = 0,
+  // ROLLED and PARTIAL: a stream's next block enters in the cycle the previous one leaves, so a
+  // stream of independent blocks takes Nr (Nr/2) cycles a block instead of one more, for a
+  // stored XOR value per block (hw/ip/aes/README.md, "Cost"). UNROLLED always has it.
+  parameter bit             StreamHandover = 1'b1
 ) (
   input  logic           clk_i,
   input  logic           rst_ni,
@@ -176,17 +182,21 @@ module couplet_aes
   localparam int unsigned QDepth = (Arch == AesArchUnrolled) ? 4 : 1;
   localparam int unsigned QPtrW  = (QDepth > 1) ? $clog2(QDepth) : 1;
   localparam int unsigned QCntW  = $clog2(QDepth + 1);
-  logic [QDepth-1:0][127:0] q_post_q, q_post_d;  // XORed into the core's result
+  logic [QDepth-1:0][127:0] q_post_q, q_post_d;  // XORed into the core's result (not PostAtExit)
   logic [QDepth-1:0]        q_dout_q, q_dout_d;  // result goes to DOUT (else the stream)
   logic [QDepth-1:0]        q_drop_q, q_drop_d;  // discard the result (the DMA aborted the job)
   logic [QPtrW-1:0]         q_wptr_q, q_wptr_d, q_rptr_q, q_rptr_d;
   logic [QCntW-1:0]         q_cnt_q, q_cnt_d;
 
-  // ROLLED and PARTIAL hold one block, but keep what its result is XORed with in the queue too:
-  // reading it from where the block came from as it leaves (issue 19) held the stream's block
-  // register and the IV until then, so the next block could enter only a cycle later, one cycle
-  // in every Nr + 1 (Nr/2 + 1) of a stream lost. The entry costs 128 flip-flops, whose input is
-  // the AND-XOR that computed the same value at exit (hw/ip/aes/README.md, "Cost").
+  // ROLLED and PARTIAL without StreamHandover hold one block at a time, so what its result is
+  // XORed with is read as it leaves, from where the block came from, instead of being stored as
+  // it enters: DIN or the stream's block register, both held while their block is in the core
+  // (DIN writes are refused while a DIN block is in flight; the stream's next block is taken in
+  // the cycle its predecessor leaves), and the IV, which then changes as the block leaves. This
+  // saves the queue's 128 flip-flops and their input mux (hw/ip/aes/README.md, "Cost"), but
+  // holds the block register and the IV until the block leaves: the next block enters a cycle
+  // later. UNROLLED has several blocks in flight and keeps the queue.
+  localparam bit PostAtExit = QDepth == 1 && !StreamHandover;
 
   function automatic logic [QPtrW-1:0] q_ptr_inc(logic [QPtrW-1:0] ptr);
     return (ptr == QPtrW'(QDepth - 1)) ? '0 : ptr + QPtrW'(1);
@@ -203,7 +213,8 @@ module couplet_aes
   couplet_aes_core #(
     .Arch     (Arch),
     .Decrypt  (Decrypt),
-    .KeySizes (KeySizes)
+    .KeySizes (KeySizes),
+    .Handover (!PostAtExit)
   ) u_core (
     .clk_i,
     .rst_ni,
@@ -240,6 +251,7 @@ module couplet_aes
 
   logic         issue_din;     // the command in this cycle starts a DIN block
   logic [127:0] issue_blk;     // input block of the block entering the core
+  logic [127:0] own_blk;       // input block of the block entering the core (leaving, PostAtExit)
   logic [127:0] own_post;      // what that block's result is XORed with
   logic         chain_upd;     // modes whose next IV is known from the input block alone
   logic [127:0] chain_iv;
@@ -266,7 +278,7 @@ module couplet_aes
   assign post_blk = !in_blk;
   assign core_decrypt = Decrypt && (mode_cbc || mode_ecb) && ctrl_q.decrypt;
   assign core_in_data = ({128{in_blk}} & issue_blk) ^ ({128{in_iv}} & iv_q);
-  assign own_post     = ({128{post_iv}} & iv_q) | ({128{post_blk}} & issue_blk);
+  assign own_post     = ({128{post_iv}} & iv_q) | ({128{post_blk}} & own_blk);
 
   always_comb begin
     chain_upd = 1'b0;
@@ -274,7 +286,7 @@ module couplet_aes
     unique case (ctrl_q.mode)
       AesModeCbc, AesModeCfb: begin
         chain_upd = ctrl_q.decrypt;
-        chain_iv  = issue_blk;
+        chain_iv  = own_blk;
       end
       AesModeCtr, AesModeGcm: begin
         chain_upd = 1'b1;
@@ -284,14 +296,14 @@ module couplet_aes
     endcase
   end
 
-  // A complete stream block enters when the key is ready and the queue has room, also in the
-  // cycle its head leaves; in a serial mode only once the previous block has left. Without a
-  // key it leaves as zeros (STATUS.refused_no_key), so a DMA job never hangs. GHASH blocks go
-  // to the multiplier instead.
+  // A complete stream block enters when the key is ready and the queue has room (unless
+  // PostAtExit, also in the cycle its head leaves), and in a serial mode only once the previous
+  // block has left. Without a key it leaves as zeros (STATUS.refused_no_key), so a DMA job never
+  // hangs. GHASH blocks go to the multiplier instead.
   logic stream_go, blk_take, zero_go, core_in_fire, core_out_fire;
   logic cmd_wait_q;
   assign stream_go = blk_valid_q && key_ready && !din_busy_q &&
-                     (q_cnt_q != QCntW'(QDepth) || core_out_fire) &&
+                     (q_cnt_q != QCntW'(QDepth) || (!PostAtExit && core_out_fire)) &&
                      (!serial || q_cnt_q == '0) && !cmd_wait_q;
   assign blk_take  = stream_go && (mode_gh ? gh_in_ready : core_in_ready);
   assign zero_go   = blk_valid_q && !key_set_q && (q_cnt_q == '0) && (obuf_cnt_q == '0);
@@ -301,11 +313,11 @@ module couplet_aes
   // A GCM block leaves the core only when the multiplier takes its ciphertext: the result when
   // encrypting, the block it was XORed with (its input) when decrypting.
   logic         head_dout, head_drop, obuf_free;
-  logic [127:0] post, result;
+  logic [127:0] post_exit, result;
   assign head_dout = q_dout_q[q_rptr_q];
   assign head_drop = q_drop_q[q_rptr_q];
-  assign post      = q_post_q[q_rptr_q];
-  assign result    = core_out_data ^ post;
+  assign post_exit = PostAtExit ? own_post : q_post_q[q_rptr_q];
+  assign result    = core_out_data ^ post_exit;
   assign obuf_free = (obuf_cnt_q == '0) || (obuf_cnt_q == 3'd1 && mem_rsp_i.out_ready);
   assign core_out_ready = (q_cnt_q != '0) && (head_dout || head_drop || no_out || obuf_free) &&
                           (!mode_gcm || head_drop || gh_in_ready);
@@ -313,7 +325,7 @@ module couplet_aes
 
   assign gh_in_valid = (mode_gcm && core_out_fire && !head_drop) ||
                        (mode_gh && (issue_din || stream_go));
-  assign gh_in       = mode_gh ? issue_blk : ctrl_q.decrypt ? post : result;
+  assign gh_in       = mode_gh ? issue_blk : ctrl_q.decrypt ? post_exit : result;
 
   logic din_done;
   assign din_done = core_out_fire && head_dout;
@@ -478,8 +490,13 @@ module couplet_aes
           end
           RegIv: iv_we[sel.sub[1:0]] = 1'b1;
           RegDin: begin
-            // Taken also while busy, to preload the next block: a block takes DIN as it enters.
-            din_we[sel.sub[1:0]] = 1'b1;
+            // Taken also while busy, to preload the next block, but with PostAtExit not while a
+            // DIN block is in flight: DIN is its input until it leaves, so the write is refused.
+            // Decided here, on the data only: as a guarded register (couplet_accel_frontend)
+            // DIN's flight would reach wr and with it the start's path into the first round, and
+            // the start is refused anyway (busy).
+            if (PostAtExit && din_busy_q) refuse_busy = 1'b1;
+            else                          din_we[sel.sub[1:0]] = 1'b1;
             if (sel.sub[1:0] == 2'd3) act.start = 1'b1;
           end
           RegCtrl: begin
@@ -562,6 +579,7 @@ module couplet_aes
     assign din_issue[w] = hit ? lane[DinIndex[0]] : din_q[w];
   end
   assign issue_blk      = blk_valid_q ? blk_q : din_issue;
+  assign own_blk        = !PostAtExit ? issue_blk : head_dout ? din_q : blk_q;
   assign core_key_valid = expand_go;
   assign core_clear     = zeroize_go;
 
@@ -633,11 +651,11 @@ module couplet_aes
 
     // Blocks entering the core.
     if (core_in_fire) begin
-      q_post_d[q_wptr_q] = own_post;
+      if (!PostAtExit) q_post_d[q_wptr_q] = own_post;
       q_dout_d[q_wptr_q] = issue_din;
       q_drop_d[q_wptr_q] = 1'b0;
       q_wptr_d           = q_ptr_inc(q_wptr_q);
-      if (chain_upd) iv_d = chain_iv;
+      if (!PostAtExit && chain_upd) iv_d = chain_iv;
       if (issue_din) begin
         din_busy_d   = 1'b1;
         dout_valid_d = 1'b0;
@@ -659,6 +677,7 @@ module couplet_aes
         AesModeCbc, AesModeCfb: if (!ctrl_q.decrypt) iv_d = result;
         default: ;
       endcase
+      if (PostAtExit && chain_upd) iv_d = chain_iv;
       if (head_dout) begin
         dout_d       = result;
         dout_valid_d = 1'b1;
@@ -761,8 +780,13 @@ module couplet_aes
   end
 
   assign mem_req_o.job       = job_q;
-  // The word completing a block needs the block register free.
-  assign mem_req_o.in_ready  = (col_cnt_q != 2'd3) || !blk_valid_q;
+  // The word completing a block needs the block register free: with PostAtExit, also of a stream
+  // block in the core, which frees it as it leaves (core_out_fire; the DMA's out_ready is a flop,
+  // so this path from it to in_ready closes no loop).
+  logic blk_free;
+  assign blk_free = !blk_valid_q &&
+                    (!PostAtExit || q_cnt_q == '0 || head_dout || core_out_fire);
+  assign mem_req_o.in_ready  = (col_cnt_q != 2'd3) || blk_free;
   assign mem_req_o.out_valid = obuf_cnt_q != '0;
   assign mem_req_o.out_data  = obuf_q[0];
 

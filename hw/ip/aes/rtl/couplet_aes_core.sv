@@ -10,10 +10,11 @@
 // PARTIAL) unless the pipeline was stalled. Decryption is the straightforward inverse cipher
 // with the stored round keys used in reverse order; decrypt_i travels with its block.
 //
-// ROLLED and PARTIAL take a new block when idle or in the cycle their result leaves
-// (out_valid_o && out_ready_i), so that a stream of blocks takes Nr (Nr/2) cycles a block.
-// UNROLLED stalls all of its stages while a result waits (out_valid_o && !out_ready_i). So with
-// every Arch in_ready_o depends combinationally on out_ready_i.
+// ROLLED and PARTIAL take a new block when idle, and with Handover also in the cycle their
+// result leaves (out_valid_o && out_ready_i), so that a stream of blocks takes Nr (Nr/2) cycles
+// a block instead of one more; in_ready_o then depends combinationally on out_ready_i. UNROLLED
+// stalls all of its stages while a result waits (out_valid_o && !out_ready_i), so in_ready_o
+// depends on out_ready_i there too (Handover does not apply).
 //
 // key_valid_i and clear_i are accepted only while busy_o is low (the user guarantees it).
 // clear_i zeroes the key schedule and every data register; ROLLED and PARTIAL keep the schedule
@@ -45,7 +46,8 @@ module couplet_aes_core
 #(
   parameter aes_arch_e      Arch     = AesArchRolled,
   parameter bit             Decrypt  = 1'b1,
-  parameter aes_key_sizes_t KeySizes = AesKeySizesAll
+  parameter aes_key_sizes_t KeySizes = AesKeySizesAll,
+  parameter bit             Handover = 1'b1
 ) (
   input  logic         clk_i,
   input  logic         rst_ni,
@@ -257,7 +259,7 @@ module couplet_aes_core
     block_t blk_q, blk_d;
     logic   accept;
 
-    assign in_ready_o  = key_ready && !blk_q.run && (!blk_q.done || out_ready_i);
+    assign in_ready_o  = key_ready && !blk_q.run && (!blk_q.done || (Handover && out_ready_i));
     assign accept      = in_valid_i && in_ready_o;
     assign out_valid_o = blk_q.done;
     assign out_data_o  = blk_q.state;

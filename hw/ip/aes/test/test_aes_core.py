@@ -11,7 +11,8 @@ cycle of every test:
     key_valid_i or clear_i;
   - busy_o = expansion running, or a block accepted and its result not yet taken;
   - in_ready_o only with a ready key; ROLLED/PARTIAL: exactly when the key is ready and no
-    block is in flight or the one in flight leaves in this cycle (out_valid_o && out_ready_i);
+    block is in flight or, with Handover, the one in flight leaves in this cycle
+    (out_valid_o && out_ready_i);
     UNROLLED: always when the key is ready and out_ready_i is high;
   - block latency (in handshake to out_valid_o): at most Nr (ROLLED) or Nr/2 (PARTIAL),
     at least Nr (UNROLLED, more only after back-pressure); the timing test wants it exact.
@@ -37,6 +38,7 @@ from couplet.tools.cocotb_run import run_cocotb
 from testsupport.obi_bfm import ClockedTb, Monitor
 
 ARCH_ENV = "COUPLET_AES_CORE_ARCH"  # the build's Arch, passed from the pytest side
+HANDOVER_ENV = "COUPLET_AES_CORE_HANDOVER"  # the build's Handover (1 or 0)
 # The engine's build parameter Arch, as hw/ip/aes/data/aes.toml describes it.
 ARCH_SET = load_ip_regs("aes").enum("arch")
 ARCHS = {v.name: v.value for v in ARCH_SET.values}
@@ -76,6 +78,10 @@ FIPS197_C = {
 
 def arch() -> int:
     return int(os.environ[ARCH_ENV])
+
+
+def handover() -> bool:
+    return os.environ[HANDOVER_ENV] == "1"
 
 
 def to_int(data: bytes) -> int:
@@ -204,7 +210,7 @@ class CoreChecker:
             if key_ready and v["out_ready_i"]:
                 assert v["in_ready_o"], f"{where}: UNROLLED refuses a block although out_ready_i"
         else:
-            leaving = len(self.pending) == 1 and v["out_valid_o"] and v["out_ready_i"]
+            leaving = handover() and len(self.pending) == 1 and v["out_valid_o"] and v["out_ready_i"]
             free = key_ready and not self._expanding(cycle) and (not self.pending or leaving)
             assert v["in_ready_o"] == free, f"{where}: in_ready_o {v['in_ready_o']}, expected {int(free)}"
 
@@ -414,7 +420,8 @@ async def aes_core_fips197(dut):
 @cocotb.test()
 async def aes_core_timing(dut):
     """Key expansion takes 10/8/7 cycles; one block's latency is Nr (Nr/2 for PARTIAL) cycles;
-    a stream takes a block every cycle (UNROLLED) or every Nr (Nr/2) cycles."""
+    a stream takes a block every cycle (UNROLLED) or every Nr (Nr/2) cycles (one more without
+    Handover)."""
     tb = AesCoreTb(dut)
     await tb.start()
     for key in KEY_LENS.values():
@@ -432,8 +439,8 @@ async def aes_core_timing(dut):
 
 async def stream_throughput(tb: AesCoreTb, key: KeyLen) -> None:
     """A back-to-back stream of mixed blocks without back-pressure: UNROLLED has an in and an out
-    handshake in every cycle; ROLLED and PARTIAL take the next block in the cycle the previous
-    result leaves, so a block every Nr (Nr/2) cycles, not one more."""
+    handshake in every cycle; ROLLED and PARTIAL with Handover take the next block in the cycle
+    the previous result leaves, so a block every Nr (Nr/2) cycles, and without it a cycle later."""
     count = 64
     ins: list[int] = []
     outs: list[int] = []
@@ -450,7 +457,7 @@ async def stream_throughput(tb: AesCoreTb, key: KeyLen) -> None:
     await tb.run_blocks(tb.random_blocks(count))
     tb.models.pop()
     latency = latency_bound(tb.arch, key)
-    step = 1 if tb.arch == UNROLLED else latency
+    step = 1 if tb.arch == UNROLLED else latency + (0 if handover() else 1)
     assert ins == list(range(ins[0], ins[0] + step * count, step)), (
         f"AES-{key.bits}: input handshakes not {step} cycle(s) apart: {ins[:4]}...")
     assert outs == [c + latency for c in ins], f"AES-{key.bits}: outputs not {latency} cycles after inputs"
@@ -556,13 +563,18 @@ async def aes_core_schedule_storage(dut):
 # ------------------------------------------------------------------------------- pytest side
 
 
-@pytest.mark.parametrize("arch_name", list(ARCHS))
-def test_aes_core(arch_name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+# Every datapath with Handover (the default), and ROLLED without it (the smallest engine's).
+BUILDS = [(name, True) for name in ARCHS] + [("rolled", False)]
+
+
+@pytest.mark.parametrize(("arch_name", "with_handover"), BUILDS)
+def test_aes_core(arch_name: str, with_handover: bool, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(ARCH_ENV, str(ARCHS[arch_name]))
+    monkeypatch.setenv(HANDOVER_ENV, str(int(with_handover)))
     run_cocotb(
         toplevel="couplet_aes_core",
         sources=[RTL_DIR / name for name in RTL_FILES],
         test_file=__file__,
-        build_name=f"aes_core_{arch_name}",
-        parameters={"Arch": f"{ARCH_SET.width}'d{ARCHS[arch_name]}"},
+        build_name=f"aes_core_{arch_name}{'' if with_handover else '_no_handover'}",
+        parameters={"Arch": f"{ARCH_SET.width}'d{ARCHS[arch_name]}", "Handover": f"1'b{int(with_handover)}"},
     )

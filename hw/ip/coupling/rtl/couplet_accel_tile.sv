@@ -164,7 +164,8 @@ module couplet_accel_tile
       .Arch      (Cfg.aes.arch),
       .Decrypt   (Cfg.aes.decrypt),
       .KeySizes  (Cfg.aes.key_sizes),
-      .GhashBits (int'(Cfg.aes.ghash_bits))
+      .GhashBits (int'(Cfg.aes.ghash_bits)),
+      .StreamHandover (Cfg.aes.stream_handover)
     ) u_aes (
       .clk_i, .rst_ni, .cmd_req_i(eng_cmd_req), .cmd_ready_o(eng_cmd_ready), .cmd_rsp_o(eng_cmd_rsp),
       .mem_req_o(eng_mem_req), .mem_rsp_i(eng_mem_rsp), .irq_o(accel_irq_o)

@@ -166,5 +166,6 @@ package aes_reg_pkg;
     logic decrypt;  // Decrypt: true or false
     logic [2:0] key_sizes;  // KeySizes: a non-empty subset of 128, 192, 256, in that order
     logic [5:0] ghash_bits;  // GhashBits: one of 0, 1, 2, 4, 8, 16, 32
+    logic stream_handover;  // StreamHandover: true or false
   } aes_cfg_t;
 endpackage

@@ -19,7 +19,7 @@ package couplet_tile_pkg;
 
   // Every engine's defaults: a tile's parameter until the SoC sets it.
   localparam accel_cfg_t AccelCfgDefault = '{
-    aes: '{arch: aes_reg_pkg::AesArchRolled, decrypt: 1'd1, key_sizes: 3'b111, ghash_bits: 6'd0},
+    aes: '{arch: aes_reg_pkg::AesArchRolled, decrypt: 1'd1, key_sizes: 3'b111, ghash_bits: 6'd0, stream_handover: 1'd1},
     keccak: '{rounds_per_cycle: 5'd1},
     rtos: '{max_threads: 5'd8, priorities: 5'd8, priority_order: rtos_reg_pkg::RtosPriorityOrderAscending, mutexes: 4'd4, semaphores: 4'd4, queues: 4'd4, message_words: 5'd16, queue_depth: 4'd4, priority_inheritance: 1'd1}
   };
