@@ -176,13 +176,16 @@ class AesTb(AccelRegsTb):
     async def read_iv(self) -> bytes:
         return from_words([await self.read(IV0 + i) for i in range(4)])
 
-    async def din_block(self, block: bytes) -> bytes:
-        """One block through DIN/DOUT, as the tight coupling does: 2 WRITE2 and 4 READ, issued back to back."""
+    async def din_block(self, block: bytes, in_flight: tuple[tuple[int, ...], ...] = ()) -> bytes:
+        """One block through DIN/DOUT, as the tight coupling does: 2 WRITE2 and 4 READ, issued back to
+        back, with the commands `in_flight` ((op, index, operands...) each) between them, while the
+        block is in the core. Every command must answer without an error."""
         words = to_words(block)
         self.cmd.issue(OP_WRITE2, DIN0, words[0], words[1])
         self.cmd.issue(OP_WRITE2, DIN0 + 2, words[2], words[3])
+        late = [self.cmd.issue(op, index, *operands) for op, index, *operands in in_flight]
         reads = [self.cmd.issue(OP_READ, DOUT0 + i) for i in range(4)]
-        for cmd in reads:
+        for cmd in late + reads:
             await self.cmd.wait(cmd)
             assert not cmd.err
         return from_words([cmd.data for cmd in reads])
@@ -550,18 +553,11 @@ async def aes_din_write_in_flight(dut):
         iv = tb.random_iv()
         await tb.set_iv(iv)
         data = tb.rng.randbytes(32)
-        first, second = to_words(data[:16]), to_words(data[16:])
-        tb.cmd.issue(OP_WRITE2, DIN0, first[0], first[1])
-        tb.cmd.issue(OP_WRITE2, DIN0 + 2, first[2], first[3])
-        late = [tb.cmd.issue(OP_WRITE2, DIN0, second[0], second[1]),
-                tb.cmd.issue(OP_WRITE, DIN0 + 2, second[2])]
-        reads = [tb.cmd.issue(OP_READ, DOUT0 + i) for i in range(4)]
-        for cmd in late + reads:
-            await tb.cmd.wait(cmd)
-            assert not cmd.err
+        second = to_words(data[16:])
+        got = await tb.din_block(data[:16], ((OP_WRITE2, DIN0, second[0], second[1]), (OP_WRITE, DIN0 + 2, second[2])))
         name = MODE_NAMES[MODES.index(mode)]
         expected, iv_after = golden(key, mode, decrypt, iv, data)
-        assert from_words([cmd.data for cmd in reads]) == expected[:16], f"{name}: the block in flight"
+        assert got == expected[:16], f"{name}: the block in flight"
         await tb.expect_status(ST_STICKY, ST_DONE, f"{name}: DIN writes taken in flight")
         await tb.clear_status()
         tb.cmd.issue(OP_WRITE, DIN0 + 3, second[3])
