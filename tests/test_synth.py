@@ -102,7 +102,8 @@ def test_variants_hold_one_accelerator_in_one_coupling() -> None:
     package = next(src for src in design.sources if src.name == "couplet_soc_cfg_pkg.sv").read_text()
     for line in ("TileKind = '{couplet_tile_pkg::AccelKindAes}", "TileXif = 1'b0", "TileRegs = 1'b1",
                  "TileDmaEngine = 1'b1",
-                 "aes: '{arch: aes_reg_pkg::AesArchRolled, decrypt: 1'd1, key_sizes: 3'b111, ghash_bits: 6'd8}"):
+                 "aes: '{arch: aes_reg_pkg::AesArchRolled, decrypt: 1'd1, key_sizes: 3'b111, ghash_bits: 6'd8, "
+                 "stream_handover: 1'd1}"):
         assert line in package, line
 
 
