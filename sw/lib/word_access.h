@@ -58,4 +58,12 @@ static inline __attribute__((always_inline)) void couplet_store_le32_any(uint8_t
 #endif
 }
 
+// w with its bytes reversed (a big-endian word's value from its little-endian load, and back):
+// halves swapped, then the bytes within them, 8 instructions. Written out: RV32IMAC has no
+// byte-reverse instruction, and without Zbb __builtin_bswap32 is a libgcc call.
+static inline uint32_t couplet_bswap32(uint32_t w) {
+  w = w << 16 | w >> 16;
+  return (w & 0x00ff00ffu) << 8 | (w >> 8 & 0x00ff00ffu);
+}
+
 #endif  // COUPLET_WORD_ACCESS_H_

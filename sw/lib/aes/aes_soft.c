@@ -45,6 +45,7 @@
 
 #include <couplet/wipe.h>
 
+#include "../word_access.h"
 #include "aes_backend.h"
 
 // The steps of a round are inlined into the round functions so that the state stays in
@@ -146,11 +147,6 @@ AES_INLINE void xor_block(uint32_t dst[4], const uint32_t src[4]) {
 
 static inline uint32_t rotr32(uint32_t x, unsigned n) {
   return (x >> n) | (x << ((32u - n) & 31u));
-}
-
-static inline uint32_t bswap32(uint32_t x) {
-  // Written out: without Zbb, __builtin_bswap32 becomes a libgcc call on rv32.
-  return (x >> 24) | ((x >> 8) & 0x0000FF00u) | ((x << 8) & 0x00FF0000u) | (x << 24);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -683,10 +679,10 @@ AES_INLINE void counter_next(uint32_t c[4]) {
 
 // The counter as the cipher's input block (little-endian column words).
 AES_INLINE void counter_block(uint32_t w[4], const uint32_t c[4]) {
-  w[0] = bswap32(c[0]);
-  w[1] = bswap32(c[1]);
-  w[2] = bswap32(c[2]);
-  w[3] = bswap32(c[3]);
+  w[0] = couplet_bswap32(c[0]);
+  w[1] = couplet_bswap32(c[1]);
+  w[2] = couplet_bswap32(c[2]);
+  w[3] = couplet_bswap32(c[3]);
 }
 
 static void ctr(soft_work_t *work, unsigned nr, const uint8_t *in, uint8_t *out, size_t blocks) {
@@ -778,7 +774,7 @@ static couplet_status_t soft_crypt(couplet_aes_ctx_t *ctx, couplet_aes_mode_t mo
 
   if (mode == COUPLET_AES_CTR) {
     for (unsigned i = 0; i < 4u; ++i) {
-      work.chain[i] = bswap32(load_le32(&iv[4u * i]));
+      work.chain[i] = couplet_bswap32(load_le32(&iv[4u * i]));
     }
   } else if (mode != COUPLET_AES_ECB) {
     load_block(work.chain, iv);
@@ -815,7 +811,7 @@ static couplet_status_t soft_crypt(couplet_aes_ctx_t *ctx, couplet_aes_mode_t mo
 
   if (status == COUPLET_OK && mode == COUPLET_AES_CTR) {
     for (unsigned i = 0; i < 4u; ++i) {
-      store_le32(&iv[4u * i], bswap32(work.chain[i]));
+      store_le32(&iv[4u * i], couplet_bswap32(work.chain[i]));
     }
   } else if (status == COUPLET_OK && mode != COUPLET_AES_ECB) {
     store_block(iv, work.chain);
